@@ -1,0 +1,5 @@
+"""``python -m renderer`` runs the mechdiagram CLI."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,269 @@
+"""Stage 7, build: run every stage over many specs, then write, validate or check.
+
+:func:`execute` is the one entry point the CLI calls.  It gathers every
+finding of every spec first, renders the specs that passed into memory, and
+only then writes (``build``), writes nothing (``validate``) or compares with
+what is on disk (``check``).  Writes go through :func:`write_file`, which is
+atomic; a spec that fails leaves its previous output and manifest entry as
+they were.  Output is deterministic: the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Options
+from .errors import Finding, OutputError
+from .html import figure_context, render_fragment, render_page
+from .layout import layout_scenario
+from .load import LoadedSpec, load_spec
+from .model import Spec, spec_from_data
+from .provenance import SourceCheck, check_sources
+from .svg import SvgOptions, prefix_for, render_svg, svg_document
+from .validate import validate
+
+MANIFEST = "manifest.json"
+SPEC_GLOB = "*.mechanism.json"
+
+
+@dataclass
+class SpecResult:
+    """What one spec produced: findings, source checks and, if it passed, its output files.
+
+    ``outputs`` maps a file name inside the output folder to its bytes.
+    """
+
+    loaded: LoadedSpec
+    slug: str
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[SourceCheck] = field(default_factory=list)
+    outputs: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """True when any finding is an error."""
+        return any(f.is_error for f in self.findings)
+
+
+@dataclass
+class Report:
+    """The outcome of :func:`execute`: per-spec results plus findings about the output folder."""
+
+    results: list[SpecResult]
+    output_findings: list[Finding] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding, spec by spec, then those about the output folder."""
+        return [f for r in self.results for f in r.findings] + self.output_findings
+
+    @property
+    def failed_specs(self) -> int:
+        """How many specs failed."""
+        return sum(r.failed for r in self.results)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing failed, else 1."""
+        return 1 if self.failed_specs or any(f.is_error for f in self.output_findings) else 0
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when inside it, with ``/`` separators."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def slug_for(path: Path) -> str:
+    """The output name of a spec: its file name without ``.mechanism.json`` (or ``.json``)."""
+    name = path.name
+    for suffix in (".mechanism.json", ".json"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "mechanism"
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Spec files from files and folders (folders searched recursively for :data:`SPEC_GLOB`), sorted, unique."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob(SPEC_GLOB) if p.is_file()))
+        else:
+            found.append(path)
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
+
+
+def render_outputs(spec: Spec, slug: str, checks: list[SourceCheck]) -> dict[str, bytes]:
+    """All output files of one valid spec, by file name: per scenario an animated and a
+    poster SVG, then the standalone page and the fragment."""
+    outputs: dict[str, bytes] = {}
+    inline = []
+    for scenario in spec.scenarios:
+        layout = layout_scenario(spec, scenario)
+        prefix = prefix_for(slug, scenario.id)
+        animated = render_svg(spec, scenario, layout, prefix)
+        outputs[f"{slug}.{scenario.id}.svg"] = svg_document(animated)
+        outputs[f"{slug}.{scenario.id}.poster.svg"] = svg_document(
+            render_svg(spec, scenario, layout, prefix, SvgOptions(still=0)))
+        inline.append(animated)
+    context = figure_context(spec, slug, inline, checks)
+    outputs[f"{slug}.html"] = render_page(context).encode("utf-8")
+    outputs[f"{slug}.fragment.html"] = render_fragment(context).encode("utf-8")
+    return outputs
+
+
+def process(path: Path, options: Options) -> SpecResult:
+    """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input."""
+    loaded = load_spec(path, display_path(path))
+    result = SpecResult(loaded, slug_for(path), list(loaded.findings))
+    if not loaded.ok:
+        return result
+    result.findings.extend(validate(loaded))
+    if result.failed:
+        return result
+    spec = spec_from_data(loaded.data)
+    result.checks, source_findings = check_sources(loaded, spec.sources, options.source_root,
+                                                   allow_missing=options.allow_missing_sources)
+    result.findings.extend(source_findings)
+    if not result.failed and options.mode != "validate":
+        result.outputs = render_outputs(spec, result.slug, result.checks)
+    return result
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest_bytes(results: list[SpecResult], previous: dict[str, dict]) -> bytes:
+    """``manifest.json``: per spec its SHA-256, its outputs' SHA-256 and its sources' status.
+
+    Failed specs keep their ``previous`` entry (by spec path) so their old
+    output stays described.  Sorted by spec path; no timestamps.
+    """
+    entries = dict(previous)
+    for result in results:
+        if result.failed:
+            continue
+        entries[result.loaded.display] = {
+            "spec": result.loaded.display,
+            "sha256": result.loaded.sha256,
+            "outputs": [{"path": name, "sha256": _digest(data)} for name, data in sorted(result.outputs.items())],
+            "sources": [check.as_dict() for check in result.checks],
+        }
+    body = {"generator": "mechdiagram", "format": 1, "specs": [entries[k] for k in sorted(entries)]}
+    return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _previous_manifest(output: Path) -> dict[str, dict]:
+    try:
+        data = json.loads((output / MANIFEST).read_text("utf-8"))
+        return {entry["spec"]: entry for entry in data.get("specs", []) if isinstance(entry, dict) and "spec" in entry}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def write_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    Returns False, writing nothing, when the file already holds exactly
+    ``data``.  Raises :class:`OutputError` (naming the file) when it cannot
+    write; an interrupted write leaves no temporary file behind.
+    """
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+    except OSError as exc:
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+    try:
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)
+        os.replace(handle.name, path)
+    except BaseException as exc:
+        try:
+            os.unlink(handle.name)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise
+    return True
+
+
+def _slug_collisions(results: list[SpecResult]) -> None:
+    owner: dict[str, SpecResult] = {}
+    for result in results:
+        first = owner.setdefault(result.slug, result)
+        if first is not result:
+            result.findings.append(Finding(
+                result.loaded.display, None,
+                f"writes the same output files ({result.slug}.*) as {first.loaded.display}; rename one of them",
+                "output-collision"))
+            result.outputs = {}
+
+
+def _check_output(report: Report, options: Options, expected: dict[str, bytes], previous: dict[str, dict]) -> None:
+    out = options.output
+    for name, data in sorted(expected.items()):
+        path = out / name
+        shown = display_path(path)
+        if not path.is_file():
+            report.output_findings.append(Finding(shown, None, "missing: run mechdiagram build", "stale-output"))
+        elif path.read_bytes() != data:
+            report.output_findings.append(Finding(shown, None, "differs from a fresh build: run mechdiagram build",
+                                                  "stale-output"))
+    produced_by = {r.loaded.display for r in report.results if not r.failed}
+    for spec_path, entry in sorted(previous.items()):
+        if spec_path not in produced_by:
+            continue
+        for item in entry.get("outputs", []):
+            name = item.get("path") if isinstance(item, dict) else None
+            if isinstance(name, str) and name not in expected and (out / name).is_file():
+                report.output_findings.append(Finding(display_path(out / name), None,
+                                                      f"no longer produced by {spec_path}: delete it", "stale-output"))
+
+
+def execute(options: Options) -> Report:
+    """Run one command over ``options.specs``; see the module docstring.
+
+    Returns a :class:`Report` whose ``exit_code`` is 0 or 1.  Raises
+    :class:`OutputError` only when an output file cannot be written.
+    """
+    results = [process(path, options) for path in discover(options.specs)]
+    _slug_collisions(results)
+    report = Report(results)
+    if options.mode == "validate":
+        return report
+    previous = _previous_manifest(options.output)
+    expected: dict[str, bytes] = {}
+    for result in results:
+        if not result.failed:
+            expected.update(result.outputs)
+    expected[MANIFEST] = manifest_bytes(results, previous)
+    if options.mode == "check":
+        _check_output(report, options, expected, previous)
+        return report
+    for name, data in expected.items():
+        (report.written if write_file(options.output / name, data) else report.unchanged).append(name)
+    return report

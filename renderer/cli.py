@@ -1,0 +1,174 @@
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash``.
+
+Each command fills one :class:`renderer.config.Options` and calls
+:func:`renderer.build.execute` (or the hash helpers).  Exit status: 0 when all
+is well, 1 when a spec, a source or the output failed, 2 for a usage error
+(click's ``UsageError``).  Messages go to stderr; there is no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .build import display_path, discover, execute
+from .config import Options, project_settings
+from .errors import FindingsError, MechdiagramError
+from .hashing import hash_files, write_spec_digests
+from .report import emit
+
+_EXISTING = click.Path(exists=True, path_type=Path)
+
+
+def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+             allow_missing: bool | None, fmt: str) -> Options:
+    settings, base = project_settings(Path.cwd())
+
+    def rel(value: str) -> Path:
+        return Path(display_path(base / value))
+
+    options = Options(mode=mode, format=fmt)  # type: ignore[arg-type]
+    if specs:
+        options.specs = list(specs)
+    elif "specs" in settings:
+        options.specs = [rel(s) for s in settings["specs"]]
+    if output is not None:
+        options.output = output
+    elif "output" in settings:
+        options.output = rel(settings["output"])
+    if source_root is not None:
+        options.source_root = source_root
+    elif "source-root" in settings:
+        options.source_root = rel(settings["source-root"])
+    options.allow_missing_sources = bool(allow_missing if allow_missing is not None
+                                         else settings.get("allow-missing-sources", False))
+    if not options.source_root.is_dir():
+        raise click.UsageError(f"source root {options.source_root} is not a folder")
+    missing = [str(p) for p in options.specs if not p.exists()]
+    if missing:
+        raise click.UsageError(f"no such spec file or folder: {', '.join(missing)}")
+    if not discover(options.specs):
+        raise click.UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}")
+    return options
+
+
+def _common(func):
+    func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                        help="text: one line per finding on stderr; json: one JSON document on stdout.")(func)
+    func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
+                        help="Report sources whose files are missing as unverified instead of failing. "
+                             "A file that is present and differs still fails.")(func)
+    func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
+                        help="Folder that source paths are relative to [default: source-root in "
+                             "pyproject.toml, else the current folder].")(func)
+    func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
+    return func
+
+
+def _run(options: Options, done: str) -> None:
+    report = execute(options)
+    total, failed = len(report.results), report.failed_specs
+    if options.mode == "build":
+        message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "
+                   f"({len(report.written)} file(s) written, {len(report.unchanged)} unchanged)")
+    else:
+        message = f"{total - failed} of {total} spec(s) {done}"
+    if failed:
+        message += f"; {failed} failed" + (", their previous output left unchanged" if options.mode == "build" else "")
+    stale = [f for f in report.output_findings if f.is_error]
+    if stale:
+        message += f"; {len(stale)} output file(s) stale"
+    summary = {"specs": total, "failed": failed, "stale": len(stale), "exit": report.exit_code, "message": message}
+    emit(report.findings, summary, options.format)
+    if report.exit_code:
+        raise SystemExit(report.exit_code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mechdiagram")
+def main() -> None:
+    """Accessible, animated mechanism diagrams from JSON mechanism specs.
+
+    SPECS are spec files or folders (searched for *.mechanism.json);
+    the default is mechanisms/.  Exit status: 0 all good, 1 a spec, source or
+    output failed, 2 usage error.
+    """
+
+
+@main.command()
+@_common
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the SVG, HTML and manifest.json [default: output].")
+def build(specs, output, source_root, allow_missing_sources, fmt):
+    """Check SPECS and write their SVG and HTML files and manifest.json.
+
+    A spec that fails is reported and its previous output left as it was;
+    the others are still built.
+    """
+    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt), "built")
+
+
+@main.command()
+@_common
+def validate(specs, source_root, allow_missing_sources, fmt):
+    """Run every check on SPECS (schema, cross-references, sources) and write nothing."""
+    _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt), "valid")
+
+
+@main.command()
+@_common
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder holding the committed build [default: output].")
+def check(specs, output, source_root, allow_missing_sources, fmt):
+    """For CI: every check, and fail when the output folder differs from a fresh build."""
+    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt), "valid and up to date")
+
+
+@main.command("hash")
+@click.argument("files", nargs=-1, required=True, type=_EXISTING)
+@click.option("--write", is_flag=True,
+              help="FILES are specs: write the current SHA-256 of each of their sources into them, "
+                   "changing nothing else in the file.")
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --write: folder that source paths are relative to.")
+def hash_command(files, write, source_root):
+    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests."""
+    if not write:
+        for line in hash_files(list(files)):
+            click.echo(line)
+        return
+    options = _options("validate", files, None, source_root, None, "text")
+    failed = 0
+    for path in files:
+        try:
+            changed = write_spec_digests(path, options.source_root)
+        except MechdiagramError as exc:
+            click.echo(f"{exc.format_message()}", err=True)
+            failed += 1
+            continue
+        click.echo(f"{display_path(path)}: {changed} source digest(s) written" if changed
+                   else f"{display_path(path)}: source digests already current", err=True)
+    if failed:
+        raise FindingsError(f"{failed} spec(s) not updated")
+
+
+def run() -> None:
+    """Console entry point: :func:`main`, with an unexpected exception reported in one line.
+
+    Set ``MECHDIAGRAM_DEBUG=1`` to see the traceback instead.
+    """
+    try:
+        main(standalone_mode=True)
+    except Exception as exc:  # a bug in mechdiagram, not in the input
+        if os.environ.get("MECHDIAGRAM_DEBUG"):
+            raise
+        click.echo(f"mechdiagram: internal error ({type(exc).__name__}: {exc}); please report it, "
+                   "with MECHDIAGRAM_DEBUG=1 for details", err=True)
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

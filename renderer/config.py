@@ -1,0 +1,71 @@
+"""Settings of a run: command-line options over ``[tool.mechdiagram]`` in the nearest ``pyproject.toml``.
+
+Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
+``source-root`` (string), ``output`` (string), ``specs`` (list of strings) and
+``allow-missing-sources`` (boolean).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import MechdiagramError
+
+Mode = Literal["build", "validate", "check"]
+Format = Literal["text", "json"]
+
+
+class ConfigError(MechdiagramError):
+    """``pyproject.toml`` cannot be read or its ``[tool.mechdiagram]`` table is wrong."""
+
+
+@dataclass
+class Options:
+    """One command's settings, filled by the CLI and read by :func:`renderer.build.execute`.
+
+    ``specs`` are files or folders (folders are searched for ``*.mechanism.json``);
+    ``output`` the folder that receives the SVG, HTML and ``manifest.json``;
+    ``source_root`` the folder that source paths are relative to.
+    """
+
+    mode: Mode = "build"
+    specs: list[Path] = field(default_factory=lambda: [Path("mechanisms")])
+    output: Path = Path("output")
+    source_root: Path = Path(".")
+    allow_missing_sources: bool = False
+    format: Format = "text"
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` in ``start`` or one of its parents, or ``None``."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
+    """``[tool.mechdiagram]`` of the nearest ``pyproject.toml`` and that file's folder.
+
+    Returns ``({}, start)`` when there is none.  Raises :class:`ConfigError`
+    for a file that is not valid TOML or a table with unknown or mistyped keys.
+    """
+    path = find_pyproject(start)
+    if path is None:
+        return {}, start
+    try:
+        table = tomllib.loads(path.read_text("utf-8")).get("tool", {}).get("mechdiagram", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
+    expected = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
+    for key, value in table.items():
+        if key not in expected:
+            raise ConfigError(f"{path.name}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
+                              + ", ".join(expected))
+        if not isinstance(value, expected[key]):
+            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
+    return table, path.parent

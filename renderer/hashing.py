@@ -1,0 +1,76 @@
+"""``mechdiagram hash``: print files' SHA-256, or write sources' digests into a spec.
+
+:func:`write_spec_digests` edits the spec's text in place of re-serialising
+it: only the ``sha256`` values change (or are inserted after ``path``), so
+formatting, key order and line endings stay as the author left them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .build import display_path, write_file
+from .errors import MechdiagramError
+from .load import load_spec
+from .provenance import SourcePathError, file_sha256, resolve_source
+from .report import format_finding
+from .validate import validate
+
+
+class HashError(MechdiagramError):
+    """A spec whose digests cannot be written; the message names the file and the reason."""
+
+
+def hash_files(paths: list[Path]) -> list[str]:
+    """``"<hex>  <path>"`` lines, as ``sha256sum`` prints them.  Raises :class:`HashError` for a folder."""
+    lines = []
+    for path in paths:
+        if not path.is_file():
+            raise HashError(f"{display_path(path)}: not a regular file")
+        lines.append(f"{file_sha256(path)}  {display_path(path)}")
+    return lines
+
+
+def write_spec_digests(path: Path, root: Path) -> int:
+    """Write the current SHA-256 of every source of the spec at ``path``; return how many changed.
+
+    The spec must parse and pass validation, and every source file must exist
+    under ``root``; otherwise :class:`HashError` is raised and nothing is written.
+    """
+    loaded = load_spec(path, display_path(path))
+    findings = loaded.findings or validate(loaded)
+    if findings:
+        raise HashError("\n".join(format_finding(f) for f in findings))
+    text = loaded.text
+    edits: list[tuple[int, int, str]] = []
+    smap = loaded._source_map
+    newline = "\r\n" if "\r\n" in text else "\n"
+    for index, source in enumerate(loaded.data.get("sources", [])):
+        try:
+            digest = file_sha256(resolve_source(root, source["path"]))
+        except (SourcePathError, OSError) as exc:
+            raise HashError(f"{loaded.display}: source {source['path']}: {exc}; nothing written") from exc
+        if source.get("sha256") == digest:
+            continue
+        if "sha256" in source:
+            entry = smap[f"/sources/{index}/sha256"]
+            edits.append((entry.value_start.position, entry.value_end.position, json.dumps(digest)))
+        else:
+            entry = smap[f"/sources/{index}/path"]
+            line_start = text.rfind("\n", 0, entry.key_start.position) + 1
+            indent = re.match(r"[ \t]*", text[line_start:]).group()
+            if text[line_start:entry.key_start.position].strip():  # the object is on one line
+                insertion = f', "sha256": {json.dumps(digest)}'
+            else:
+                insertion = f',{newline}{indent}"sha256": {json.dumps(digest)}'
+            edits.append((entry.value_end.position, entry.value_end.position, insertion))
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    if edits:
+        write_file(path, text.encode("utf-8"))
+    return len(edits)
+
+
+__all__ = ["HashError", "hash_files", "write_spec_digests"]

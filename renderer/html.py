@@ -1,0 +1,165 @@
+"""Stage 6, HTML: the accessible figure with its step player, as a page and a fragment.
+
+Templates are package data rendered by jinja2 with autoescaping on, so every
+text an author wrote is escaped; the player's data travels as JSON through
+jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``).
+The standalone page makes no network request and carries a Content Security
+Policy whose ``script-src`` admits only the player script, by its SHA-256.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from functools import lru_cache
+from importlib import resources
+from typing import TypedDict
+
+import jinja2
+from markupsafe import Markup
+
+from .layout import step_heading
+from .model import Spec
+from .provenance import SourceCheck
+from .timeline import Timeline
+
+SOURCE_STATUS_TEXT = {
+    "verified": "verified: the file matches its SHA-256",
+    "unpinned": "not verified: no SHA-256 is declared",
+    "unverified": "not verified: the file was not available when this figure was built",
+}
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The jinja2 environment for every template: package loader, autoescaping always on."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("renderer", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+@lru_cache(maxsize=None)
+def static_text(name: str) -> str:
+    """A package-data file under ``renderer/static`` (the player's JS and CSS)."""
+    return resources.files("renderer").joinpath("static", name).read_text("utf-8")
+
+
+def _csp_hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+class StepContext(TypedDict):
+    """One transcript entry: durations in ms; ``state`` as (label, value) pairs."""
+
+    title: str
+    heading: str
+    description: str
+    duration: int
+    seconds: str
+    state: list[tuple[str, str]]
+
+
+class ScenarioContext(TypedDict):
+    """One scenario: its inline SVG (markup we generated) and its steps."""
+
+    id: str
+    title: str
+    description: str
+    svg: Markup
+    steps: list[StepContext]
+    timeline: list[dict[str, int]]
+
+
+class SourceContext(TypedDict):
+    """One provenance source as listed under the figure."""
+
+    path: str
+    description: str
+    status: str
+    status_text: str
+
+
+class FigureContext(TypedDict):
+    """The template context of ``fragment.html`` and ``page.html``."""
+
+    root_id: str
+    language: str
+    chrome_language: str | None
+    title: str
+    description: str
+    caption: str
+    scenarios: list[ScenarioContext]
+    limitations: list[str]
+    sources: list[SourceContext]
+    player_data: dict[str, object]
+    player_js: Markup
+    player_css: Markup
+    csp: str
+
+
+def _seconds(ms: int) -> str:
+    text = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
+    return text
+
+
+def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck]) -> FigureContext:
+    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order."""
+    scenarios: list[ScenarioContext] = []
+    for scenario, svg in zip(spec.scenarios, svgs):
+        steps: list[StepContext] = [{
+            "title": step.title,
+            "heading": step_heading(scenario, i),
+            "description": step.description,
+            "duration": step.duration,
+            "seconds": _seconds(step.duration),
+            "state": [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels],
+        } for i, step in enumerate(scenario.steps)]
+        scenarios.append({
+            "id": scenario.id, "title": scenario.title, "description": scenario.description,
+            "svg": Markup(svg), "steps": steps, "timeline": Timeline.for_scenario(scenario).as_json(),
+        })
+    player_data = {"scenarios": [{
+        "id": s["id"], "title": s["title"],
+        "steps": [{"heading": st["heading"], "title": st["title"], "state": st["state"],
+                   "start": w["start"], "duration": w["duration"]}
+                  for st, w in zip(s["steps"], s["timeline"])],
+    } for s in scenarios]}
+    js = static_text("player.js")
+    sources: list[SourceContext] = [{
+        "path": check.path,
+        "description": spec.sources[check.index].description or "",
+        "status": check.status,
+        "status_text": SOURCE_STATUS_TEXT.get(check.status, check.status),
+    } for check in checks]
+    chrome = None if spec.language.lower().split("-")[0] == "en" else "en"
+    return {
+        "root_id": f"md-{slug}",
+        "language": spec.language,
+        "chrome_language": chrome,
+        "title": spec.title,
+        "description": spec.description,
+        "caption": spec.caption,
+        "scenarios": scenarios,
+        "limitations": list(spec.limitations),
+        "sources": sources,
+        "player_data": player_data,
+        "player_js": Markup(js),
+        "player_css": Markup(static_text("player.css")),
+        "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
+                "img-src data:; base-uri 'none'; form-action 'none'"),
+    }
+
+
+def render_page(context: FigureContext) -> str:
+    """The standalone HTML page (a whole document) for one spec."""
+    return environment().get_template("page.html").render(context)
+
+
+def render_fragment(context: FigureContext) -> str:
+    """The embeddable HTML fragment for one spec: style, figure, player and transcript."""
+    return environment().get_template("fragment.html").render(context)

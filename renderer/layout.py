@@ -1,0 +1,354 @@
+"""Stage 4, layout: place targets, wrap text and route arrows.  Geometry only.
+
+Units are CSS pixels in the SVG's user space; nothing here knows about SVG
+elements (the drawing backend is :mod:`renderer.svg`).  Layout rules:
+
+* **Grid**: when every node key has the form ``<lane><index>`` (``work0``),
+  lanes become rows in order of first appearance (or ``layout.lanes``) and the
+  distinct indexes, sorted, become columns.
+* **Flow**: otherwise, nodes are ranked along the path arrows (longest path
+  from a node without incoming arrows) into columns; without arrows they fill
+  rows of at most :data:`FLOW_COLUMNS`.
+* ``layout.positions`` puts a node in an explicit (row, column) cell.
+* Labels wrap inside their boxes; a box grows in height, never overflows.
+  Text is measured with the advance widths of a wide sans-serif face
+  (``data/text-metrics.json``) plus :data:`WIDTH_SAFETY`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from .model import Scenario, Spec, Target
+
+FONT_SIZE = 14.0
+LINE_HEIGHT = 18.0
+TITLE_SIZE = 15.0
+BOX_WIDTH = 160.0
+BOX_MIN_HEIGHT = 56.0
+PAD_X = 12.0
+PAD_Y = 10.0
+GAP_X = 36.0
+GAP_Y = 28.0
+MARGIN = 20.0
+LANE_HEADER_WIDTH = 120.0
+MIN_WIDTH = 480.0
+FLOW_COLUMNS = 5
+WIDTH_SAFETY = 1.08
+ARROW_HEAD = 10.0
+PANEL_GAP = 24.0
+
+_LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
+
+
+@lru_cache(maxsize=1)
+def _advances() -> dict[str, int]:
+    text = resources.files("renderer").joinpath("data/text-metrics.json").read_text("utf-8")
+    return json.loads(text)["advance"]
+
+
+def text_width(text: str, size: float = FONT_SIZE) -> float:
+    """Width in px of ``text`` at ``size`` px, bold, with the safety margin.
+
+    Characters outside the metrics table count as 1 em when East Asian wide or
+    full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
+    """
+    table = _advances()
+    units = 0
+    for char in text:
+        advance = table.get(char)
+        if advance is None:
+            if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+                advance = 0
+            elif unicodedata.east_asian_width(char) in ("W", "F"):
+                advance = 1000
+            else:
+                advance = 750
+        units += advance
+    return units * size / 1000 * WIDTH_SAFETY
+
+
+def _split_word(word: str, width: float, size: float) -> list[str]:
+    """Break a word wider than ``width`` between characters (never before a combining mark)."""
+    pieces, current = [], ""
+    for char in word:
+        if current and not unicodedata.combining(char) and text_width(current + char, size) > width:
+            pieces.append(current)
+            current = char
+        else:
+            current += char
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
+    """Greedy word wrap of ``text`` into lines no wider than ``width`` px.
+
+    Words longer than a line are broken between characters.  Returns at
+    least one line (``[""]`` for empty text).
+    """
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate, size) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+            current = ""
+        if text_width(word, size) <= width:
+            current = word
+        else:
+            *full, current = _split_word(word, width, size)
+            lines.extend(full)
+    lines.append(current)
+    return lines
+
+
+@dataclass(frozen=True)
+class Box:
+    """A node's rectangle (top-left ``x``, ``y``; ``w``, ``h``) and its wrapped label lines."""
+
+    key: str
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[str, ...]
+
+    @property
+    def cx(self) -> float:
+        """Centre x."""
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        """Centre y."""
+        return self.y + self.h / 2
+
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first label line, centring the block vertically."""
+        block = len(self.lines) * LINE_HEIGHT
+        return self.y + (self.h - block) / 2 + LINE_HEIGHT * 0.75
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """A path target's straight arrow: shaft ``start``-``end``, ``head`` triangle, label anchor."""
+
+    key: str
+    start: tuple[float, float]
+    end: tuple[float, float]
+    head: tuple[tuple[float, float], ...]
+    label_at: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class LaneHeader:
+    """A lane label at the left of a grid row."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """One state row in one frame: label lines and value lines from baseline ``y``."""
+
+    label: tuple[str, ...]
+    value: tuple[str, ...]
+    y: float
+
+
+@dataclass(frozen=True)
+class PanelFrame:
+    """The state panel's content in one frame (the poster, or a step)."""
+
+    title: tuple[str, ...]
+    title_y: float
+    rows: tuple[PanelRow, ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The state panel: rectangle, value column x, and one frame per step plus the poster."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    value_x: float
+    poster: PanelFrame
+    steps: tuple[PanelFrame, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything the drawing backend needs, in px: canvas size, boxes, arrows, lanes, panel."""
+
+    width: float
+    height: float
+    boxes: dict[str, Box]
+    arrows: dict[str, Arrow]
+    lanes: tuple[LaneHeader, ...]
+    panel: Panel
+    cells: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def grid_cells(spec: Spec) -> tuple[dict[str, tuple[int, int]], list[str | None]]:
+    """Assign every node a (row, column) cell; also return each row's lane label.
+
+    See the module docstring for the grid, flow and override rules.
+    """
+    nodes = [t.key for t in spec.nodes]
+    matches = {key: _LANE_KEY.match(key) for key in nodes}
+    cells: dict[str, tuple[int, int]] = {}
+    labels: list[str | None] = []
+    if nodes and all(matches.values()):
+        lanes: list[str] = []
+        for lane in spec.layout.lanes:
+            lanes.append(lane.key)
+        for key in nodes:
+            lane = matches[key].group(1)
+            if lane not in lanes:
+                lanes.append(lane)
+        indexes = sorted({int(m.group(2)) for m in matches.values()})
+        column_of = {index: col for col, index in enumerate(indexes)}
+        for key in nodes:
+            cells[key] = (lanes.index(matches[key].group(1)), column_of[int(matches[key].group(2))])
+        label_of = {lane.key: lane.label for lane in spec.layout.lanes}
+        labels = [label_of.get(lane) for lane in lanes]
+    else:
+        cells = _flow_cells(spec, nodes)
+    cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
+    return cells, labels
+
+
+def _flow_cells(spec: Spec, nodes: list[str]) -> dict[str, tuple[int, int]]:
+    edges = [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
+    if not edges:
+        return {key: (i // FLOW_COLUMNS, i % FLOW_COLUMNS) for i, key in enumerate(nodes)}
+    incoming = {key: 0 for key in nodes}
+    for _, dest in edges:
+        incoming[dest] += 1
+    rank = {key: 0 for key in nodes}
+    queue = [key for key in nodes if incoming[key] == 0]
+    seen = 0
+    while queue:  # Kahn's algorithm; nodes on a cycle keep rank 0
+        key = queue.pop(0)
+        seen += 1
+        for src, dest in edges:
+            if src == key:
+                rank[dest] = max(rank[dest], rank[key] + 1)
+                incoming[dest] -= 1
+                if incoming[dest] == 0:
+                    queue.append(dest)
+    rows: dict[int, int] = {}
+    cells = {}
+    for key in nodes:
+        column = rank[key]
+        cells[key] = (rows.get(column, 0), column)
+        rows[column] = rows.get(column, 0) + 1
+    return cells
+
+
+def _clip(box: Box, toward: tuple[float, float], gap: float = 3.0) -> tuple[float, float]:
+    """Where the segment from the box centre toward a point leaves the box (plus ``gap``)."""
+    dx, dy = toward[0] - box.cx, toward[1] - box.cy
+    if dx == 0 and dy == 0:
+        return (box.cx, box.cy)
+    scale = min(box.w / 2 / abs(dx) if dx else math.inf, box.h / 2 / abs(dy) if dy else math.inf)
+    length = math.hypot(dx, dy)
+    extra = gap / length
+    return (box.cx + dx * (scale + extra), box.cy + dy * (scale + extra))
+
+
+def _arrow(path: Target, a: Box, b: Box) -> Arrow:
+    start = _clip(a, (b.cx, b.cy))
+    end = _clip(b, (a.cx, a.cy))
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    base = (end[0] - ux * ARROW_HEAD, end[1] - uy * ARROW_HEAD)
+    half = ARROW_HEAD / 2
+    head = (end, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half))
+    mid = ((start[0] + base[0]) / 2, (start[1] + base[1]) / 2)
+    return Arrow(path.key, start, base, head, (mid[0], mid[1] - 6))
+
+
+def _panel_frame(title: str, values: dict[str, str], spec: Spec, label_w: float, value_w: float,
+                 top: float) -> tuple[PanelFrame, float]:
+    title_lines = tuple(wrap(title, label_w + value_w + 12, TITLE_SIZE))
+    y = top + PAD_Y + TITLE_SIZE
+    title_y = y
+    y += (len(title_lines) - 1) * (LINE_HEIGHT + 2) + LINE_HEIGHT + 4
+    rows = []
+    for key, label in spec.state_labels.items():
+        label_lines = tuple(wrap(label, label_w))
+        value_lines = tuple(wrap(values.get(key, "") or "–", value_w))
+        rows.append(PanelRow(label_lines, value_lines, y))
+        y += max(len(label_lines), len(value_lines)) * LINE_HEIGHT + 4
+    return PanelFrame(title_lines, title_y, tuple(rows)), y - top + PAD_Y - 4
+
+
+def step_heading(scenario: Scenario, index: int) -> str:
+    """The state panel's heading for step ``index`` (0-based): ``Step 3 of 7: title``."""
+    return f"Step {index + 1} of {len(scenario.steps)}: {scenario.steps[index].title}"
+
+
+def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
+    """Lay out one scenario's figure: the node grid, arrows, lane headers and state panel."""
+    cells, lane_labels = grid_cells(spec)
+    has_headers = any(lane_labels)
+    left = MARGIN + (LANE_HEADER_WIDTH + GAP_X / 2 if has_headers else 0)
+    inner = BOX_WIDTH - 2 * PAD_X
+    lines = {t.key: tuple(wrap(t.label or "", inner)) for t in spec.nodes}
+    n_rows = max((r for r, _ in cells.values()), default=-1) + 1
+    n_cols = max((c for _, c in cells.values()), default=-1) + 1
+    row_h = [BOX_MIN_HEIGHT] * n_rows
+    for key, (r, _) in cells.items():
+        row_h[r] = max(row_h[r], len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y)
+    header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - 8)) if label else () for label in lane_labels]
+    for r, hl in enumerate(header_lines[:n_rows]):
+        row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+    row_y = [MARGIN]
+    for h in row_h[:-1]:
+        row_y.append(row_y[-1] + h + GAP_Y)
+    boxes = {}
+    for key, (r, c) in cells.items():
+        boxes[key] = Box(key, left + c * (BOX_WIDTH + GAP_X), row_y[r], BOX_WIDTH, row_h[r], lines[key])
+    lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
+                  for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    arrows = {p.key: _arrow(p, boxes[p.source], boxes[p.dest])
+              for p in spec.paths if p.source in boxes and p.dest in boxes and p.source != p.dest}
+    grid_right = left + n_cols * BOX_WIDTH + max(n_cols - 1, 0) * GAP_X
+    width = max(MIN_WIDTH, grid_right + MARGIN)
+    grid_bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
+
+    panel_top = grid_bottom + PANEL_GAP
+    panel_w = width - 2 * MARGIN
+    label_w = min(max((text_width(label) for label in spec.state_labels.values()), default=0),
+                  panel_w * 0.35)
+    value_x = MARGIN + PAD_X + label_w + 12
+    value_w = panel_w - (value_x - MARGIN) - PAD_X
+    poster, height = _panel_frame("Before the first step" if not scenario.title else f"{scenario.title}: before the first step",
+                                  scenario.initial, spec, label_w, value_w, panel_top)
+    frames = []
+    for i, step in enumerate(scenario.steps):
+        frame, h = _panel_frame(step_heading(scenario, i), step.state, spec, label_w, value_w, panel_top)
+        frames.append(frame)
+        height = max(height, h)
+    panel = Panel(MARGIN, panel_top, panel_w, height, value_x, poster, tuple(frames))
+    return Layout(width, panel_top + height + MARGIN, boxes, arrows, lanes, panel, cells)

@@ -1,0 +1,175 @@
+/* mechdiagram step player (WAI-ARIA Authoring Practices carousel pattern, with a rotation control).
+   Finds every element with data-md-figure that is not yet ready, so including this script more than
+   once is harmless.  The step windows come from the JSON the build wrote from the same timeline as
+   the SVG keyframes.  It never re-creates a control: it only changes text and attributes. */
+(function () {
+  "use strict";
+
+  var REFERENCE_ATTRIBUTES = ["aria-labelledby", "aria-describedby", "aria-controls", "for"];
+
+  /* Give the ids inside root a suffix when the same figure is inlined more than once on a page. */
+  function uniquifyIds(root) {
+    var renamed = {};
+    var elements = [root].concat(Array.prototype.slice.call(root.querySelectorAll("[id]")));
+    elements.forEach(function (element) {
+      var id = element.id;
+      if (!id || document.querySelectorAll("[id='" + id.replace(/'/g, "\\'") + "']").length < 2) { return; }
+      if (document.getElementById(id) === element) { return; }
+      var n = 2;
+      while (document.getElementById(id + "-" + n)) { n += 1; }
+      renamed[id] = id + "-" + n;
+      element.id = renamed[id];
+    });
+    if (!Object.keys(renamed).length) { return; }
+    REFERENCE_ATTRIBUTES.forEach(function (name) {
+      elements.concat(Array.prototype.slice.call(root.querySelectorAll("[" + name + "]"))).forEach(function (element) {
+        var value = element.getAttribute(name);
+        if (!value) { return; }
+        var fixed = value.split(/\s+/).map(function (token) { return renamed[token] || token; }).join(" ");
+        if (fixed !== value) { element.setAttribute(name, fixed); }
+      });
+    });
+  }
+
+  function Player(root) {
+    this.root = root;
+    this.data = JSON.parse(root.querySelector("script.md-data").textContent);
+    this.stage = root.querySelector(".md-stage");
+    this.scenes = Array.prototype.slice.call(root.querySelectorAll("[data-md-scene]"));
+    this.playButton = root.querySelector(".md-play");
+    this.position = root.querySelector(".md-position");
+    this.status = root.querySelector(".md-status");
+    this.select = root.querySelector(".md-scenario");
+    this.scenario = 0;
+    this.step = 0;
+    this.elapsed = 0;      /* ms already shown of the current step */
+    this.startedAt = null; /* clock reading when the current run of the step began */
+    this.timer = null;
+    this.playing = false;
+    this.reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  Player.prototype.steps = function () { return this.data.scenarios[this.scenario].steps; };
+
+  Player.prototype.svg = function () { return this.scenes[this.scenario].querySelector("svg"); };
+
+  Player.prototype.start = function () {
+    var self = this;
+    this.scenes.forEach(function (scene, index) {
+      var svg = scene.querySelector("svg");
+      svg.setAttribute("data-md-player", "");
+      scene.hidden = index !== self.scenario;
+      var title = scene.querySelector(".md-scene-title");
+      if (title) { title.hidden = true; }
+    });
+    this.root.querySelector(".md-controls").hidden = false;
+    this.status.hidden = false;
+    this.playButton.addEventListener("click", function () {
+      if (self.playing) { self.pause(); } else { self.play(); }
+    });
+    this.root.querySelector(".md-prev").addEventListener("click", function () { self.go(self.step - 1, true); });
+    this.root.querySelector(".md-next").addEventListener("click", function () { self.go(self.step + 1, true); });
+    if (this.select) {
+      this.select.addEventListener("change", function () { self.choose(Number(self.select.value)); });
+    }
+    /* Rotation stops when keyboard focus enters the player or the pointer rests on it,
+       and restarts only when the user presses Play. */
+    this.stage.addEventListener("focusin", function (event) {
+      if (!self.stage.contains(event.relatedTarget)) { self.pause(); }
+    });
+    this.stage.addEventListener("pointerenter", function () { self.pause(); });
+    this.show();
+    if (this.reducedMotion) {
+      this.pause();
+      this.status.textContent = this.describe() + " Paused because your system asks for reduced motion: press Play animation to play.";
+    } else {
+      this.play();
+    }
+  };
+
+  Player.prototype.describe = function () {
+    var step = this.steps()[this.step];
+    var parts = [step.heading + "."];
+    step.state.forEach(function (pair) { parts.push(pair[0] + ": " + (pair[1] || "–") + "."); });
+    return parts.join(" ");
+  };
+
+  Player.prototype.show = function () {
+    var svg = this.svg();
+    var current = svg.querySelector("[data-md-current]");
+    if (current) { current.removeAttribute("data-md-current"); }
+    var frame = svg.querySelector("[data-md-frame='" + (this.step + 1) + "']");
+    if (frame) { frame.setAttribute("data-md-current", ""); }
+    this.position.textContent = "Step " + (this.step + 1) + " of " + this.steps().length;
+    this.status.textContent = this.describe();
+  };
+
+  Player.prototype.now = function () { return window.performance.now(); };
+
+  Player.prototype.schedule = function () {
+    var self = this;
+    window.clearTimeout(this.timer);
+    this.startedAt = this.now();
+    var remaining = Math.max(0, this.steps()[this.step].duration - this.elapsed);
+    this.timer = window.setTimeout(function () {
+      self.elapsed = 0;
+      self.step = (self.step + 1) % self.steps().length;
+      self.show();
+      self.schedule();
+    }, remaining);
+  };
+
+  Player.prototype.play = function () {
+    this.playing = true;
+    this.status.setAttribute("aria-live", "off");
+    this.playButton.textContent = "Pause animation";
+    this.svg().removeAttribute("data-md-paused");
+    this.schedule();
+  };
+
+  Player.prototype.pause = function () {
+    if (this.playing) {
+      this.elapsed += this.now() - this.startedAt;
+    }
+    window.clearTimeout(this.timer);
+    this.timer = null;
+    this.playing = false;
+    this.status.setAttribute("aria-live", "polite");
+    this.playButton.textContent = "Play animation";
+    this.svg().setAttribute("data-md-paused", "");
+  };
+
+  Player.prototype.go = function (step, byUser) {
+    var count = this.steps().length;
+    this.step = (step + count) % count;
+    this.elapsed = 0;
+    if (byUser) { this.status.setAttribute("aria-live", "polite"); }
+    this.show();
+    if (this.playing) { this.schedule(); }
+  };
+
+  Player.prototype.choose = function (index) {
+    var wasPlaying = this.playing;
+    if (wasPlaying) { this.pause(); }
+    this.svg().removeAttribute("data-md-paused");
+    this.scenes[this.scenario].hidden = true;
+    this.scenario = index;
+    this.scenes[index].hidden = false;
+    this.go(0, true);
+    if (wasPlaying) { this.play(); } else { this.pause(); }
+  };
+
+  function init() {
+    Array.prototype.slice.call(document.querySelectorAll("[data-md-figure]:not([data-md-ready])")).forEach(function (root) {
+      root.setAttribute("data-md-ready", "");
+      uniquifyIds(root);
+      new Player(root).start();
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+}());

@@ -1,0 +1,184 @@
+"""Stage 5, SVG: draw a laid-out scenario as a self-contained SVG document.
+
+The SVG has no script and no SMIL: it moves only through CSS ``@keyframes``
+(one per step, from :class:`renderer.timeline.Timeline`), works inside
+``<img>``, and under ``prefers-reduced-motion: reduce`` shows a still poster
+frame (the structure and the scenario's ``initial`` state).  Accessibility:
+``role="img"`` named by ``<title>`` and described by ``<desc>`` through
+``aria-labelledby``/``aria-describedby`` (WAI-ARIA 1.2, the ``img`` role),
+``lang`` from the spec (WCAG 2.2 SC 3.1.1), labels as real ``<text>``.
+Every id and class starts with the spec-and-scenario prefix, so several SVGs
+can share a page.  Author text reaches the document only as XML text or
+attribute values, escaped by ElementTree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import jinja2
+import svgwrite
+from svgwrite.base import Desc, Title
+
+from . import theme
+from .layout import FONT_SIZE, LINE_HEIGHT, TITLE_SIZE, Box, Layout, PanelFrame
+from .model import Scenario, Spec
+from .timeline import Timeline
+
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+def fmt(value: float) -> str:
+    """A coordinate at fixed precision (0.1 px) without trailing zeros."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def prefix_for(slug: str, scenario_id: str) -> str:
+    """The prefix of every id, class and keyframes name: ``md-<slug>-<scenario>``."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", f"md-{slug}-{scenario_id}")
+
+
+@lru_cache(maxsize=1)
+def _css_template() -> jinja2.Template:
+    from .html import environment  # one jinja2 environment (autoescape on) for all templates
+    return environment().get_template("svg.css")
+
+
+@dataclass(frozen=True)
+class SvgOptions:
+    """``still``: ``None`` for the animated SVG, 0 for the poster, K for step K (1-based)."""
+
+    still: int | None = None
+
+
+class _Drawer:
+    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str) -> None:
+        self.spec, self.scenario, self.layout, self.p = spec, scenario, layout, prefix
+        width, height = fmt(layout.width), fmt(layout.height)
+        # debug=False: no svgwrite validator, and elements made through this drawing inherit it.
+        self.dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
+
+    def cls(self, *names: str) -> str:
+        return " ".join(f"{self.p}-{n}" for n in names)
+
+    def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str, line_height: float = LINE_HEIGHT):
+        text = self.dwg.text("", class_=cls)
+        for i, line in enumerate(lines):
+            text.add(self.dwg.tspan(line, x=[fmt(x)], y=[fmt(y + i * line_height)]))
+        return text
+
+    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs):
+        group = self.dwg.g(class_=self.cls(*classes), **attrs)
+        if ring:
+            group.add(self.dwg.rect((fmt(box.x - 5), fmt(box.y - 5)), (fmt(box.w + 10), fmt(box.h + 10)),
+                                           rx="9", class_=self.cls("ring")))
+        group.add(self.dwg.rect((fmt(box.x), fmt(box.y)), (fmt(box.w), fmt(box.h)), rx="6",
+                                       class_=self.cls("node")))
+        group.add(self.text_block(box.lines, box.cx, box.first_baseline, self.cls("label")))
+        return group
+
+    def arrow(self, key: str, active: bool):
+        arrow = self.layout.arrows[key]
+        target = self.spec.targets[key]
+        group = self.dwg.g(class_=self.cls("arrow"))
+        group.add(self.dwg.line((fmt(arrow.start[0]), fmt(arrow.start[1])), (fmt(arrow.end[0]), fmt(arrow.end[1])),
+                                       class_=self.cls("flow" if active else "path")))
+        group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],
+                                          class_=self.cls("head-on" if active else "head")))
+        if target.label and not active:
+            group.add(self.text_block((target.label,), arrow.label_at[0], arrow.label_at[1], self.cls("plabel")))
+        return group
+
+    def panel_frame(self, frame: PanelFrame):
+        panel = self.layout.panel
+        items = [self.text_block(frame.title, panel.x + 12, frame.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
+        for row in frame.rows:
+            items.append(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
+            items.append(self.text_block(row.value, panel.value_x, row.y, self.cls("pval")))
+        return items
+
+    def frame(self, number: int, extra_class: str | None = None):
+        classes = ["frame", f"f{number}"] + ([extra_class] if extra_class else [])
+        group = self.dwg.g(class_=self.cls(*classes), **{"data-md-frame": str(number)})
+        if number == 0:
+            for item in self.panel_frame(self.layout.panel.poster):
+                group.add(item)
+            return group
+        step = self.scenario.steps[number - 1]
+        for key in step.paths:
+            if key in self.layout.arrows:
+                group.add(self.arrow(key, active=True))
+        for key in step.active:
+            if key in self.layout.boxes:
+                group.add(self.box(self.layout.boxes[key], ("on",), ring=True))
+        for item in self.panel_frame(self.layout.panel.steps[number - 1]):
+            group.add(item)
+        return group
+
+    def draw(self, options: SvgOptions) -> str:
+        layout, p = self.layout, self.p
+        width, height = fmt(layout.width), fmt(layout.height)
+        dwg = self.dwg
+        dwg.viewbox(0, 0, width, height)
+        dwg.update({
+            "class_": p, "role": "img", "lang": self.spec.language,
+            "aria-labelledby": f"{p}-title", "aria-describedby": f"{p}-desc",
+        })
+        title, desc = Title(self.spec.title), Desc(self.spec.alt)
+        title.xml.set("id", f"{p}-title")
+        desc.xml.set("id", f"{p}-desc")
+        dwg.elements.insert(0, desc)
+        dwg.elements.insert(0, title)
+        timeline = Timeline.for_scenario(self.scenario)
+        frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
+        css = _css_template().render(
+            prefix=p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+            animated=options.still is None, frames=frames, total=timeline.total, still=options.still)
+        dwg.defs.add(dwg.style(css))
+        dwg.add(dwg.rect((0, 0), (width, height), class_=self.cls("bg")))
+        lanes = dwg.g(class_=self.cls("lanes"))
+        for header in layout.lanes:
+            first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
+            lanes.add(self.text_block(header.lines, header.x, first, self.cls("lane")))
+        dwg.add(lanes)
+        paths = dwg.g(class_=self.cls("paths"))
+        for key in layout.arrows:
+            paths.add(self.arrow(key, active=False))
+        dwg.add(paths)
+        nodes = dwg.g(class_=self.cls("nodes"))
+        dimmed = set(self.scenario.unselected)
+        for target in self.spec.nodes:
+            if target.key in layout.boxes:
+                classes = ("n", "dim") if target.key in dimmed else ("n",)
+                nodes.add(self.box(layout.boxes[target.key], classes, id=f"{p}-{target.id}"))
+        dwg.add(nodes)
+        panel = layout.panel
+        dwg.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6", class_=self.cls("panel")))
+        dwg.add(self.frame(0, "poster"))
+        if options.still is None:
+            for number in range(1, len(self.scenario.steps) + 1):
+                dwg.add(self.frame(number))
+        elif options.still > 0:
+            dwg.add(self.frame(options.still))
+        return dwg.tostring()
+
+
+def render_svg(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
+               options: SvgOptions = SvgOptions()) -> str:
+    """Return one scenario's SVG element as a string (no XML declaration).
+
+    ``prefix`` comes from :func:`prefix_for`.  With ``options.still`` set the
+    SVG is a still frame without keyframes: 0 the poster, K step K.
+    """
+    return _Drawer(spec, scenario, layout, prefix).draw(options)
+
+
+def svg_document(svg: str) -> bytes:
+    """The standalone file form of :func:`render_svg`'s output, UTF-8 with declaration."""
+    return (XML_DECLARATION + svg + "\n").encode("utf-8")
+
+
+__all__ = ["FONT_SIZE", "TITLE_SIZE", "SvgOptions", "fmt", "prefix_for", "render_svg", "svg_document"]

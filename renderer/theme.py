@@ -1,0 +1,46 @@
+"""Colour schemes of the SVG, one per ``prefers-color-scheme``.
+
+Pairs are chosen to meet WCAG 2.2 SC 1.4.3 (text at least 4.5:1) and SC 1.4.11
+(borders, arrows and the active-state indicator at least 3:1); the test suite
+measures them on the rendered output.  The active state also differs from the
+normal one in shape (a double outline and bold label), not in colour alone
+(SC 1.4.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Palette:
+    """One colour scheme; every field is a CSS ``#rrggbb`` colour."""
+
+    bg: str
+    text: str
+    muted: str
+    node_fill: str
+    node_stroke: str
+    active_fill: str
+    active_text: str
+    active_stroke: str
+    dim_stroke: str
+    path: str
+    active_path: str
+    panel_fill: str
+
+    def custom_properties(self) -> list[tuple[str, str]]:
+        """``[("--md-bg", "#ffffff"), ...]`` in field order."""
+        return [(f"--md-{name.replace('_', '-')}", value) for name, value in asdict(self).items()]
+
+
+LIGHT = Palette(
+    bg="#ffffff", text="#1f2328", muted="#57606a", node_fill="#f6f8fa", node_stroke="#6e7781",
+    active_fill="#0b4a8b", active_text="#ffffff", active_stroke="#0b4a8b", dim_stroke="#6e7781",
+    path="#57606a", active_path="#0b4a8b", panel_fill="#f6f8fa",
+)
+DARK = Palette(
+    bg="#0d1117", text="#e6edf3", muted="#9198a1", node_fill="#161b22", node_stroke="#8b949e",
+    active_fill="#79c0ff", active_text="#0d1117", active_stroke="#79c0ff", dim_stroke="#6e7681",
+    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22",
+)

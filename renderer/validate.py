@@ -1,0 +1,346 @@
+"""Stage 2, validate: the JSON Schema and the cross-reference rules it cannot express.
+
+:func:`validate` returns every finding of a parsed spec at once, each with its
+JSON Pointer, line and column.  Schema findings use JSON Schema 2020-12
+(``schema/mechanism.schema.json``) through ``jsonschema``, with messages
+rewritten per keyword so an author can act on them.  The rules after the
+schema are listed in :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from .errors import Finding, pointer_join
+from .load import LoadedSpec
+
+#: Most entries (``active`` plus ``paths`` items) over all steps of a spec; beyond
+#: it a spec is refused rather than rendered slowly.
+MAX_FRAME_ENTRIES = 20000
+#: Most steps over all scenarios of a spec.
+MAX_TOTAL_STEPS = 2000
+
+#: The cross-reference rules, by rule id, as documented in the README.
+RULES = {
+    "unknown-target": "every key in active, paths and unselected names a target",
+    "not-a-path": "every key in paths names a target of kind path",
+    "path-endpoint": "a path's from and to name node targets",
+    "duplicate-target-id": "target ids are unique",
+    "duplicate-scenario-id": "scenario ids are unique",
+    "unknown-state-key": "state and initial keys are keys of stateLabels",
+    "unknown-lane": "layout.lanes names lanes that the target keys make",
+    "layout-position": "layout.positions names node targets, one per cell",
+    "xml-character": "text holds only characters that XML 1.0 allows",
+    "limit": "a spec stays within the size limits",
+}
+
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
+
+_PATTERN_WORDS = {
+    "^[0-9a-f]{64}$": "64 lowercase hexadecimal digits (a SHA-256 digest)",
+    "^[A-Za-z_][A-Za-z0-9_.-]*$": "a letter or '_', then letters, digits, '_', '.' or '-'",
+    "^[A-Za-z][A-Za-z0-9_-]*$": "a letter, then letters, digits, '_' or '-'",
+    "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag such as en or pt-BR",
+}
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+               int: "an integer", float: "a number", type(None): "null"}
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """Quote author text for a message: JSON-escaped (no raw control characters), shortened."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _type_name(value: Any) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def suggest(word: str, choices: list[str], noun: str = "keys") -> str:
+    """Return ``"; did you mean "x"?"`` or a list of the valid ``choices``."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {quote(close[0])}?"
+    if not choices:
+        return f"; there are no {noun}"
+    shown = ", ".join(choices[:12]) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
+    return f"; valid {noun}: {shown}"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The mechanism spec JSON Schema (package data), parsed."""
+    try:
+        folder = resources.files("renderer.schema")
+    except ModuleNotFoundError:  # an editable install of a source checkout: schema/ beside renderer/
+        folder = resources.files("renderer").joinpath("..", "schema")
+    return json.loads(folder.joinpath("mechanism.schema.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """For oneOf/anyOf, the most relevant branch's error (jsonschema's best_match)."""
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        error = best_match(error.context)
+    return error
+
+
+def _schema_findings(spec: LoadedSpec) -> Iterator[Finding]:
+    for error in _validator().iter_errors(spec.data):
+        error = _leaf(error)
+        path = list(error.absolute_path)
+        pointer = pointer_join(*path)
+        keyword, expected, value = error.validator, error.validator_value, error.instance
+        field = str(path[-1]) if path else "the spec"
+        on_key = False
+        if keyword == "additionalProperties" and isinstance(value, dict):
+            allowed = list(error.schema.get("properties", {}))
+            for key in [k for k in value if k not in allowed]:
+                key_pointer = pointer_join(*path, key)
+                line, column = spec.locate(key_pointer, key=True)
+                if allowed:
+                    message = f"unknown key {quote(key)}{suggest(key, allowed)}"
+                else:
+                    message = f"unknown key {quote(key)}"
+                yield Finding(spec.display, key_pointer, message, keyword, line=line, column=column)
+            continue
+        if keyword == "required":
+            missing = [k for k in expected if isinstance(value, dict) and k not in value]
+            message = f"missing required key {quote(missing[0] if missing else str(expected))}"
+        elif keyword == "type":
+            message = f"{field} must be {_type_name({'object': {}, 'array': [], 'string': '', 'boolean': True, 'integer': 0, 'number': 0.0, 'null': None}.get(expected))}, not {_type_name(value)}"
+            if expected == "integer" and isinstance(value, float):
+                message = f"{field} must be a whole number, not {value!r}"
+        elif keyword == "const":
+            message = f"{field} must be {json.dumps(expected)}, not {quote(json.dumps(value, ensure_ascii=False))}"
+        elif keyword == "enum":
+            message = f"{field} must be one of {', '.join(json.dumps(e) for e in expected)}, not {quote(str(value))}"
+        elif keyword == "pattern":
+            words = _PATTERN_WORDS.get(expected, f"the pattern {expected}")
+            if "propertyNames" in error.schema_path:
+                on_key = True
+                pointer = pointer_join(*path, value)
+                message = f"key {quote(value)} must be {words}"
+            else:
+                message = f"{field} must be {words}, not {quote(str(value))}"
+        elif keyword in ("minimum", "maximum") and field == "duration":
+            if keyword == "minimum":
+                message = (f"duration must be at least {expected} ms, not {value}: a step shorter than that "
+                           "changes the figure more than three times a second (WCAG 2.2 SC 2.3.1)")
+            else:
+                message = f"duration must be at most {expected} ms (10 minutes), not {value}"
+        elif keyword in ("minimum", "maximum"):
+            message = f"{field} must be {'at least' if keyword == 'minimum' else 'at most'} {expected}, not {value}"
+        elif keyword == "minLength":
+            message = f"{field} must not be empty"
+        elif keyword == "maxLength":
+            if "propertyNames" in error.schema_path:
+                on_key = True
+                pointer = pointer_join(*path, value)
+            message = f"{field} is {len(value)} characters long; the limit is {expected}"
+        elif keyword in ("maxItems", "maxProperties"):
+            message = f"{field} has {len(value)} entries; the limit is {expected}"
+        elif keyword in ("minItems", "minProperties"):
+            message = f"{field} must have at least {expected} {'entry' if expected == 1 else 'entries'}"
+        elif keyword == "uniqueItems":
+            seen: set[str] = set()
+            dup = next((v for v in value if (json.dumps(v) in seen) or seen.add(json.dumps(v))), None)
+            message = f"{field} lists {quote(str(dup))} more than once"
+        else:
+            message = error.message
+        line, column = spec.locate(pointer, key=on_key)
+        yield Finding(spec.display, pointer, message, keyword, line=line, column=column)
+
+
+def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str, bool]]:
+    """Every string in the data with its path; the flag says it is an object key."""
+    stack = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            yield where, node, False
+        elif isinstance(node, dict):
+            for k, v in reversed(list(node.items())):
+                yield where + (k,), k, True
+                stack.append((v, where + (k,)))
+        elif isinstance(node, list):
+            stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))))
+
+
+class _Rules:
+    """Collects the cross-reference findings of one spec (see :data:`RULES`)."""
+
+    def __init__(self, spec: LoadedSpec) -> None:
+        self.spec = spec
+        self.findings: list[Finding] = []
+
+    def add(self, path: tuple, message: str, rule: str, *, key: bool = False) -> None:
+        pointer = pointer_join(*path)
+        line, column = self.spec.locate(pointer, key=key)
+        self.findings.append(Finding(self.spec.display, pointer, message, rule, line=line, column=column))
+
+    def run(self) -> list[Finding]:
+        data = self.spec.data
+        self.text()
+        targets = data.get("targets") if isinstance(data.get("targets"), dict) else {}
+        targets = {k: v for k, v in targets.items() if isinstance(v, dict)}
+        labels = data.get("stateLabels") if isinstance(data.get("stateLabels"), dict) else {}
+        nodes = [k for k, v in targets.items() if v.get("kind") != "path"]
+        paths = [k for k, v in targets.items() if v.get("kind") == "path"]
+        self.target_ids(targets)
+        self.path_endpoints(targets, nodes)
+        scenarios = data.get("scenarios") if isinstance(data.get("scenarios"), list) else []
+        self.scenarios(scenarios, list(targets), paths, list(labels))
+        layout = data.get("layout")
+        if isinstance(layout, dict):
+            self.layout(layout, nodes, targets)
+        return self.findings
+
+    def text(self) -> None:
+        for path, text, is_key in _strings(self.spec.data):
+            bad = _XML_FORBIDDEN.search(text)
+            if bad:
+                char = bad.group()
+                what = "a control character" if ord(char) < 0x20 else "a character"
+                self.add(path, f"{'key' if is_key else 'text'} {quote(text)} contains U+{ord(char):04X}, "
+                         f"{what} that XML 1.0 does not allow in SVG or HTML; remove it", "xml-character", key=is_key)
+
+    def target_ids(self, targets: dict[str, dict]) -> None:
+        owner: dict[str, str] = {}
+        for key, target in targets.items():
+            tid = target.get("id")
+            if not isinstance(tid, str):
+                continue
+            if tid in owner:
+                self.add(("targets", key, "id"), f"id {quote(tid)} is already the id of target {quote(owner[tid])}; "
+                         "target ids must be unique", "duplicate-target-id")
+            else:
+                owner[tid] = key
+
+    def path_endpoints(self, targets: dict[str, dict], nodes: list[str]) -> None:
+        for key, target in targets.items():
+            if target.get("kind") != "path":
+                continue
+            for end in ("from", "to"):
+                ref = target.get(end)
+                if not isinstance(ref, str) or ref in nodes:
+                    continue
+                if ref in targets:
+                    message = f"{end} {quote(ref)} is a path; a path runs between node targets"
+                else:
+                    message = f"{end} {quote(ref)} is not a node target{suggest(ref, nodes, 'node targets')}"
+                self.add(("targets", key, end), message, "path-endpoint")
+
+    def refs(self, base: tuple, keys: Any, valid: list[str], rule_noun: str) -> None:
+        if not isinstance(keys, list):
+            return
+        for i, ref in enumerate(keys):
+            if isinstance(ref, str) and ref not in valid:
+                self.add(base + (i,), f"{quote(ref)} is not a target{suggest(ref, valid, rule_noun)}", "unknown-target")
+
+    def scenarios(self, scenarios: list, targets: list[str], paths: list[str], labels: list[str]) -> None:
+        seen: dict[str, int] = {}
+        total_steps = 0
+        entries = 0
+        for s, scenario in enumerate(scenarios):
+            if not isinstance(scenario, dict):
+                continue
+            sid = scenario.get("id")
+            if isinstance(sid, str):
+                if sid in seen:
+                    self.add(("scenarios", s, "id"), f"scenario id {quote(sid)} is already used by scenario {seen[sid]}; "
+                             "scenario ids must be unique", "duplicate-scenario-id")
+                else:
+                    seen[sid] = s
+            self.refs(("scenarios", s, "unselected"), scenario.get("unselected"), targets, "targets")
+            self.state_keys(("scenarios", s, "initial"), scenario.get("initial"), labels)
+            steps = scenario.get("steps") if isinstance(scenario.get("steps"), list) else []
+            total_steps += len(steps)
+            for n, step in enumerate(steps):
+                if not isinstance(step, dict):
+                    continue
+                base = ("scenarios", s, "steps", n)
+                self.refs(base + ("active",), step.get("active"), targets, "targets")
+                listed = step.get("paths")
+                if isinstance(listed, list):
+                    for i, ref in enumerate(listed):
+                        if not isinstance(ref, str) or ref in paths:
+                            continue
+                        if ref in targets:
+                            message = f"{quote(ref)} is a node; paths lists path targets{suggest(ref, paths, 'path targets')}"
+                            self.add(base + ("paths", i), message, "not-a-path")
+                        else:
+                            self.add(base + ("paths", i), f"{quote(ref)} is not a target{suggest(ref, paths, 'path targets')}",
+                                     "unknown-target")
+                self.state_keys(base + ("state",), step.get("state"), labels)
+                entries += sum(len(step.get(k)) for k in ("active", "paths") if isinstance(step.get(k), list))
+        if total_steps > MAX_TOTAL_STEPS:
+            self.add(("scenarios",), f"the scenarios have {total_steps} steps in all; the limit is {MAX_TOTAL_STEPS}", "limit")
+        if entries > MAX_FRAME_ENTRIES:
+            self.add(("scenarios",), f"the steps list {entries} active targets and paths in all; the limit is "
+                     f"{MAX_FRAME_ENTRIES}", "limit")
+
+    def state_keys(self, base: tuple, values: Any, labels: list[str]) -> None:
+        if not isinstance(values, dict):
+            return
+        for key in values:
+            if key not in labels:
+                self.add(base + (key,), f"{quote(key)} is not a stateLabels key{suggest(key, labels, 'stateLabels keys')}",
+                         "unknown-state-key", key=True)
+
+    def layout(self, layout: dict, nodes: list[str], targets: dict[str, dict]) -> None:
+        lanes: list[str] = []
+        for key in nodes:
+            match = _LANE_KEY.match(key)
+            if match and match.group(1) not in lanes:
+                lanes.append(match.group(1))
+        listed: set[str] = set()
+        for i, item in enumerate(layout.get("lanes", []) if isinstance(layout.get("lanes"), list) else []):
+            key = item if isinstance(item, str) else item.get("key") if isinstance(item, dict) else None
+            if not isinstance(key, str):
+                continue
+            where = ("layout", "lanes", i) if isinstance(item, str) else ("layout", "lanes", i, "key")
+            if key in listed:
+                self.add(where, f"lane {quote(key)} is listed more than once", "unknown-lane")
+            elif key not in lanes:
+                self.add(where, f"lane {quote(key)} has no targets{suggest(key, lanes, 'lanes')}", "unknown-lane")
+            listed.add(key)
+        positions = layout.get("positions") if isinstance(layout.get("positions"), dict) else {}
+        cells: dict[tuple, str] = {}
+        for key, cell in positions.items():
+            if key not in nodes:
+                what = "a path" if key in targets else "not a target"
+                self.add(("layout", "positions", key), f"{quote(key)} is {what}; positions place node targets"
+                         + (suggest(key, nodes, "node targets") if key not in targets else ""), "layout-position", key=True)
+                continue
+            if isinstance(cell, dict) and isinstance(cell.get("row"), int) and isinstance(cell.get("column"), int):
+                spot = (cell["row"], cell["column"])
+                if spot in cells:
+                    self.add(("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column {spot[1]}, "
+                             f"where {quote(cells[spot])} already is", "layout-position", key=True)
+                cells.setdefault(spot, key)
+
+
+def validate(spec: LoadedSpec) -> list[Finding]:
+    """Return all schema and cross-reference findings of a parsed spec.
+
+    ``spec.data`` must be a dict (a spec that parsed).  Findings are sorted by
+    line, column and JSON Pointer; an empty list means the spec is valid.
+    """
+    findings = list(_schema_findings(spec)) + _Rules(spec).run()
+    unique = {(f.pointer, f.message): f for f in findings}
+    return sorted(unique.values(), key=lambda f: (f.line or 0, f.column or 0, f.pointer or "", f.message))
