@@ -150,6 +150,7 @@ class Arrow:
     end: tuple[float, float]
     head: tuple[tuple[float, float], ...]
     label_at: tuple[float, float]
+    label_anchor: str = "middle"
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,11 @@ def _arrow(path: Target, a: Box, b: Box) -> Arrow:
     half = ARROW_HEAD / 2
     head = (end, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half))
     mid = ((start[0] + base[0]) / 2, (start[1] + base[1]) / 2)
-    return Arrow(path.key, start, base, head, (mid[0], mid[1] - 6))
+    # The label sits beside the shaft, on the side of its normal that points right (or up).
+    nx, ny = (-uy, ux) if (-uy, ux) > (uy, -ux) else (uy, -ux)
+    anchor = "start" if nx > 0.3 else "end" if nx < -0.3 else "middle"
+    label_at = (mid[0] + nx * 8, mid[1] + ny * 8 + (4 if anchor != "middle" else -2))
+    return Arrow(path.key, start, base, head, label_at, anchor)
 
 
 def _panel_frame(title: str, values: dict[str, str], spec: Spec, label_w: float, value_w: float,
@@ -323,9 +328,10 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - 8)) if label else () for label in lane_labels]
     for r, hl in enumerate(header_lines[:n_rows]):
         row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+    gap_y = GAP_Y + (12 if spec.paths else 0)  # room for arrow labels between rows
     row_y = [MARGIN]
     for h in row_h[:-1]:
-        row_y.append(row_y[-1] + h + GAP_Y)
+        row_y.append(row_y[-1] + h + gap_y)
     boxes = {}
     for key, (r, c) in cells.items():
         boxes[key] = Box(key, left + c * (BOX_WIDTH + GAP_X), row_y[r], BOX_WIDTH, row_h[r], lines[key])

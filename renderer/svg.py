@@ -89,7 +89,9 @@ class _Drawer:
         group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],
                                           class_=self.cls("head-on" if active else "head")))
         if target.label and not active:
-            group.add(self.text_block((target.label,), arrow.label_at[0], arrow.label_at[1], self.cls("plabel")))
+            label = self.text_block((target.label,), arrow.label_at[0], arrow.label_at[1], self.cls("plabel"))
+            label["text-anchor"] = arrow.label_anchor
+            group.add(label)
         return group
 
     def panel_frame(self, frame: PanelFrame):
