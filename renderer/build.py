@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ from .layout import layout_scenario
 from .load import LoadedSpec, load_spec
 from .model import Spec, spec_from_data
 from .provenance import SourceCheck, check_sources
-from .svg import SvgOptions, prefix_for, render_svg, svg_document
+from .svg import prefix_for, render_scenario, svg_document
 from .validate import validate
 
 MANIFEST = "manifest.json"
@@ -114,13 +116,10 @@ def render_outputs(spec: Spec, slug: str, checks: list[SourceCheck]) -> dict[str
     outputs: dict[str, bytes] = {}
     inline = []
     for scenario in spec.scenarios:
-        layout = layout_scenario(spec, scenario)
-        prefix = prefix_for(slug, scenario.id)
-        animated = render_svg(spec, scenario, layout, prefix)
-        outputs[f"{slug}.{scenario.id}.svg"] = svg_document(animated)
-        outputs[f"{slug}.{scenario.id}.poster.svg"] = svg_document(
-            render_svg(spec, scenario, layout, prefix, SvgOptions(still=0)))
-        inline.append(animated)
+        svgs = render_scenario(spec, scenario, layout_scenario(spec, scenario), prefix_for(slug, scenario.id))
+        outputs[f"{slug}.{scenario.id}.svg"] = svg_document(svgs.animated)
+        outputs[f"{slug}.{scenario.id}.poster.svg"] = svg_document(svgs.stills[0])
+        inline.append(svgs.animated)
     context = figure_context(spec, slug, inline, checks)
     outputs[f"{slug}.html"] = render_page(context).encode("utf-8")
     outputs[f"{slug}.fragment.html"] = render_fragment(context).encode("utf-8")
@@ -244,13 +243,26 @@ def _check_output(report: Report, options: Options, expected: dict[str, bytes], 
                                                       f"no longer produced by {spec_path}: delete it", "stale-output"))
 
 
+#: Fewest specs for which worker processes pay for their start-up.
+PARALLEL_THRESHOLD = 8
+
+
+def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
+    """:func:`process` every spec, in worker processes when there are many; results keep input order."""
+    jobs = options.jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
+        return [process(path, options) for path in paths]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        return list(pool.map(partial(process, options=options), paths, chunksize=max(1, len(paths) // (jobs * 4))))
+
+
 def execute(options: Options) -> Report:
     """Run one command over ``options.specs``; see the module docstring.
 
     Returns a :class:`Report` whose ``exit_code`` is 0 or 1.  Raises
     :class:`OutputError` only when an output file cannot be written.
     """
-    results = [process(path, options) for path in discover(options.specs)]
+    results = _process_all(discover(options.specs), options)
     _slug_collisions(results)
     report = Report(results)
     if options.mode == "validate":

@@ -24,13 +24,13 @@ _EXISTING = click.Path(exists=True, path_type=Path)
 
 
 def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-             allow_missing: bool | None, fmt: str) -> Options:
+             allow_missing: bool | None, fmt: str, jobs: int = 0) -> Options:
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
         return Path(display_path(base / value))
 
-    options = Options(mode=mode, format=fmt)  # type: ignore[arg-type]
+    options = Options(mode=mode, format=fmt, jobs=jobs)  # type: ignore[arg-type]
     if specs:
         options.specs = list(specs)
     elif "specs" in settings:
@@ -56,6 +56,8 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
 
 
 def _common(func):
+    func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Worker processes for many specs; 0 means one per CPU core.")(func)
     func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                         help="text: one line per finding on stderr; json: one JSON document on stdout.")(func)
     func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
@@ -102,29 +104,29 @@ def main() -> None:
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
-def build(specs, output, source_root, allow_missing_sources, fmt):
+def build(specs, output, source_root, allow_missing_sources, fmt, jobs):
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
     the others are still built.
     """
-    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt), "built")
+    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
 
 
 @main.command()
 @_common
-def validate(specs, source_root, allow_missing_sources, fmt):
+def validate(specs, source_root, allow_missing_sources, fmt, jobs):
     """Run every check on SPECS (schema, cross-references, sources) and write nothing."""
-    _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt), "valid")
+    _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
 @main.command()
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
-def check(specs, output, source_root, allow_missing_sources, fmt):
+def check(specs, output, source_root, allow_missing_sources, fmt, jobs):
     """For CI: every check, and fail when the output folder differs from a fresh build."""
-    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt), "valid and up to date")
+    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid and up to date")
 
 
 @main.command("hash")

@@ -166,31 +166,33 @@ class LaneHeader:
 
 @dataclass(frozen=True)
 class PanelRow:
-    """One state row in one frame: label lines and value lines from baseline ``y``."""
+    """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame)."""
 
+    key: str
     label: tuple[str, ...]
-    value: tuple[str, ...]
     y: float
 
 
 @dataclass(frozen=True)
 class PanelFrame:
-    """The state panel's content in one frame (the poster, or a step)."""
+    """The state panel's changing content in one frame (the poster, or a step):
+    the heading lines and each row's value lines, in row order."""
 
     title: tuple[str, ...]
-    title_y: float
-    rows: tuple[PanelRow, ...]
+    values: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
 class Panel:
-    """The state panel: rectangle, value column x, and one frame per step plus the poster."""
+    """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster."""
 
     x: float
     y: float
     w: float
     h: float
+    title_y: float
     value_x: float
+    rows: tuple[PanelRow, ...]
     poster: PanelFrame
     steps: tuple[PanelFrame, ...]
 
@@ -293,21 +295,6 @@ def _arrow(path: Target, a: Box, b: Box) -> Arrow:
     return Arrow(path.key, start, base, head, label_at, anchor)
 
 
-def _panel_frame(title: str, values: dict[str, str], spec: Spec, label_w: float, value_w: float,
-                 top: float) -> tuple[PanelFrame, float]:
-    title_lines = tuple(wrap(title, label_w + value_w + 12, TITLE_SIZE))
-    y = top + PAD_Y + TITLE_SIZE
-    title_y = y
-    y += (len(title_lines) - 1) * (LINE_HEIGHT + 2) + LINE_HEIGHT + 4
-    rows = []
-    for key, label in spec.state_labels.items():
-        label_lines = tuple(wrap(label, label_w))
-        value_lines = tuple(wrap(values.get(key, "") or "–", value_w))
-        rows.append(PanelRow(label_lines, value_lines, y))
-        y += max(len(label_lines), len(value_lines)) * LINE_HEIGHT + 4
-    return PanelFrame(title_lines, title_y, tuple(rows)), y - top + PAD_Y - 4
-
-
 def step_heading(scenario: Scenario, index: int) -> str:
     """The state panel's heading for step ``index`` (0-based): ``Step 3 of 7: title``."""
     return f"Step {index + 1} of {len(scenario.steps)}: {scenario.steps[index].title}"
@@ -349,12 +336,23 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
                   panel_w * 0.35)
     value_x = MARGIN + PAD_X + label_w + 12
     value_w = panel_w - (value_x - MARGIN) - PAD_X
-    poster, height = _panel_frame("Before the first step" if not scenario.title else f"{scenario.title}: before the first step",
-                                  scenario.initial, spec, label_w, value_w, panel_top)
-    frames = []
+    title_w = panel_w - 2 * PAD_X
+    keys = list(spec.state_labels)
+    poster_title = f"{scenario.title}: before the first step"
+    frames = [PanelFrame(tuple(wrap(poster_title, title_w, TITLE_SIZE)),
+                         tuple(tuple(wrap(scenario.initial.get(k, "") or "–", value_w)) for k in keys))]
     for i, step in enumerate(scenario.steps):
-        frame, h = _panel_frame(step_heading(scenario, i), step.state, spec, label_w, value_w, panel_top)
-        frames.append(frame)
-        height = max(height, h)
-    panel = Panel(MARGIN, panel_top, panel_w, height, value_x, poster, tuple(frames))
+        frames.append(PanelFrame(tuple(wrap(step_heading(scenario, i), title_w, TITLE_SIZE)),
+                                 tuple(tuple(wrap(step.state.get(k, "") or "–", value_w)) for k in keys)))
+    # Rows sit at the same height in every frame, spaced for the frame that needs most lines.
+    title_lines = max(len(f.title) for f in frames)
+    title_y = panel_top + PAD_Y + TITLE_SIZE
+    y = title_y + (title_lines - 1) * (LINE_HEIGHT + 2) + LINE_HEIGHT + 4
+    rows = []
+    for r, key in enumerate(keys):
+        label = tuple(wrap(spec.state_labels[key], label_w))
+        rows.append(PanelRow(key, label, y))
+        y += max(len(label), max(len(f.values[r]) for f in frames)) * LINE_HEIGHT + 4
+    height = y - panel_top + PAD_Y - 4
+    panel = Panel(MARGIN, panel_top, panel_w, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]))
     return Layout(width, panel_top + height + MARGIN, boxes, arrows, lanes, panel, cells)

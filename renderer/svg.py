@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from xml.etree import ElementTree
 from functools import lru_cache
 
 import jinja2
 import svgwrite
 from svgwrite.base import Desc, Title
+from svgwrite.etree import CDATA
 
 from . import theme
-from .layout import FONT_SIZE, LINE_HEIGHT, TITLE_SIZE, Box, Layout, PanelFrame
+from .layout import LINE_HEIGHT, Box, Layout, PanelFrame
 from .model import Scenario, Spec
 from .timeline import Timeline
 
@@ -65,6 +67,8 @@ class _Drawer:
         return " ".join(f"{self.p}-{n}" for n in names)
 
     def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str, line_height: float = LINE_HEIGHT):
+        if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
+            return self.dwg.text(lines[0], x=[fmt(x)], y=[fmt(y)], class_=cls)
         text = self.dwg.text("", class_=cls)
         for i, line in enumerate(lines):
             text.add(self.dwg.tspan(line, x=[fmt(x)], y=[fmt(y + i * line_height)]))
@@ -96,10 +100,9 @@ class _Drawer:
 
     def panel_frame(self, frame: PanelFrame):
         panel = self.layout.panel
-        items = [self.text_block(frame.title, panel.x + 12, frame.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
-        for row in frame.rows:
-            items.append(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
-            items.append(self.text_block(row.value, panel.value_x, row.y, self.cls("pval")))
+        items = [self.text_block(frame.title, panel.x + 12, panel.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
+        for row, value in zip(panel.rows, frame.values):
+            items.append(self.text_block(value, panel.value_x, row.y, self.cls("pval")))
         return items
 
     def frame(self, number: int, extra_class: str | None = None):
@@ -120,7 +123,15 @@ class _Drawer:
             group.add(item)
         return group
 
-    def draw(self, options: SvgOptions) -> str:
+    def css(self, still: int | None) -> str:
+        timeline = Timeline.for_scenario(self.scenario)
+        frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
+        return _css_template().render(
+            prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+            animated=still is None, frames=frames, total=timeline.total, still=still)
+
+    def draw(self) -> ElementTree.Element:
+        """The animated SVG as an ElementTree element: structure, poster frame and every step frame."""
         layout, p = self.layout, self.p
         width, height = fmt(layout.width), fmt(layout.height)
         dwg = self.dwg
@@ -134,12 +145,7 @@ class _Drawer:
         desc.xml.set("id", f"{p}-desc")
         dwg.elements.insert(0, desc)
         dwg.elements.insert(0, title)
-        timeline = Timeline.for_scenario(self.scenario)
-        frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
-        css = _css_template().render(
-            prefix=p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-            animated=options.still is None, frames=frames, total=timeline.total, still=options.still)
-        dwg.defs.add(dwg.style(css))
+        dwg.defs.add(dwg.style(self.css(None)))
         dwg.add(dwg.rect((0, 0), (width, height), class_=self.cls("bg")))
         lanes = dwg.g(class_=self.cls("lanes"))
         for header in layout.lanes:
@@ -159,13 +165,58 @@ class _Drawer:
         dwg.add(nodes)
         panel = layout.panel
         dwg.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6", class_=self.cls("panel")))
+        for row in panel.rows:
+            dwg.add(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
         dwg.add(self.frame(0, "poster"))
-        if options.still is None:
-            for number in range(1, len(self.scenario.steps) + 1):
-                dwg.add(self.frame(number))
-        elif options.still > 0:
-            dwg.add(self.frame(options.still))
-        return dwg.tostring()
+        for number in range(1, len(self.scenario.steps) + 1):
+            dwg.add(self.frame(number))
+        return dwg.get_xml()
+
+
+def _serialize(root: ElementTree.Element) -> str:
+    # encoding="unicode" writes straight to a string: faster than svgwrite's tostring().
+    return ElementTree.tostring(root, encoding="unicode")
+
+
+def _still(root: ElementTree.Element, drawer: _Drawer, still: int) -> str:
+    """Serialise ``root`` as still frame ``still`` (0 the poster): other step frames and the
+    keyframes left out.  ``root`` is restored afterwards."""
+    children = list(root)
+    style = root.find("defs/style")
+    style_content = list(style)
+    keep = {"0", str(still)}
+    root[:] = [c for c in children if c.get("data-md-frame") is None or c.get("data-md-frame") in keep]
+    style[:] = [CDATA(drawer.css(still))]
+    try:
+        return _serialize(root)
+    finally:
+        root[:] = children
+        style[:] = style_content
+
+
+@dataclass(frozen=True)
+class ScenarioSvgs:
+    """One scenario's SVG elements as strings: ``animated``, and ``stills`` by frame (0 the poster, K step K)."""
+
+    animated: str
+    stills: dict[int, str]
+
+
+def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
+                    stills: tuple[int, ...] = (0,)) -> ScenarioSvgs:
+    """Draw one scenario once and serialise it animated and as each requested still frame.
+
+    ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
+    0 for the poster and K for step K (1-based).  Raises ``ValueError`` for a
+    frame number the scenario does not have.  The strings have no XML
+    declaration (see :func:`svg_document`).
+    """
+    bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
+    if bad:
+        raise ValueError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
+    drawer = _Drawer(spec, scenario, layout, prefix)
+    root = drawer.draw()
+    return ScenarioSvgs(_serialize(root), {k: _still(root, drawer, k) for k in stills})
 
 
 def render_svg(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -175,7 +226,9 @@ def render_svg(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     ``prefix`` comes from :func:`prefix_for`.  With ``options.still`` set the
     SVG is a still frame without keyframes: 0 the poster, K step K.
     """
-    return _Drawer(spec, scenario, layout, prefix).draw(options)
+    if options.still is None:
+        return render_scenario(spec, scenario, layout, prefix, ()).animated
+    return render_scenario(spec, scenario, layout, prefix, (options.still,)).stills[options.still]
 
 
 def svg_document(svg: str) -> bytes:
@@ -183,4 +236,4 @@ def svg_document(svg: str) -> bytes:
     return (XML_DECLARATION + svg + "\n").encode("utf-8")
 
 
-__all__ = ["FONT_SIZE", "TITLE_SIZE", "SvgOptions", "fmt", "prefix_for", "render_svg", "svg_document"]
+__all__ = ["ScenarioSvgs", "SvgOptions", "fmt", "prefix_for", "render_scenario", "render_svg", "svg_document"]
