@@ -16,6 +16,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 import re
+import signal
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,8 +172,12 @@ def manifest_bytes(results: list[SpecResult], previous: dict[str, dict]) -> byte
 def _previous_manifest(output: Path) -> dict[str, dict]:
     try:
         data = json.loads((output / MANIFEST).read_text("utf-8"))
-        return {entry["spec"]: entry for entry in data.get("specs", []) if isinstance(entry, dict) and "spec" in entry}
-    except (OSError, ValueError, TypeError, AttributeError):
+        specs = data.get("specs", []) if isinstance(data, dict) else []
+        # A hand-edited or damaged manifest: keep only entries of the shape manifest_bytes writes.
+        return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
+                if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
+                and isinstance(entry.get("outputs", []), list)}
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return {}
 
 
@@ -247,12 +252,17 @@ def _check_output(report: Report, options: Options, expected: dict[str, bytes], 
 PARALLEL_THRESHOLD = 8
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent process, which reports it once; workers write nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
     """:func:`process` every spec, in worker processes when there are many; results keep input order."""
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return [process(path, options) for path in paths]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), initializer=_ignore_interrupts) as pool:
         return list(pool.map(partial(process, options=options), paths, chunksize=max(1, len(paths) // (jobs * 4))))
 
 

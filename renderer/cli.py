@@ -139,7 +139,11 @@ def check(specs, output, source_root, allow_missing_sources, fmt, jobs):
 def hash_command(files, write, source_root):
     """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests."""
     if not write:
-        for line in hash_files(list(files)):
+        try:
+            lines = hash_files(list(files))
+        except OSError as exc:  # unreadable (permissions), or it vanished after click checked it
+            raise FindingsError(f"cannot read {exc.filename}: {exc.strerror or exc}") from exc
+        for line in lines:
             click.echo(line)
         return
     options = _options("validate", files, None, source_root, None, "text")

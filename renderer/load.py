@@ -12,8 +12,11 @@ and that value is an object.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any
 
 import json_source_map
 
-from .errors import Finding, pointer_join
+from .errors import Finding, escape_pointer_token, pointer_join
 
 #: Largest spec file accepted, in bytes (4 MiB).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
@@ -38,6 +41,96 @@ class _NonFinite:
 
     def __init__(self, name: str) -> None:
         self.name = name
+
+
+class _OutOfRange:
+    """Stands in for a number literal too large to be a spec value (``1e400``, a 5000-digit integer)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+#: Longest integer literal accepted, in digits; no spec value comes near it.
+MAX_INTEGER_DIGITS = 30
+
+
+def _parse_int(text: str) -> int | _OutOfRange:
+    # Checked before int(): Python refuses literals over 4300 digits with an error about its own limits.
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        return _OutOfRange(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> int | float | _OutOfRange:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 overflows to infinity
+        return _OutOfRange(text)
+    # JSON Schema counts 1000.0 as an integer; make it one, so later stages never see a float there.
+    if value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    return value
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
+
+
+def _value_offsets(text: str) -> dict[str, tuple[int, int | None]]:
+    """Map each JSON Pointer of a parsed document to (offset of its value, offset of its key or None).
+
+    ``text`` must be JSON that :func:`json.loads` accepted (``NaN`` and
+    ``Infinity`` allowed).  Iterative, so any depth works; keys are unescaped
+    (``"caf\\u00e9"`` is ``café``) and pointer tokens escaped as RFC 6901 says.
+    A repeated key maps to its last occurrence.
+    """
+    scanstring = json.decoder.scanstring
+    ws = _WHITESPACE.match
+    places: dict[str, tuple[int, int | None]] = {}
+    stack: list[list] = []  # [pointer, is_object, index]
+    pos = ws(text, 0).end()
+    pointer, key_at = "", None
+
+    def read_key(at: int) -> tuple[str, int, int]:
+        key, at2 = scanstring(text, at + 1)
+        at2 = ws(text, at2).end()  # at the ':'
+        return key, at, ws(text, at2 + 1).end()
+
+    while True:
+        places[pointer] = (pos, key_at)
+        char = text[pos]
+        if char in "{[":
+            inner = ws(text, pos + 1).end()
+            if text[inner] in "}]":
+                pos = inner + 1
+            else:
+                is_object = char == "{"
+                stack.append([pointer, is_object, 0])
+                if is_object:
+                    key, key_at, pos = read_key(inner)
+                    pointer = f"{pointer}/{escape_pointer_token(key)}"
+                else:
+                    pointer, key_at, pos = f"{pointer}/0", None, inner
+                continue
+        elif char == '"':
+            pos = scanstring(text, pos + 1)[1]
+        else:
+            pos = _SCALAR.match(text, pos).end()
+        while True:  # after a value: close finished containers, move to the next member
+            pos = ws(text, pos).end()
+            if not stack:
+                return places
+            frame = stack[-1]
+            if text[pos] == ",":
+                frame[2] += 1
+                nxt = ws(text, pos + 1).end()
+                if frame[1]:
+                    key, key_at, pos = read_key(nxt)
+                    pointer = f"{frame[0]}/{escape_pointer_token(key)}"
+                else:
+                    pointer, key_at, pos = f"{frame[0]}/{frame[2]}", None, nxt
+                break
+            stack.pop()
+            pos += 1
 
 
 class _PairsDict(dict):
@@ -85,6 +178,23 @@ class LoadedSpec:
         return self.data is not None and not self.findings
 
     @cached_property
+    def _offsets(self) -> dict[str, tuple[int, int | None]]:
+        # Computed only when a finding needs a place: a second pass over the text, linear and iterative.
+        try:
+            return _value_offsets(self.text)
+        except Exception:  # the map is a convenience; a finding still has its pointer
+            return {}
+
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        return [0] + [m.end() for m in re.finditer("\n", self.text)]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based (line, column) of a character offset in ``text``; columns count characters."""
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    @cached_property
     def _source_map(self) -> dict[str, Any]:
         # Computed only when a finding needs a place: it is a second, slower parse.
         try:
@@ -101,17 +211,15 @@ class LoadedSpec:
         """
         if pointer is None or not self.text:
             return (None, None)
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-        smap = self._source_map
+        offsets = self._offsets
         while True:
-            # json_source_map keys its entries by unescaped tokens joined with "/".
-            entry = smap.get("/" + "/".join(tokens) if tokens else "")
+            entry = offsets.get(pointer)
             if entry is not None:
-                loc = entry.key_start if key and entry.key_start is not None else entry.value_start
-                return (loc.line + 1, loc.column + 1)
-            if not tokens:
+                value_at, key_at = entry
+                return self.position(key_at if key and key_at is not None else value_at)
+            if not pointer:
                 return (None, None)
-            tokens.pop()
+            pointer = pointer[: pointer.rindex("/")]
             key = False
 
 
@@ -136,7 +244,23 @@ def _find_specials(value: Any, path: tuple) -> list[tuple[str, tuple, str]]:
             stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, _NonFinite):
             found.append(("non-finite-number", where, node.name))
+        elif isinstance(node, _OutOfRange):
+            found.append(("number-range", where, node.text))
     return found
+
+
+def _syntax_message(exc: json.JSONDecodeError) -> str:
+    """The json module's message, reworded where it names a position it does not show."""
+    if exc.msg.startswith("Invalid control character"):
+        char = exc.doc[exc.pos] if exc.pos < len(exc.doc) else ""
+        if char in "\r\n":
+            return 'a line ends inside a string; close the string with " (write a line break as \\n)'
+        return f"control character U+{ord(char):04X} inside a string; remove it"
+    if exc.msg.startswith("Unterminated string"):
+        return 'the string starting here is never closed with "'
+    if exc.msg == "Extra data":
+        return "more text after the end of the top-level JSON value"
+    return exc.msg
 
 
 def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec:
@@ -164,9 +288,10 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         return fail(f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8",
                     "encoding", line, column)
     try:
-        data = json.loads(spec.text, object_pairs_hook=_pairs_hook, parse_constant=_NonFinite)
+        data = json.loads(spec.text, object_pairs_hook=_pairs_hook, parse_constant=_NonFinite,
+                          parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        return fail(f"invalid JSON: {exc.msg}", "json-syntax", exc.lineno, exc.colno)
+        return fail(f"invalid JSON: {_syntax_message(exc)}", "json-syntax", exc.lineno, exc.colno)
     except RecursionError:
         return fail("the JSON is nested too deeply to be a mechanism spec", "json-depth")
     except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit
@@ -178,6 +303,10 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         if rule == "duplicate-key":
             line, column = spec.locate(pointer, key=True)
             message = f'duplicate key "{name}": each key may appear once in an object'
+        elif rule == "number-range":
+            line, column = spec.locate(pointer)
+            shown = name if len(name) <= 24 else f"{name[:12]}…{name[-4:]} ({len(name)} characters)"
+            message = f"the number {shown} is too large for a mechanism spec"
         else:
             line, column = spec.locate(pointer)
             message = f"{name} is not a JSON number; use a finite number"
@@ -211,7 +340,13 @@ def load_spec(path: Path, display: str | None = None) -> LoadedSpec:
                 f"the file is {stat.st_size} bytes; the limit for a spec is {MAX_SPEC_BYTES} bytes (4 MiB)",
                 "limit-file-size"))
             return spec
-        raw = path.read_bytes()
+        with path.open("rb") as handle:  # bounded: the file may have grown since stat()
+            raw = handle.read(MAX_SPEC_BYTES + 1)
+        if len(raw) > MAX_SPEC_BYTES:
+            spec.findings.append(Finding(
+                display, None, f"the file is over {MAX_SPEC_BYTES} bytes; the limit for a spec is "
+                f"{MAX_SPEC_BYTES} bytes (4 MiB)", "limit-file-size"))
+            return spec
     except OSError as exc:
         reason = exc.strerror or str(exc)
         if isinstance(exc, IsADirectoryError):

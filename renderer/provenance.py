@@ -9,6 +9,7 @@ chunks (``hashlib.file_digest``), never read whole.  A source without
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -87,7 +88,13 @@ def resolve_source(root: Path, relpath: str) -> Path:
     candidate = real_root.joinpath(*parts)
     if not os.path.lexists(candidate):
         raise SourcePathError("missing", "no such file under the source root")
-    real = candidate.resolve()
+    try:
+        real = candidate.resolve()
+    except RuntimeError as exc:  # Python < 3.13 raises RuntimeError for a symbolic link loop
+        raise SourcePathError("unreadable", "the path is a loop of symbolic links") from exc
+    except OSError as exc:  # ELOOP on Python >= 3.13, or a folder on the way that cannot be searched
+        reason = "the path is a loop of symbolic links" if exc.errno == errno.ELOOP else f"cannot examine the file: {exc.strerror}"
+        raise SourcePathError("unreadable", reason) from exc
     if real != real_root and real_root not in real.parents:
         raise SourcePathError("refused", "the path leads out of the source root through a symbolic link")
     try:
@@ -103,8 +110,17 @@ def resolve_source(root: Path, relpath: str) -> Path:
 
 
 def file_sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes, streamed in chunks.  Raises ``OSError``."""
-    with open(path, "rb") as handle:
+    """Hex SHA-256 of a file's bytes, streamed in chunks.  Raises ``OSError``, also for a non-regular file."""
+    # O_NONBLOCK: should the path have become a FIFO since it was examined, opening it does not wait
+    # for a writer; the fstat below then refuses it.  Reading a regular file is unaffected.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 

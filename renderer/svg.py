@@ -87,7 +87,8 @@ class _Drawer:
     def arrow(self, key: str, active: bool):
         arrow = self.layout.arrows[key]
         target = self.spec.targets[key]
-        group = self.dwg.g(class_=self.cls("arrow"))
+        dim = not active and key in self.scenario.unselected  # an unused path is drawn dimmed, as nodes are
+        group = self.dwg.g(class_=self.cls("arrow", "dim") if dim else self.cls("arrow"))
         group.add(self.dwg.line((fmt(arrow.start[0]), fmt(arrow.start[1])), (fmt(arrow.end[0]), fmt(arrow.end[1])),
                                        class_=self.cls("flow" if active else "path")))
         group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import Any, Iterator
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, relevance
 
 from .errors import Finding, pointer_join
 from .load import LoadedSpec
@@ -43,6 +43,10 @@ RULES = {
 }
 
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: Characters XML 1.0 allows but discourages (section 2.2) and HTML makes parse errors: DEL, the C1
+#: controls and the noncharacters.  They are refused too, so no output file holds one.
+_HTML_FORBIDDEN = re.compile("[\x7f-\x9f\ufdd0-\ufdef" + "".join(
+    chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)) + "]")
 _LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
 
 _PATTERN_WORDS = {
@@ -59,16 +63,35 @@ def quote(text: str, limit: int = 60) -> str:
     """Quote author text for a message: JSON-escaped (no raw control characters), shortened."""
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return json.dumps(text, ensure_ascii=False)
+    # A lone surrogate ("\ud800" in the JSON) stays an escape: raw, it cannot be printed as UTF-8.
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
 
 
 def _type_name(value: Any) -> str:
-    return _JSON_TYPES.get(type(value), type(value).__name__)
+    # isinstance, not type(): parsed objects are a dict subclass (load._PairsDict); bool before int.
+    return next((name for kind, name in _JSON_TYPES.items() if isinstance(value, kind)), type(value).__name__)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value for a message: strings quoted once, other values as JSON, both shortened."""
+    if isinstance(value, str):
+        return quote(value)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+#: Comparisons one :func:`validate` may spend on "did you mean" guesses; past it, suggestions
+#: list the valid names without guessing, so thousands of bad references cannot take minutes.
+SUGGESTION_BUDGET = 200_000
+_suggestion_budget = [SUGGESTION_BUDGET]
 
 
 def suggest(word: str, choices: list[str], noun: str = "keys") -> str:
     """Return ``"; did you mean "x"?"`` or a list of the valid ``choices``."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    close: list[str] = []
+    if _suggestion_budget[0] >= len(choices):
+        _suggestion_budget[0] -= len(choices)
+        close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     if close:
         return f"; did you mean {quote(close[0])}?"
     if not choices:
@@ -115,19 +138,31 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def _leaf(error: ValidationError) -> ValidationError:
-    """For oneOf/anyOf, the most relevant branch's error (jsonschema's best_match)."""
+    """For oneOf/anyOf, the most relevant branch's error (the descent of jsonschema's best_match)."""
     while error.validator in ("oneOf", "anyOf") and error.context:
-        error = best_match(error.context)
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        if all(any(sub.validator == "type" and not sub.path for sub in branch) for branch in branches.values()):
+            return error  # no branch takes a value of this type: the message names the types that would do
+        # min, as best_match descends: prefers the branch whose type matches the instance.
+        error = min(error.context, key=relevance)
     return error
 
 
 def _schema_findings(spec: LoadedSpec) -> Iterator[Finding]:
+    required_seen: dict[tuple, int] = {}  # jsonschema reports each missing key of an object as its own error
     for error in _validator().iter_errors(spec.data):
         error = _leaf(error)
         path = list(error.absolute_path)
         pointer = pointer_join(*path)
         keyword, expected, value = error.validator, error.validator_value, error.instance
-        field = str(path[-1]) if path else "the spec"
+        if not path:
+            field = "the spec"
+        elif isinstance(path[-1], int) and len(path) > 1:  # an array item: "lanes[0]", not "0"
+            field = f"{path[-2]}[{path[-1]}]"
+        else:
+            field = str(path[-1])
         on_key = False
         if keyword == "additionalProperties" and isinstance(value, dict):
             allowed = list(error.schema.get("properties", {}))
@@ -142,15 +177,22 @@ def _schema_findings(spec: LoadedSpec) -> Iterator[Finding]:
             continue
         if keyword == "required":
             missing = [k for k in expected if isinstance(value, dict) and k not in value]
-            message = f"missing required key {quote(missing[0] if missing else str(expected))}"
+            nth = required_seen.get((pointer, tuple(error.schema_path)), 0)
+            required_seen[(pointer, tuple(error.schema_path))] = nth + 1
+            message = f"missing required key {quote(missing[nth] if nth < len(missing) else str(expected))}"
+        elif keyword in ("oneOf", "anyOf"):
+            kinds = [sub.validator_value for sub in error.context if sub.validator == "type" and not sub.path]
+            names = {"object": "an object", "array": "an array", "string": "a string", "boolean": "a boolean",
+                     "integer": "an integer", "number": "a number", "null": "null"}
+            message = f"{field} must be {' or '.join(names.get(k, str(k)) for k in kinds)}, not {_type_name(value)}"
         elif keyword == "type":
             message = f"{field} must be {_type_name({'object': {}, 'array': [], 'string': '', 'boolean': True, 'integer': 0, 'number': 0.0, 'null': None}.get(expected))}, not {_type_name(value)}"
             if expected == "integer" and isinstance(value, float):
                 message = f"{field} must be a whole number, not {value!r}"
         elif keyword == "const":
-            message = f"{field} must be {json.dumps(expected)}, not {quote(json.dumps(value, ensure_ascii=False))}"
+            message = f"{field} must be {json.dumps(expected)}, not {_shown(value)}"
         elif keyword == "enum":
-            message = f"{field} must be one of {', '.join(json.dumps(e) for e in expected)}, not {quote(str(value))}"
+            message = f"{field} must be one of {', '.join(json.dumps(e) for e in expected)}, not {_shown(value)}"
         elif keyword == "pattern":
             words = _PATTERN_WORDS.get(expected, f"the pattern {expected}")
             if "propertyNames" in error.schema_path:
@@ -217,6 +259,7 @@ class _Rules:
 
     def run(self) -> list[Finding]:
         data = self.spec.data
+        self.has_targets = isinstance(data.get("targets"), dict)
         self.text()
         targets = data.get("targets") if isinstance(data.get("targets"), dict) else {}
         targets = {k: v for k, v in targets.items() if isinstance(v, dict)}
@@ -240,6 +283,14 @@ class _Rules:
                 what = "a control character" if ord(char) < 0x20 else "a character"
                 self.add(path, f"{'key' if is_key else 'text'} {quote(text)} contains U+{ord(char):04X}, "
                          f"{what} that XML 1.0 does not allow in SVG or HTML; remove it", "xml-character", key=is_key)
+                continue
+            bad = _HTML_FORBIDDEN.search(text)
+            if bad:
+                char = bad.group()
+                what = "a control character" if ord(char) <= 0x9F else "a noncharacter"
+                self.add(path, f"{'key' if is_key else 'text'} {quote(text)} contains U+{ord(char):04X}, "
+                         f"{what} that XML 1.0 discourages and HTML does not allow; remove it", "xml-character",
+                         key=is_key)
 
     def target_ids(self, targets: dict[str, dict]) -> None:
         owner: dict[str, str] = {}
@@ -268,8 +319,8 @@ class _Rules:
                 self.add(("targets", key, end), message, "path-endpoint")
 
     def refs(self, base: tuple, keys: Any, valid: list[str], rule_noun: str) -> None:
-        if not isinstance(keys, list):
-            return
+        if not isinstance(keys, list) or not self.has_targets:
+            return  # without a targets object every reference would be reported; the schema finding says it all
         for i, ref in enumerate(keys):
             if isinstance(ref, str) and ref not in valid:
                 self.add(base + (i,), f"{quote(ref)} is not a target{suggest(ref, valid, rule_noun)}", "unknown-target")
@@ -284,8 +335,9 @@ class _Rules:
             sid = scenario.get("id")
             if isinstance(sid, str):
                 if sid in seen:
-                    self.add(("scenarios", s, "id"), f"scenario id {quote(sid)} is already used by scenario {seen[sid]}; "
-                             "scenario ids must be unique", "duplicate-scenario-id")
+                    self.add(("scenarios", s, "id"), f"scenario id {quote(sid)} is already the id of scenario "
+                             f"{seen[sid] + 1} (/scenarios/{seen[sid]}); scenario ids must be unique",
+                             "duplicate-scenario-id")
                 else:
                     seen[sid] = s
             self.refs(("scenarios", s, "unselected"), scenario.get("unselected"), targets, "targets")
@@ -298,7 +350,7 @@ class _Rules:
                 base = ("scenarios", s, "steps", n)
                 self.refs(base + ("active",), step.get("active"), targets, "targets")
                 listed = step.get("paths")
-                if isinstance(listed, list):
+                if isinstance(listed, list) and self.has_targets:
                     for i, ref in enumerate(listed):
                         if not isinstance(ref, str) or ref in paths:
                             continue
@@ -310,11 +362,8 @@ class _Rules:
                                      "unknown-target")
                 self.state_keys(base + ("state",), step.get("state"), labels)
                 entries += sum(len(step.get(k)) for k in ("active", "paths") if isinstance(step.get(k), list))
-        if total_steps > MAX_TOTAL_STEPS:
-            self.add(("scenarios",), f"the scenarios have {total_steps} steps in all; the limit is {MAX_TOTAL_STEPS}", "limit")
-        if entries > MAX_FRAME_ENTRIES:
-            self.add(("scenarios",), f"the steps list {entries} active targets and paths in all; the limit is "
-                     f"{MAX_FRAME_ENTRIES}", "limit")
+        for message in _limit_messages(total_steps, entries):
+            self.add(("scenarios",), message, "limit")
 
     def state_keys(self, base: tuple, values: Any, labels: list[str]) -> None:
         if not isinstance(values, dict):
@@ -357,12 +406,68 @@ class _Rules:
                 cells.setdefault(spot, key)
 
 
+def _auto_cell_collisions(spec: LoadedSpec) -> list[Finding]:
+    """``layout.positions`` cells where the automatic layout already puts another node (rule layout-position)."""
+    from .layout import grid_cells
+    from .model import spec_from_data
+
+    model = spec_from_data(spec.data)
+    positions = model.layout.positions
+    if not positions:
+        return []
+    cells, _ = grid_cells(model)
+    automatic = {cell: key for key, cell in cells.items() if key not in positions}
+    findings = []
+    for key, spot in positions.items():
+        if spot in automatic:
+            pointer = pointer_join("layout", "positions", key)
+            line, column = spec.locate(pointer, key=True)
+            findings.append(Finding(spec.display, pointer,
+                                    f"{quote(key)} is placed in row {spot[0]}, column {spot[1]}, where the automatic "
+                                    f"layout puts {quote(automatic[spot])}; choose a free cell or place both",
+                                    "layout-position", line=line, column=column))
+    return findings
+
+
+def _limit_messages(total_steps: int, entries: int) -> list[str]:
+    messages = []
+    if total_steps > MAX_TOTAL_STEPS:
+        messages.append(f"the scenarios have {total_steps} steps in all; the limit is {MAX_TOTAL_STEPS}")
+    if entries > MAX_FRAME_ENTRIES:
+        messages.append(f"the steps list {entries} active targets and paths in all; the limit is {MAX_FRAME_ENTRIES}")
+    return messages
+
+
+def _over_limits(spec: LoadedSpec) -> list[Finding]:
+    """The size limits (rule ``limit``), counted before the schema runs so that an oversized spec is refused at once."""
+    scenarios = spec.data.get("scenarios")
+    steps = [step for scenario in (scenarios if isinstance(scenarios, list) else [])
+             if isinstance(scenario, dict) and isinstance(scenario.get("steps"), list)
+             for step in scenario["steps"] if isinstance(step, dict)]
+    entries = sum(len(step[k]) for step in steps for k in ("active", "paths") if isinstance(step.get(k), list))
+    messages = _limit_messages(len(steps), entries)
+    if not messages:
+        return []
+    line, column = spec.locate("/scenarios")
+    return [Finding(spec.display, "/scenarios", message, "limit", line=line, column=column) for message in messages]
+
+
 def validate(spec: LoadedSpec) -> list[Finding]:
     """Return all schema and cross-reference findings of a parsed spec.
 
     ``spec.data`` must be a dict (a spec that parsed).  Findings are sorted by
     line, column and JSON Pointer; an empty list means the spec is valid.
     """
+    _suggestion_budget[0] = SUGGESTION_BUDGET
+    over = _over_limits(spec)
+    if over:  # the other checks would take long on a spec this size, and it is refused anyway
+        return over
     findings = list(_schema_findings(spec)) + _Rules(spec).run()
+    if not findings:  # needs a valid spec: it runs the layout's own placement rules
+        findings = _auto_cell_collisions(spec)
+    # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;
+    # the enum says all there is to say.
+    enums = {f.pointer for f in findings if f.rule == "enum"}
+    findings = [f for f in findings if not (f.rule == "const" and f.pointer in enums)]
     unique = {(f.pointer, f.message): f for f in findings}
     return sorted(unique.values(), key=lambda f: (f.line or 0, f.column or 0, f.pointer or "", f.message))

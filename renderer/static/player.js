@@ -31,6 +31,11 @@
     });
   }
 
+  /* True when focus came from the keyboard (or the browser cannot tell: then behave as for the keyboard). */
+  function focusVisible(element) {
+    try { return element.matches(":focus-visible"); } catch (error) { return true; }
+  }
+
   function Player(root) {
     this.root = root;
     this.data = JSON.parse(root.querySelector("script.md-data").textContent);
@@ -72,12 +77,19 @@
     if (this.select) {
       this.select.addEventListener("change", function () { self.choose(Number(self.select.value)); });
     }
-    /* Rotation stops when keyboard focus enters the player or the pointer rests on it,
-       and restarts only when the user presses Play. */
+    /* Rotation stops when keyboard focus enters the player or a mouse pointer rests on it,
+       and restarts only when the user presses Play.  Touch and pen have no dependable hover: their
+       pointerenter comes with the press itself, so pausing then would make a tap on "Pause animation"
+       pause and at once play again.  For the same reason the focus that a press (not the keyboard)
+       gives the Pause/Play button leaves the decision to that button's click. */
     this.stage.addEventListener("focusin", function (event) {
-      if (!self.stage.contains(event.relatedTarget)) { self.pause(); }
+      if (self.stage.contains(event.relatedTarget)) { return; }
+      if (event.target === self.playButton && !focusVisible(event.target)) { return; }
+      self.pause();
     });
-    this.stage.addEventListener("pointerenter", function () { self.pause(); });
+    this.stage.addEventListener("pointerenter", function (event) {
+      if (event.pointerType === "mouse") { self.pause(); }
+    });
     this.show();
     if (this.reducedMotion) {
       this.pause();
@@ -112,6 +124,8 @@
     this.startedAt = this.now();
     var remaining = Math.max(0, this.steps()[this.step].duration - this.elapsed);
     this.timer = window.setTimeout(function () {
+      /* Steps that change by themselves are not announced (a step the user chose was, politely). */
+      self.status.setAttribute("aria-live", "off");
       self.elapsed = 0;
       self.step = (self.step + 1) % self.steps().length;
       self.show();

@@ -1,0 +1,166 @@
+"""Fixtures of the browser suite: chromium driven by playwright, axe-core, and the site the tests build.
+
+Without playwright or a chromium the suite skips, except under ``CI=true``, where it fails: a CI run
+that silently skipped every accessibility check would pass while proving nothing.
+``MECHDIAGRAM_CHROMIUM`` names the browser executable to use instead of the one on ``PATH``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import browser_support as bs  # noqa: E402
+
+
+def on_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("true", "1")
+
+
+def unavailable(reason: str):
+    """Skip, or under ``CI=true`` fail, because the browser suite cannot run."""
+    if on_ci():
+        pytest.fail(f"browser tests cannot run: {reason} (CI=true: a missing browser is a failure, not a skip)",
+                    pytrace=False)
+    pytest.skip(f"browser tests cannot run: {reason}")
+
+
+def chromium_executable(playwright=None) -> str | None:
+    """``$MECHDIAGRAM_CHROMIUM``, else chromium on ``PATH``, else playwright's own download if present."""
+    override = os.environ.get("MECHDIAGRAM_CHROMIUM")
+    if override is not None:
+        return override if os.path.isfile(override) and os.access(override, os.X_OK) else None
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if playwright is not None:
+        try:
+            bundled = playwright.chromium.executable_path
+        except Exception:  # noqa: BLE001 - playwright raises its own error when it has no browser
+            return None
+        if bundled and os.path.isfile(bundled):
+            return bundled
+    return None
+
+
+@pytest.fixture(scope="session")
+def playwright_runtime():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        unavailable(f"playwright is not installed ({exc})")
+    runtime = sync_playwright().start()
+    yield runtime
+    runtime.stop()
+
+
+@pytest.fixture(scope="session")
+def launch(playwright_runtime):
+    """``launch(*extra_args)``: a chromium started with :data:`browser_support.CHROMIUM_ARGS` plus ``extra_args``;
+    closed at the end of the session."""
+    executable = chromium_executable(playwright_runtime)
+    if executable is None:
+        unavailable("no chromium executable (install Debian's chromium: scripts/install-browser)")
+    started = []
+
+    def start(*extra: str):
+        try:
+            browser = playwright_runtime.chromium.launch(executable_path=executable,
+                                                         args=bs.CHROMIUM_ARGS + list(extra))
+        except Exception as exc:  # noqa: BLE001 - any launch failure means the same: no browser
+            unavailable(f"chromium at {executable} does not start: {exc}")
+        started.append(browser)
+        return browser
+
+    yield start
+    for browser in started:
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser(launch):
+    return launch()
+
+
+@pytest.fixture(scope="session")
+def axe():
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError as exc:
+        unavailable(f"axe-playwright-python is not installed ({exc})")
+    return Axe()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> bs.Site:
+    """Every spec in mechanisms/ plus the generated ones, built by renderer.build, and the host pages."""
+    return bs.build_site(tmp_path_factory.mktemp("browser"))
+
+
+class Opened:
+    """What :func:`open_page` records about one page: uncaught errors, console errors, network requests."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+
+
+@pytest.fixture
+def open_page(browser):
+    """``open_page(path, scheme=, motion=, clock=, touch=, browser=)`` -> a page showing ``path`` (file://)
+    once every player on it has started.
+
+    Each page gets its own context: ``scheme`` is the emulated ``prefers-color-scheme``, ``motion`` the
+    emulated ``prefers-reduced-motion``; ``clock=True`` installs playwright's clock, paused, before the page
+    loads, so the player's timers advance only through ``page.clock.run_for``.  ``page.opened`` is an
+    :class:`Opened`.  Any request that is not for a file is aborted and recorded.
+    """
+    contexts = []
+    browser_default = browser
+
+    def open_(path: Path, *, scheme: str = "light", motion: str = "no-preference", clock: bool = False,
+              touch: bool = False, browser=None, viewport=(1280, 900)):
+        context = (browser or browser_default).new_context(
+            color_scheme=scheme, reduced_motion=motion, has_touch=touch,
+            viewport={"width": viewport[0], "height": viewport[1]})
+        contexts.append(context)
+        opened = Opened()
+
+        def route(request_route):
+            opened.requests.append(request_route.request.url)
+            request_route.abort()
+
+        context.route(lambda url: not url.startswith("file:"), route)
+        page = context.new_page()
+        page.on("pageerror", lambda error: opened.errors.append(f"uncaught: {error}"))
+        page.on("console", lambda message: opened.errors.append(f"console: {message.text}")
+                if message.type == "error" else None)
+        if clock:
+            page.clock.install(time=0)
+            page.clock.pause_at(1000)
+        page.goto(Path(path).as_uri())
+        page.wait_for_function("document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length === 0")
+        page.opened = opened
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def check_axe(axe):
+    """``check_axe(page, what)``: run axe-core with :data:`browser_support.AXE_OPTIONS`; fail listing every
+    violation.  Returns axe's response."""
+    def run(page, what: str) -> None:
+        results = axe.run(page, options=bs.AXE_OPTIONS)
+        assert results.violations_count == 0, f"axe on {what}:\n{results.generate_report()}"
+        return results.response
+    return run

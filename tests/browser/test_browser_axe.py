@@ -1,0 +1,44 @@
+"""axe-core (WCAG 2.0-2.2 A and AA, best practices, target-size): no violation on any page, in any state."""
+
+from __future__ import annotations
+
+import pytest
+
+import browser_support as bs
+
+pytestmark = pytest.mark.browser
+
+SCHEMES = ["light", "dark"]
+STATES = ["playing", "paused", "reduced-motion"]
+
+
+def put_in_state(page, state: str) -> None:
+    first = bs.figures(page).nth(0)
+    if state == "paused":
+        page.keyboard.press("Tab")  # focus entering the player stops it (APG carousel)
+        assert bs.active_tag(page) == "0/md-play"
+    s = bs.state(page, 0)
+    if state == "playing":
+        assert s["label"] == bs.PAUSE_LABEL and s["live"] == "off", s
+    else:
+        assert s["label"] == bs.PLAY_LABEL and s["live"] == "polite", s
+    assert first.locator(".md-controls").is_visible()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("slug", bs.mechanism_slugs() + list(bs.GENERATED))
+def test_standalone_page_has_no_violations(site, open_page, check_axe, slug, state, scheme):
+    page = open_page(site.page(slug), scheme=scheme, motion="reduce" if state == "reduced-motion" else "no-preference")
+    put_in_state(page, state)
+    check_axe(page, f"{slug}.html ({state}, {scheme})")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("state", ["playing", "paused"])
+def test_page_with_repeated_fragments_has_no_violations(site, open_page, check_axe, state, scheme):
+    """One fragment inlined twice plus another spec's fragment, in a plain host page."""
+    page = open_page(site.multi, scheme=scheme)
+    assert bs.figures(page).count() == 3
+    put_in_state(page, state)
+    check_axe(page, f"multi.html ({state}, {scheme})")

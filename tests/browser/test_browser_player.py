@@ -1,0 +1,253 @@
+"""The step player as the WAI-ARIA APG carousel pattern (with a rotation control) asks, its timing against the
+SVG's keyframes, and WCAG 2.2 SC 2.2.2 (pause), 2.3.1 (three flashes), 4.1.3 (status messages).
+
+Timing tests install playwright's clock, paused, before the page loads: the player's timers then fire
+only through ``page.clock.run_for``, to the millisecond.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import browser_support as bs
+
+pytestmark = pytest.mark.browser
+
+ALL = bs.mechanism_slugs() + list(bs.GENERATED)
+
+#: Records every aria-live value any status element ever takes, from now on.
+WATCH_LIVE_JS = r"""
+() => {
+  window.__liveValues = [];
+  const statuses = document.querySelectorAll(".md-status");
+  statuses.forEach(s => window.__liveValues.push(s.getAttribute("aria-live")));
+  new MutationObserver(records => records.forEach(r => window.__liveValues.push(r.target.getAttribute("aria-live"))))
+    .observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-live", "role"]});
+}
+"""
+
+
+def click(page, selector: str, figure: int = 0) -> None:
+    """A click event on a control, with neither pointer movement nor focus (the control's own behaviour)."""
+    bs.figures(page).nth(figure).locator(selector).dispatch_event("click")
+
+
+def ensure_playing(page, figure: int = 0) -> None:
+    if bs.state(page, figure)["label"] == bs.PLAY_LABEL:
+        click(page, ".md-play", figure)
+    assert bs.state(page, figure)["label"] == bs.PAUSE_LABEL
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_rotation_control_is_first_native_button_without_aria_pressed(site, open_page, slug):
+    page = open_page(site.page(slug))
+    facts = bs.figures(page).nth(0).evaluate(r"""root => {
+      const stage = root.querySelector(".md-stage");
+      const tabbable = Array.from(stage.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"))
+        .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length);
+      const play = root.querySelector(".md-play");
+      return {first: tabbable[0] === play, tag: play.localName, type: play.type, pressed: play.getAttribute("aria-pressed"),
+              ariaLabel: play.getAttribute("aria-label"), role: play.getAttribute("role"), text: play.textContent.trim()};
+    }""")
+    assert facts == {"first": True, "tag": "button", "type": "button", "pressed": None, "ariaLabel": None,
+                     "role": None, "text": bs.PAUSE_LABEL}
+    s = bs.state(page)
+    assert (s["atomic"], s["live"]) == ("true", "off"), s
+    assert bs.step_of(page) == 1 and s["position"] == f"Step 1 of {len(site.specs[slug]['scenarios'][0]['steps'])}"
+
+
+def test_pause_keeps_the_step_and_play_resumes_from_it(site, open_page):
+    page = open_page(site.page("relay"), clock=True)  # steps of 1000, 1500, 2000 ms; step 2 has a moving arrow
+    page.clock.run_for(1000)
+    assert bs.step_of(page) == 2
+    page.clock.run_for(500)
+    assert bs.state(page)["flowState"] == "running"
+    click(page, ".md-play")
+    s = bs.state(page)
+    assert (s["label"], s["pressed"], s["live"], s["svgPaused"], s["flowState"]) == \
+        (bs.PLAY_LABEL, None, "polite", True, "paused"), s
+    page.clock.run_for(60_000)
+    assert bs.step_of(page) == 2
+    click(page, ".md-play")
+    s = bs.state(page)
+    assert (s["label"], s["live"], s["svgPaused"], s["flowState"]) == (bs.PAUSE_LABEL, "off", False, "running"), s
+    page.clock.run_for(999)  # 500 of the step's 1500 ms were shown before the pause
+    assert bs.step_of(page) == 2
+    page.clock.run_for(1)
+    assert bs.step_of(page) == 3
+
+
+def test_keyboard_focus_entering_the_player_stops_it_until_play_is_pressed(site, open_page):
+    page = open_page(site.page("relay"), clock=True)
+    page.keyboard.press("Tab")
+    assert bs.active_tag(page) == "0/md-play"
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.keyboard.press("Shift+Tab")  # focus leaves the player: it stays stopped
+    assert not bs.state(page)["focusInside"]
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 1 and bs.state(page)["label"] == bs.PLAY_LABEL
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    page.keyboard.press("Tab")  # moving within the player does not stop it again
+    assert bs.active_tag(page) == "0/md-prev"
+    page.clock.run_for(1000)
+    assert bs.step_of(page) == 2 and bs.state(page)["label"] == bs.PAUSE_LABEL
+
+
+def test_mouse_hover_stops_the_player_until_play_is_pressed(site, open_page):
+    page = open_page(site.page("relay"), clock=True)
+    page.mouse.move(1, 1)
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    bs.figures(page).nth(0).locator("svg").first.hover()
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.mouse.move(1, 1)  # the pointer leaves: still stopped
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 1 and bs.state(page)["label"] == bs.PLAY_LABEL
+    play = bs.figures(page).nth(0).locator(".md-play")
+    play.click()
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    page.clock.run_for(1000)
+    assert bs.step_of(page) == 2
+    play.click()  # with the pointer resting on it, the button pauses as its label says
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 2
+
+
+def test_touch_tap_on_the_rotation_control_does_what_its_label_says(site, open_page):
+    """Touch has no hover: the tap's own pointerenter and the focus it gives must not pause first, or a tap on
+    "Pause animation" would pause and at once play again."""
+    page = open_page(site.page("relay"), clock=True, touch=True)
+    play = bs.figures(page).nth(0).locator(".md-play")
+    play.tap()
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 1
+    play.tap()
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    page.clock.run_for(1000)
+    assert bs.step_of(page) == 2
+    bs.figures(page).nth(0).locator(".md-next").tap()  # any other control: rotation stops (APG)
+    s = bs.state(page)
+    assert bs.step_of(page) == 3 and s["label"] == bs.PLAY_LABEL and s["live"] == "polite", s
+
+
+def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_assertive(site, open_page):
+    page = open_page(site.page("relay"), clock=True)
+    page.evaluate(WATCH_LIVE_JS)
+    s = bs.state(page)
+    assert (s["atomic"], s["live"]) == ("true", "off"), s
+    status = bs.figures(page).nth(0).locator(".md-status")
+    assert status.get_attribute("role") in (None, "status")
+    page.clock.run_for(1000)  # an automatic step is not announced
+    assert bs.step_of(page) == 2 and bs.state(page)["live"] == "off"
+    click(page, ".md-next")  # a step the user chose is announced, politely, even while playing
+    assert bs.step_of(page) == 3 and bs.state(page)["live"] == "polite"
+    page.clock.run_for(2000)  # and the next automatic step is silent again
+    assert bs.step_of(page) == 1 and bs.state(page)["live"] == "off"
+    click(page, ".md-play")
+    assert bs.state(page)["live"] == "polite"
+    click(page, ".md-prev")
+    assert bs.step_of(page) == 3 and bs.state(page)["live"] == "polite"
+    assert bs.state(page)["status"].startswith("Step 3 of 3: Acknowledge.")
+    click(page, ".md-play")
+    assert bs.state(page)["live"] == "off"
+    page.select_option("[data-md-figure] .md-scenario", "1")
+    s = bs.state(page)
+    assert s["live"] == "polite" and s["status"].startswith("Step 1 of 2: Send again."), s
+    values = page.evaluate("window.__liveValues")
+    assert "assertive" not in values and set(values) <= {"off", "polite"}, values
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_three_a_second(site, open_page, slug):
+    page = open_page(site.page(slug))
+    data = bs.player_data(page)
+    svgs = bs.figures(page).nth(0).locator(".md-figure svg")
+    assert svgs.count() == len(data["scenarios"])
+    for index, scenario in enumerate(data["scenarios"]):
+        windows = bs.keyframe_windows(svgs.nth(index).evaluate(bs.KEYFRAMES_JS))
+        from_player = [{"start": st["start"], "duration": st["duration"]} for st in scenario["steps"]]
+        total = sum(w["duration"] for w in from_player)
+        assert [{"start": w["start"], "duration": w["duration"]} for w in windows] == from_player, (slug, index)
+        assert all(w["total"] == total for w in windows)
+        assert all(st["duration"] >= bs.MIN_CHANGE_MS for st in scenario["steps"]), scenario  # SC 2.3.1
+        spec_steps = site.specs[slug]["scenarios"][index]["steps"]
+        assert [st["title"] for st in scenario["steps"]] == [st["title"] for st in spec_steps]
+    periods = page.evaluate("""() => Array.from(document.querySelectorAll('svg *'))
+        .map(el => getComputedStyle(el)).filter(cs => cs.animationName !== 'none')
+        .map(cs => [cs.animationName, cs.animationDuration])""")
+    for name, duration in periods:  # the moving dashes repeat no faster than three times a second
+        assert bs.ms(duration) >= bs.MIN_CHANGE_MS, (name, duration)
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_steps_change_exactly_at_the_timeline_boundaries(site, open_page, slug):
+    page = open_page(site.page(slug), clock=True)
+    data = bs.player_data(page)
+    for index, scenario in enumerate(data["scenarios"]):
+        if index:
+            page.select_option("[data-md-figure] .md-scenario", str(index))
+            ensure_playing(page)
+        assert bs.state(page)["scenes"] == [index]
+        steps = scenario["steps"]
+        for number, step in enumerate(steps, start=1):
+            assert step["start"] == sum(s["duration"] for s in steps[:number - 1])
+            page.clock.run_for(step["duration"] - 1)
+            assert bs.step_of(page) == number, (slug, index, number)
+            page.clock.run_for(1)
+            assert bs.step_of(page) == number % len(steps) + 1, (slug, index, number)
+
+
+@pytest.mark.parametrize("slug", ALL)
+def test_reduced_motion_starts_paused_and_says_how_to_play(site, open_page, slug):
+    page = open_page(site.page(slug), motion="reduce", clock=True)
+    s = bs.state(page)
+    assert s["label"] == bs.PLAY_LABEL and s["live"] == "polite" and s["svgPaused"], s
+    assert "reduced motion" in s["status"] and f"press {bs.PLAY_LABEL}" in s["status"], s
+    page.clock.run_for(60_000)
+    assert bs.step_of(page) == 1
+    flows = page.evaluate("() => Array.from(document.querySelectorAll(\"svg [class$='-flow']\"))"
+                          ".map(el => getComputedStyle(el).animationName)")
+    assert flows and set(flows) == {"none"}, flows
+    click(page, ".md-play")  # the reader may still choose to play
+    first = bs.player_data(page)["scenarios"][0]["steps"][0]["duration"]
+    page.clock.run_for(first)
+    assert bs.step_of(page) == 2
+
+
+def test_ids_are_unique_and_references_stay_inside_their_figure(site, open_page):
+    for path in [site.page(slug) for slug in site.all_slugs] + [site.multi, site.two]:
+        page = open_page(path)
+        report = page.evaluate(bs.ids_report_js())
+        assert report["count"] > 0
+        assert (report["duplicates"], report["broken"], report["foreign"]) == ([], [], []), (path.name, report)
+
+
+def test_two_copies_of_one_figure_do_not_interfere(site, open_page):
+    page = open_page(site.multi, clock=True)
+    first_steps = bs.player_data(page, 0)["scenarios"][0]["steps"]
+    statuses = page.evaluate("() => Array.from(document.querySelectorAll('.md-status')).map(s => s.id || '')")
+    assert len(statuses) == 3
+    page.keyboard.press("Tab")  # into copy 1 ...
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # ... and out of it into copy 2: only these two stop
+    assert bs.active_tag(page) == "1/md-play"
+    assert [bs.state(page, i)["label"] for i in range(3)] == [bs.PLAY_LABEL, bs.PLAY_LABEL, bs.PAUSE_LABEL]
+    click(page, ".md-play", 0)  # copy 1 plays again; copy 2 stays paused
+    assert [bs.state(page, i)["label"] for i in range(3)] == [bs.PAUSE_LABEL, bs.PLAY_LABEL, bs.PAUSE_LABEL]
+    assert [bs.state(page, i)["live"] for i in range(3)] == ["off", "polite", "off"]
+    page.clock.run_for(first_steps[0]["duration"])
+    assert [bs.step_of(page, i) for i in range(2)] == [2, 1]
+    click(page, ".md-next", 1)
+    click(page, ".md-next", 1)
+    assert [bs.step_of(page, i) for i in range(2)] == [2, 3]
+    texts = [bs.state(page, i)["status"] for i in range(2)]
+    assert texts[0].startswith("Step 2 of") and texts[1].startswith("Step 3 of"), texts
+    assert [bs.state(page, i)["svgPaused"] for i in range(2)] == [False, True]
+    click(page, ".md-play", 0)
+    click(page, ".md-play", 1)
+    assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PLAY_LABEL, bs.PAUSE_LABEL]
+    assert [bs.state(page, i)["svgPaused"] for i in range(2)] == [True, False]

@@ -1,0 +1,249 @@
+"""Build: deterministic bytes, the manifest, validate writes nothing, check detects stale output,
+and a failing spec beside a good one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from reference_spec import dumps, reference_spec, write_reference, write_sources
+
+from renderer.build import execute
+from renderer.cli import main
+from renderer.config import Options
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project folder (the working directory) with the reference spec and its sources."""
+    root = tmp_path / "project"
+    write_reference(root / "specs", "reference")
+    monkeypatch.chdir(root)
+    return root
+
+
+def cli(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
+                  "reference.one-request.poster.svg", "reference.one-request.svg"]
+
+
+def test_build_writes_the_expected_files(project):
+    result = cli("build", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 0, result.output
+    assert sorted(snapshot(project / "out")) == EXPECTED_FILES
+    assert result.stderr.strip().splitlines()[-1] == (
+        "mechdiagram: 1 of 1 spec(s) built into out/ (5 file(s) written, 0 unchanged)")
+
+
+def test_two_builds_are_byte_identical(project):
+    assert cli("build", "specs", "-o", "one", "--source-root", "specs").exit_code == 0
+    assert cli("build", "specs", "-o", "two", "--source-root", "specs").exit_code == 0
+    one, two = snapshot(project / "one"), snapshot(project / "two")
+    assert sorted(one) == EXPECTED_FILES
+    assert one == two  # every byte of every file
+    # rebuilding in place changes nothing and says so
+    again = cli("build", "specs", "-o", "one", "--source-root", "specs")
+    assert again.exit_code == 0
+    assert "(0 file(s) written, 5 unchanged)" in again.stderr
+    assert snapshot(project / "one") == one
+
+
+def test_build_does_not_depend_on_the_working_directory_or_spec_path_form(project, monkeypatch):
+    assert cli("build", "specs", "-o", "one", "--source-root", "specs").exit_code == 0
+    monkeypatch.chdir(project / "specs")
+    assert cli("build", ".", "-o", "../two", "--source-root", ".").exit_code == 0
+    one, two = snapshot(project / "one"), snapshot(project / "two")
+    assert {k: v for k, v in one.items() if k != "manifest.json"} == \
+        {k: v for k, v in two.items() if k != "manifest.json"}
+
+
+def test_parallel_and_serial_builds_are_identical(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for n in range(9):
+        data = reference_spec()
+        data["title"] = f"Reference number {n}"
+        write_reference(tmp_path / "specs", f"ref{n}", spec=data)
+    serial = execute(Options(mode="build", specs=[Path("specs")], output=Path("serial"),
+                             source_root=Path("specs"), jobs=1))
+    parallel = execute(Options(mode="build", specs=[Path("specs")], output=Path("parallel"),
+                               source_root=Path("specs"), jobs=2))
+    assert serial.exit_code == parallel.exit_code == 0
+    assert snapshot(tmp_path / "serial") == snapshot(tmp_path / "parallel")
+    assert len(snapshot(tmp_path / "serial")) == 9 * 4 + 1
+
+
+def test_manifest_lists_spec_outputs_and_sources(project):
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    out = project / "out"
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    assert manifest["generator"] == "mechdiagram"
+    (entry,) = manifest["specs"]
+    spec_bytes = (project / "specs" / "reference.mechanism.json").read_bytes()
+    assert entry["spec"] == "specs/reference.mechanism.json"
+    assert entry["sha256"] == sha(spec_bytes)
+    outputs = {item["path"]: item["sha256"] for item in entry["outputs"]}
+    assert sorted(outputs) == [name for name in EXPECTED_FILES if name != "manifest.json"]
+    for name, digest in outputs.items():
+        assert digest == sha((out / name).read_bytes()), name
+    data = reference_spec()
+    digests = write_sources(project / "elsewhere")
+    assert entry["sources"] == [
+        {"path": "notes/article.md", "status": "verified", "sha256": digests["notes/article.md"]},
+        {"path": "notes/old-figure.svg", "status": "verified", "sha256": digests["notes/old-figure.svg"]},
+        {"path": "notes/provenance.json", "status": "unpinned", "sha256": None},
+    ]
+    assert [s["path"] for s in entry["sources"]] == [s["path"] for s in data["sources"]]
+    assert "time" not in json.dumps(manifest).lower()  # no timestamps
+
+
+def test_manifest_records_unverified_sources(project):
+    shutil.rmtree(project / "specs" / "notes")
+    result = cli("build", "specs", "-o", "out", "--source-root", "specs", "--allow-missing-sources")
+    assert result.exit_code == 0, result.output
+    entry = json.loads((project / "out" / "manifest.json").read_text("utf-8"))["specs"][0]
+    assert [s["status"] for s in entry["sources"]] == ["unverified", "unverified", "unpinned"]
+    assert "warning: /sources/0/path: source notes/article.md is not under the source root" in result.stderr
+
+
+def test_validate_writes_nothing(project):
+    before = snapshot(project)
+    result = cli("validate", "specs", "--source-root", "specs")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines() == [
+        "specs/reference.mechanism.json:20:15: warning: /sources/2/path: source notes/provenance.json has no "
+        "sha256, so it is not verified [source-unpinned]",
+        "mechdiagram: 1 of 1 spec(s) valid"]
+    assert snapshot(project) == before
+    assert not (project / "output").exists()
+
+
+def test_check_passes_right_after_build(project):
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    result = cli("check", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines()[-1] == "mechdiagram: 1 of 1 spec(s) valid and up to date"
+    assert "error" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["reference.one-request.svg", "reference.html", "manifest.json"])
+def test_check_fails_after_an_output_is_edited(project, name):
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    path = project / "out" / name
+    data = path.read_bytes()
+    middle = len(data) // 2
+    path.write_bytes(data[:middle] + b" " + data[middle:])  # one space more
+    result = cli("check", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    stale = [line for line in lines if "[stale-output]" in line]
+    assert stale == [f"out/{name}: error: differs from a fresh build: run mechdiagram build [stale-output]"]
+    assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid and up to date; 1 output file(s) stale"
+
+
+def test_check_fails_after_an_output_is_deleted(project):
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    (project / "out" / "reference.one-request.poster.svg").unlink()
+    result = cli("check", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    assert "out/reference.one-request.poster.svg: error: missing: run mechdiagram build [stale-output]" in \
+        result.stderr.splitlines()
+
+
+def test_check_fails_when_the_spec_changed_since_the_build(project):
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    spec_path = project / "specs" / "reference.mechanism.json"
+    data = json.loads(spec_path.read_text("utf-8"))
+    data["caption"] = "A new caption."
+    spec_path.write_text(dumps(data), "utf-8")
+    result = cli("check", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    stale = sorted(line.split(":")[0] for line in result.stderr.splitlines() if "[stale-output]" in line)
+    assert stale == ["out/manifest.json", "out/reference.fragment.html", "out/reference.html"]
+
+
+def test_check_never_writes(project):
+    result = cli("check", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    assert not (project / "out").exists()
+
+
+def test_a_failing_spec_beside_a_good_one(project):
+    good = project / "specs" / "reference.mechanism.json"
+    bad = project / "specs" / "broken.mechanism.json"
+    data = reference_spec()
+    data["title"] = "The second figure"
+    write_sources(project / "specs", data)
+    bad.write_text(dumps(data), "utf-8")
+    assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
+    first = snapshot(project / "out")
+    assert "broken.html" in first and "reference.html" in first
+    first_times = {name: (project / "out" / name).stat().st_mtime_ns for name in first if name.startswith("broken.")}
+
+    # break one spec, and change the good one so that its output must change
+    broken = json.loads(bad.read_text("utf-8"))
+    broken["scenarios"][0]["steps"][0]["duration"] = 0
+    bad.write_text(dumps(broken), "utf-8")
+    changed = json.loads(good.read_text("utf-8"))
+    changed["caption"] = "An updated caption."
+    good.write_text(dumps(changed), "utf-8")
+
+    result = cli("build", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith("specs/broken.mechanism.json:")
+    assert lines[0].endswith("error: /scenarios/0/steps/0/duration: duration must be at least 334 ms, not 0: a step "
+                             "shorter than that changes the figure more than three times a second "
+                             "(WCAG 2.2 SC 2.3.1) [minimum]")
+    assert lines[-1].startswith("mechdiagram: 1 of 2 spec(s) built into out/ (")
+    assert lines[-1].endswith("; 1 failed, their previous output left unchanged")
+    after = snapshot(project / "out")
+    # the failed spec's old output is untouched ...
+    for name in [n for n in first if n.startswith("broken.")]:
+        assert after[name] == first[name], name
+        assert (project / "out" / name).stat().st_mtime_ns == first_times[name], name  # not even rewritten
+    assert len(first_times) == 4
+    # ... the good one is rebuilt ...
+    assert "An updated caption." in after["reference.html"].decode("utf-8")
+    assert after["reference.html"] != first["reference.html"]
+    # ... and the manifest keeps describing both
+    manifest = json.loads(after["manifest.json"])
+    entries = {e["spec"]: e for e in manifest["specs"]}
+    old = {e["spec"]: e for e in json.loads(first["manifest.json"])["specs"]}
+    assert sorted(entries) == ["specs/broken.mechanism.json", "specs/reference.mechanism.json"]
+    assert entries["specs/broken.mechanism.json"] == old["specs/broken.mechanism.json"]
+    assert entries["specs/reference.mechanism.json"]["sha256"] == sha(good.read_bytes())
+
+
+def test_failed_spec_without_previous_output_writes_nothing_for_it(project):
+    bad = project / "specs" / "broken.mechanism.json"
+    bad.write_text("{ not json", "utf-8")
+    result = cli("build", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 1
+    assert sorted(snapshot(project / "out")) == EXPECTED_FILES
+    assert "specs/broken.mechanism.json:1:3: error: invalid JSON: Expecting property name enclosed in double " \
+           "quotes [json-syntax]" in result.stderr.splitlines()
+
+
+def test_execute_report(project):
+    report = execute(Options(mode="validate", specs=[Path("specs")], output=Path("out"), source_root=Path("specs")))
+    assert report.exit_code == 0 and report.failed_specs == 0
+    assert [r.slug for r in report.results] == ["reference"]
+    assert report.results[0].outputs == {}  # validate renders nothing
+    report = execute(Options(mode="build", specs=[Path("specs")], output=Path("out"), source_root=Path("specs")))
+    assert sorted(report.written) == EXPECTED_FILES and report.unchanged == []

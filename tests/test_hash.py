@@ -1,0 +1,233 @@
+"""``mechdiagram hash``: print digests as sha256sum does; ``--write`` fills in and corrects source
+digests of a spec and changes no other byte; it refuses when a source is missing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from click.testing import CliRunner
+from reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
+
+from renderer.cli import main
+
+WRONG = "0" * 64
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    digests = write_sources(tmp_path)
+    return tmp_path, digests
+
+
+def test_hash_prints_digest_and_file(project):
+    root, digests = project
+    result = invoke("hash", "notes/article.md")
+    assert result.exit_code == 0
+    assert result.stdout == f"{digests['notes/article.md']}  notes/article.md\n"
+    expected = hashlib.sha256(SOURCE_TEXT["notes/article.md"].encode("utf-8")).hexdigest()
+    assert digests["notes/article.md"] == expected
+
+
+def test_hash_prints_one_line_per_file_in_order(project):
+    root, digests = project
+    names = ["notes/provenance.json", "notes/article.md", "notes/old-figure.svg"]
+    result = invoke("hash", *names)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [f"{digests[name]}  {name}" for name in names]
+
+
+def test_hash_of_a_folder_fails_with_exit_1(project):
+    result = invoke("hash", "notes")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: notes: not a regular file"
+
+
+def test_hash_of_a_missing_file_is_a_usage_error(project):
+    assert invoke("hash", "nope.md").exit_code == 2
+
+
+def _spec_text(data: dict) -> str:
+    return dumps(data)
+
+
+def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(project):
+    root, digests = project
+    data = reference_spec()
+    data["sources"][0]["sha256"] = WRONG                       # wrong: replaced
+    data["sources"][1]["sha256"] = digests["notes/old-figure.svg"]  # right: kept
+    # sources[2] has no sha256: filled in
+    before = _spec_text(data)
+    spec = root / "reference.mechanism.json"
+    spec.write_text(before, "utf-8")
+
+    result = invoke("hash", "--write", "reference.mechanism.json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.strip() == "reference.mechanism.json: 2 source digest(s) written"
+    after = spec.read_text("utf-8")
+
+    expected = before.replace(f'"sha256": "{WRONG}"', f'"sha256": "{digests["notes/article.md"]}"')
+    expected = expected.replace(
+        '      "path": "notes/provenance.json",\n',
+        f'      "path": "notes/provenance.json",\n      "sha256": "{digests["notes/provenance.json"]}",\n')
+    assert expected != before
+    assert after == expected  # every other byte is unchanged
+    # the result is what json would say, and now validates with every source verified
+    assert [s.get("sha256") for s in json.loads(after)["sources"]] == [
+        digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]
+    check = invoke("validate", "reference.mechanism.json", "--format", "json")
+    assert check.exit_code == 0 and json.loads(check.stdout)["findings"] == []
+
+    again = invoke("hash", "--write", "reference.mechanism.json")
+    assert again.exit_code == 0
+    assert again.stderr.strip() == "reference.mechanism.json: source digests already current"
+    assert spec.read_text("utf-8") == expected
+
+
+def test_write_inserts_after_path_when_path_is_the_last_member(project):
+    root, digests = project
+    text = ('{\n'
+            '    "version": 1, "language": "en", "title": "T", "description": "D", "caption": "C", "alt": "A",\n'
+            '    "sources": [\n'
+            '        {\n'
+            '            "description": "The article.",\n'
+            '            "path": "notes/article.md"\n'
+            '        },\n'
+            '        {"path": "notes/provenance.json", "sha256": "' + WRONG + '"}\n'
+            '    ],\n'
+            '    "targets": {"a0": {"id": "a0", "kind": "node", "label": "x"}},\n'
+            '    "stateLabels": {},\n'
+            '    "scenarios": [{"id": "s", "title": "S", "steps": [{"title": "one", "duration": 1000}]}]\n'
+            '}\n')
+    spec = root / "custom.mechanism.json"
+    spec.write_text(text, "utf-8")
+    assert invoke("hash", "--write", "custom.mechanism.json").exit_code == 0
+    expected = text.replace(
+        '            "path": "notes/article.md"\n',
+        f'            "path": "notes/article.md",\n            "sha256": "{digests["notes/article.md"]}"\n',
+    ).replace(WRONG, digests["notes/provenance.json"])
+    assert spec.read_text("utf-8") == expected
+
+
+def test_write_keeps_crlf_line_endings_and_non_ascii_text(project):
+    root, digests = project
+    data = reference_spec()
+    data["sources"][0]["sha256"] = WRONG
+    data["sources"][0]["description"] = "Ünïcödé notes — with “quotes”"
+    before = _spec_text(data).replace("\n", "\r\n")
+    spec = root / "crlf.mechanism.json"
+    spec.write_bytes(before.encode("utf-8"))
+    assert invoke("hash", "--write", "crlf.mechanism.json").exit_code == 0
+    after = spec.read_bytes().decode("utf-8")
+    expected = before.replace(WRONG, digests["notes/article.md"]).replace(
+        "1" * 64, digests["notes/old-figure.svg"]).replace(
+        '      "path": "notes/provenance.json",\r\n',
+        f'      "path": "notes/provenance.json",\r\n      "sha256": "{digests["notes/provenance.json"]}",\r\n')
+    assert after == expected
+    assert "\n" not in after.replace("\r\n", "")
+
+
+def test_write_refuses_when_a_source_is_missing(project):
+    root, digests = project
+    data = reference_spec()
+    data["sources"].append({"path": "notes/gone.md"})
+    data["sources"][0]["sha256"] = WRONG
+    before = _spec_text(data).encode("utf-8")
+    spec = root / "reference.mechanism.json"
+    spec.write_bytes(before)
+    mtime = spec.stat().st_mtime_ns
+    result = invoke("hash", "--write", "reference.mechanism.json")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "reference.mechanism.json: source notes/gone.md: no such file under the source root; nothing written",
+        "Error: 1 spec(s) not updated",
+    ]
+    assert spec.read_bytes() == before
+    assert spec.stat().st_mtime_ns == mtime
+    assert sorted(p.name for p in root.iterdir()) == ["notes", "reference.mechanism.json"]  # no temporary file left
+
+
+def test_write_refuses_a_source_outside_the_root(project):
+    root, _ = project
+    data = reference_spec()
+    data["sources"] = [{"path": "../outside.md"}]
+    (root.parent / "outside.md").write_text("x", "utf-8")
+    spec = root / "reference.mechanism.json"
+    spec.write_text(_spec_text(data), "utf-8")
+    before = spec.read_bytes()
+    result = invoke("hash", "--write", "reference.mechanism.json")
+    assert result.exit_code == 1
+    assert "source ../outside.md: the path climbs out of the source root with '..'; nothing written" in result.stderr
+    assert spec.read_bytes() == before
+
+
+def test_write_refuses_an_invalid_spec(project):
+    root, _ = project
+    data = reference_spec()
+    data["scenarios"][0]["steps"][0]["duration"] = 0
+    spec = root / "reference.mechanism.json"
+    spec.write_text(_spec_text(data), "utf-8")
+    before = spec.read_bytes()
+    result = invoke("hash", "--write", "reference.mechanism.json")
+    assert result.exit_code == 1
+    assert "error: /scenarios/0/steps/0/duration: duration must be at least 334 ms" in result.stderr
+    assert spec.read_bytes() == before
+
+
+def test_write_uses_the_source_root_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    digests = write_sources(tmp_path / "src")
+    data = reference_spec()
+    spec = tmp_path / "reference.mechanism.json"
+    spec.write_text(_spec_text(data), "utf-8")
+    assert invoke("hash", "--write", "reference.mechanism.json").exit_code == 1  # not under "."
+    result = invoke("hash", "--write", "--source-root", "src", "reference.mechanism.json")
+    assert result.exit_code == 0, result.stderr
+    assert [s.get("sha256") for s in json.loads(spec.read_text("utf-8"))["sources"]] == [
+        digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]
+
+
+def test_one_refused_spec_does_not_stop_the_others(project):
+    root, digests = project
+    good, bad = reference_spec(), reference_spec()
+    bad["sources"].append({"path": "notes/gone.md"})
+    (root / "good.mechanism.json").write_text(_spec_text(good), "utf-8")
+    (root / "bad.mechanism.json").write_text(_spec_text(bad), "utf-8")
+    bad_before = (root / "bad.mechanism.json").read_bytes()
+    result = invoke("hash", "--write", "bad.mechanism.json", "good.mechanism.json")
+    assert result.exit_code == 1
+    assert "good.mechanism.json: 3 source digest(s) written" in result.stderr.splitlines()
+    assert (root / "bad.mechanism.json").read_bytes() == bad_before
+
+
+def test_hash_write_replaces_a_malformed_digest(tmp_path, monkeypatch):
+    """An uppercase (malformed) sha256 is what --write is for: it is replaced, not refused."""
+    import json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from conftest import minimal_spec
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_bytes(b"notes\n")
+    data = minimal_spec()
+    data["sources"] = [{"path": "notes.txt", "sha256": "A" * 64}]
+    spec = tmp_path / "x.mechanism.json"
+    spec.write_text(json.dumps(data, indent=2), "utf-8")
+    result = CliRunner().invoke(main, ["hash", "--write", str(spec)])
+    assert result.exit_code == 0, result.output
+    import hashlib
+
+    expected = hashlib.sha256(b"notes\n").hexdigest()
+    assert json.loads(spec.read_text("utf-8"))["sources"][0]["sha256"] == expected
+    assert spec.read_text("utf-8") == json.dumps(data, indent=2).replace("A" * 64, expected)

@@ -1,0 +1,300 @@
+"""The SVG: well-formed XML, accessible naming, prefixed ids and classes, CSS-only animation whose
+keyframe windows match the step durations, a reduced-motion poster, dimmed targets, the state panel."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from conftest import minimal_spec
+from reference_spec import STEP_MS, STEPS, reference_spec
+
+from renderer.build import render_outputs
+from renderer.model import spec_from_data
+from renderer.svg import prefix_for
+from renderer.timeline import Timeline
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+PREFIX = "md-ref-one-request"
+
+
+def outputs(data: dict, slug: str = "ref") -> dict[str, bytes]:
+    return render_outputs(spec_from_data(data), slug, [])
+
+
+@pytest.fixture(scope="module")
+def reference_outputs() -> dict[str, bytes]:
+    return outputs(reference_spec())
+
+
+@pytest.fixture(scope="module")
+def animated(reference_outputs) -> ET.Element:
+    return ET.fromstring(reference_outputs["ref.one-request.svg"])
+
+
+@pytest.fixture(scope="module")
+def poster(reference_outputs) -> ET.Element:
+    return ET.fromstring(reference_outputs["ref.one-request.poster.svg"])
+
+
+def css_of(root: ET.Element) -> str:
+    styles = root.findall(f".//{SVG_NS}style")
+    assert len(styles) == 1
+    return styles[0].text or ""
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def text_of(element: ET.Element) -> str:
+    return "".join(element.itertext())
+
+
+def words(element: ET.Element) -> str:
+    """The element's text with its lines (tspans) joined by single spaces."""
+    return " ".join(" ".join(element.itertext()).split())
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if name in (e.get("class") or "").split()]
+
+
+def keyframes(css: str) -> dict[str, list[tuple[float, str]]]:
+    """``@keyframes`` rules by name: their (percent, visibility) stops."""
+    rules = {}
+    for name, body in re.findall(r"@keyframes\s+([\w-]+)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}", css):
+        rules[name] = [(float(pct), vis) for pct, vis in re.findall(r"([\d.]+)%\s*\{\s*visibility:\s*(\w+)\s*\}", body)]
+    return rules
+
+
+# --- XML and accessibility -------------------------------------------------------------------------
+
+def test_svg_files_are_xml_with_a_declaration(reference_outputs):
+    for name in ("ref.one-request.svg", "ref.one-request.poster.svg"):
+        data = reference_outputs[name]
+        assert data.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<svg')
+        root = ET.fromstring(data)
+        assert root.tag == f"{SVG_NS}svg"
+        data.decode("utf-8")
+
+
+def test_root_is_an_image_named_and_described_by_title_and_desc(animated, poster):
+    spec = reference_spec()
+    for root in (animated, poster):
+        assert root.get("role") == "img"
+        assert root.get("lang") == "en"
+        ids = {e.get("id"): e for e in root.iter() if e.get("id")}
+        title = ids[root.get("aria-labelledby")]
+        desc = ids[root.get("aria-describedby")]
+        assert local(title.tag) == "title" and title.text == spec["title"]
+        assert local(desc.tag) == "desc" and desc.text == spec["alt"]
+        # the <title> is the first child, as the SVG accessibility mapping expects
+        assert list(root)[0] is title
+        assert root.get("viewBox")
+
+
+def test_lang_comes_from_the_spec():
+    data = minimal_spec()
+    data["language"] = "pt-BR"
+    root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
+    assert root.get("lang") == "pt-BR"
+
+
+def test_no_script_no_smil_no_foreign_content(reference_outputs):
+    for name in ("ref.one-request.svg", "ref.one-request.poster.svg"):
+        root = ET.fromstring(reference_outputs[name])
+        tags = {local(e.tag) for e in root.iter()}
+        assert not tags & {"script", "animate", "set", "animateTransform", "animateMotion", "foreignObject",
+                           "image", "use", "a"}
+        for element in root.iter():
+            for attribute in element.attrib:
+                assert not local(attribute).lower().startswith("on"), (element.tag, attribute)
+                assert "href" not in attribute
+        assert b"<script" not in reference_outputs[name]
+
+
+def test_author_text_is_escaped():
+    data = minimal_spec()
+    data["title"] = 'A <b>bold</b> & "quoted" title'
+    data["targets"]["a0"]["label"] = "<script>alert(1)</script>"
+    svg = outputs(data, "tiny")["tiny.main.svg"]
+    root = ET.fromstring(svg)
+    assert b"<script>" not in svg and b"<b>" not in svg
+    assert root.find(f"{SVG_NS}title").text == 'A <b>bold</b> & "quoted" title'
+    labels = [text_of(e) for e in with_class(root, "md-tiny-main-label")]
+    assert labels[0] == "<script>alert(1)</script>"
+
+
+# --- prefixes --------------------------------------------------------------------------------------
+
+def test_every_id_class_and_keyframes_name_has_the_prefix(reference_outputs):
+    assert prefix_for("ref", "one-request") == PREFIX
+    for name in ("ref.one-request.svg", "ref.one-request.poster.svg"):
+        root = ET.fromstring(reference_outputs[name])
+        ids = [e.get("id") for e in root.iter() if e.get("id")]
+        classes = [c for e in root.iter() for c in (e.get("class") or "").split()]
+        assert len(ids) > 18 and len(classes) > 50
+        assert len(ids) == len(set(ids))
+        for token in ids + classes:
+            assert token == PREFIX or token.startswith(PREFIX + "-"), token
+        css = css_of(root)
+        selectors = re.findall(r"(?<![\w.%-])\.(-?[A-Za-z_][\w-]*)", css)
+        assert selectors
+        for selector in selectors:
+            assert selector == PREFIX or selector.startswith(PREFIX + "-"), selector
+        for keyframes_name in re.findall(r"@keyframes\s+([\w-]+)", css):
+            assert keyframes_name.startswith(PREFIX + "-")
+
+
+def test_prefixes_keep_two_scenarios_apart():
+    data = minimal_spec()
+    second = dict(data["scenarios"][0], id="other", title="Other")
+    data["scenarios"].append(second)
+    files = outputs(data, "tiny")
+    first_ids = {e.get("id") for e in ET.fromstring(files["tiny.main.svg"]).iter() if e.get("id")}
+    other_ids = {e.get("id") for e in ET.fromstring(files["tiny.other.svg"]).iter() if e.get("id")}
+    assert first_ids and other_ids and not first_ids & other_ids
+    assert all(i.startswith("md-tiny-other-") for i in other_ids)
+
+
+def test_prefix_is_a_valid_identifier_for_any_slug():
+    assert prefix_for("my spec.v2", "s1") == "md-my-spec-v2-s1"
+    assert re.fullmatch(r"[A-Za-z][\w-]*", prefix_for("ünï cödé", "x"))
+
+
+# --- animation -------------------------------------------------------------------------------------
+
+def test_keyframe_windows_match_the_step_durations(animated):
+    css = css_of(animated)
+    durations = [STEP_MS] * len(STEPS)
+    total = sum(durations)
+    assert total == 21000
+    animations = re.findall(r"\.([\w-]+-f(\d+))\{animation:([\w-]+) (\d+)ms step-end infinite\}", css)
+    assert [int(n) for _, n, _, _ in animations] == list(range(1, 8))
+    assert {int(ms) for _, _, _, ms in animations} == {total}
+    rules = keyframes(css)
+    start = 0
+    for (_, number, name, _), duration in zip(animations, durations):
+        stops = rules[name]
+        visible = [pct for pct, vis in stops if vis == "visible"]
+        hidden_after = [pct for pct, vis in stops if vis == "hidden" and pct > visible[0]]
+        assert round(visible[0] * total / 100) == start, (number, stops)
+        end = round(hidden_after[0] * total / 100) if hidden_after else round(stops[-1][0] * total / 100)
+        assert end == start + duration, (number, stops)
+        if start > 0:
+            assert stops[0] == (0.0, "hidden")
+        start += duration
+    assert start == total
+
+
+def test_keyframe_windows_for_unequal_durations():
+    data = minimal_spec()
+    data["scenarios"][0]["steps"].append({"title": "Three", "duration": 334, "active": ["b1"]})
+    data["scenarios"][0]["steps"][0]["duration"] = 7000
+    root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
+    css = css_of(root)
+    timeline = Timeline.from_durations([7000, 2000, 334])
+    assert timeline.total == 9334
+    assert set(re.findall(r"animation:md-tiny-main-k\d+ (\d+)ms", css)) == {"9334"}
+    rules = keyframes(css)
+    for window in timeline.windows:
+        stops = rules[f"md-tiny-main-k{window.index + 1}"]
+        shown = [pct for pct, vis in stops if vis == "visible"][0]
+        assert abs(shown * 9334 / 100 - window.start) < 0.01
+        after = [pct for pct, vis in stops if vis == "hidden" and pct > shown]
+        end = after[0] * 9334 / 100 if after else 9334
+        assert abs(end - window.end) < 0.01
+
+
+def test_every_step_has_a_frame_and_the_poster_is_frame_0(animated):
+    frames = with_class(animated, f"{PREFIX}-frame")
+    assert [f.get("data-md-frame") for f in frames] == [str(n) for n in range(8)]
+    assert f"{PREFIX}-poster" in frames[0].get("class").split()
+    for number, frame in enumerate(frames):
+        assert f"{PREFIX}-f{number}" in frame.get("class").split()
+
+
+def test_reduced_motion_shows_the_poster(animated):
+    css = css_of(animated)
+    match = re.search(r"@media\s*\(prefers-reduced-motion:\s*reduce\)\s*\{(.*?\})\s*\}", css)
+    assert match, css
+    body = match.group(1)
+    assert re.search(rf"\.{PREFIX}-poster\{{visibility:visible\}}", body)
+    assert re.search(rf"\.{PREFIX}-frame\{{animation:none\}}", body)
+    # the poster frame is never animated, so it shows only through this rule (or as the poster file)
+    assert not re.search(rf"\.{PREFIX}-f0\{{animation", css)
+
+
+def test_the_poster_file_is_still(poster, reference_outputs):
+    data = reference_outputs["ref.one-request.poster.svg"]
+    assert b"@keyframes" not in data
+    css = css_of(poster)
+    assert not re.search(r"-f\d+\{animation", css)
+    frames = with_class(poster, f"{PREFIX}-frame")
+    assert [f.get("data-md-frame") for f in frames] == ["0"]
+    assert re.search(rf"\.{PREFIX}-f0\{{visibility:visible\}}", css)
+    poster_text = text_of(frames[0])
+    assert "Not admitted" in poster_text and "The prompt" in poster_text  # the initial state
+
+
+def test_step_frames_show_their_active_targets_and_state(animated):
+    frames = with_class(animated, f"{PREFIX}-frame")
+    for number, (title, _, active, stage, artifact) in enumerate(STEPS, start=1):
+        frame = frames[number]
+        assert [words(t) for t in with_class(frame, f"{PREFIX}-ptitle")] == [f"Step {number} of 7: {title}"]
+        assert [words(t) for t in with_class(frame, f"{PREFIX}-pval")] == [stage, artifact]
+        on = with_class(frame, f"{PREFIX}-on")
+        assert len(on) == len(active)
+
+
+def test_unselected_nodes_are_dimmed():
+    data = minimal_spec()
+    root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
+    groups = {e.get("id"): e.get("class").split() for e in with_class(root, "md-tiny-main-n")}
+    assert groups == {
+        "md-tiny-main-t-a0": ["md-tiny-main-n"],
+        "md-tiny-main-t-a1": ["md-tiny-main-n"],
+        "md-tiny-main-t-b0": ["md-tiny-main-n", "md-tiny-main-dim"],
+        "md-tiny-main-t-b1": ["md-tiny-main-n"],
+    }
+    css = css_of(root)
+    assert re.search(r"\.md-tiny-main-dim \.md-tiny-main-node\{[^}]*stroke-dasharray", css)
+
+
+def test_unselected_paths_are_dimmed():
+    data = minimal_spec()
+    data["scenarios"][0]["unselected"] = ["ab"]
+    data["scenarios"][0]["steps"][0]["paths"] = []
+    root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
+    paths = root.find(f".//{SVG_NS}g[@class='md-tiny-main-paths']")
+    arrows = list(paths)
+    assert len(arrows) == 1
+    assert "md-tiny-main-dim" in arrows[0].get("class").split()
+    assert re.search(r"\.md-tiny-main-dim \.md-tiny-main-path\{[^}]*stroke-dasharray", css_of(root))
+    # a selected path is not dimmed
+    root = ET.fromstring(outputs(minimal_spec(), "tiny")["tiny.main.svg"])
+    paths = root.find(f".//{SVG_NS}g[@class='md-tiny-main-paths']")
+    assert "md-tiny-main-dim" not in list(paths)[0].get("class").split()
+
+
+def test_state_panel_shows_every_state_label(animated, poster):
+    for root in (animated, poster):
+        keys = [text_of(e) for e in with_class(root, f"{PREFIX}-pkey")]
+        assert "Stage" in keys and "Artifact" in keys
+    # and every value of every step
+    values = " ".join(text_of(e) for e in with_class(animated, f"{PREFIX}-pval"))
+    for _, _, _, stage, _ in STEPS:
+        assert stage in values
+
+
+def test_node_labels_are_real_text(animated):
+    labels = [" ".join(t.strip() for t in e.itertext() if t.strip())
+              for e in with_class(animated, f"{PREFIX}-label")]
+    assert "Release request references" in labels
+    assert "queue" in labels
+
+
+def test_svg_output_is_deterministic():
+    assert outputs(reference_spec()) == outputs(reference_spec())
