@@ -30,14 +30,17 @@ from .model import Scenario, Spec, Target
 FONT_SIZE = 14.0
 LINE_HEIGHT = 18.0
 TITLE_SIZE = 15.0
-BOX_WIDTH = 160.0
+BOX_WIDTH = 140.0
 BOX_MIN_HEIGHT = 56.0
 PAD_X = 12.0
 PAD_Y = 10.0
-GAP_X = 36.0
+GAP_X = 32.0
 GAP_Y = 28.0
 MARGIN = 20.0
-LANE_HEADER_WIDTH = 120.0
+LANE_HEADER_WIDTH = 116.0
+PATH_LABEL_SIZE = 12.0
+PATH_LABEL_LINE = 14.0
+PATH_LABEL_WIDTH = 120.0
 MIN_WIDTH = 480.0
 FLOW_COLUMNS = 5
 WIDTH_SAFETY = 1.08
@@ -151,6 +154,7 @@ class Arrow:
     head: tuple[tuple[float, float], ...]
     label_at: tuple[float, float]
     label_anchor: str = "middle"
+    label_lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -278,9 +282,13 @@ def _clip(box: Box, toward: tuple[float, float], gap: float = 3.0) -> tuple[floa
     return (box.cx + dx * (scale + extra), box.cy + dy * (scale + extra))
 
 
+def _label_lines(path: Target) -> tuple[str, ...]:
+    return tuple(wrap(path.label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if path.label else ()
+
+
 def _arrow(path: Target, a: Box, b: Box) -> Arrow:
     start = _clip(a, (b.cx, b.cy))
-    end = _clip(b, (a.cx, a.cy))
+    end = _clip(b, (a.cx, a.cy), gap=8.0)  # clear of an active target's outer outline
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
@@ -291,8 +299,17 @@ def _arrow(path: Target, a: Box, b: Box) -> Arrow:
     # The label sits beside the shaft, on the side of its normal that points right (or up).
     nx, ny = (-uy, ux) if (-uy, ux) > (uy, -ux) else (uy, -ux)
     anchor = "start" if nx > 0.3 else "end" if nx < -0.3 else "middle"
-    label_at = (mid[0] + nx * 8, mid[1] + ny * 8 + (4 if anchor != "middle" else -2))
-    return Arrow(path.key, start, base, head, label_at, anchor)
+    lines = _label_lines(path)
+    # Level arrows carry the label above, steep ones beside, slanted ones on the shaft.
+    block = (len(lines) - 1) * PATH_LABEL_LINE
+    if anchor == "middle":  # a level arrow: the label block ends just above the shaft
+        label_at = (mid[0], mid[1] - 7 - block)
+    elif abs(ny) < 0.3:  # a steep arrow: the label block is centred beside the shaft
+        label_at = (mid[0] + nx * 8, mid[1] + 4 - block / 2)
+    else:  # a slanted arrow: the label is centred on the shaft, its halo interrupting the line
+        anchor = "middle"
+        label_at = (mid[0], mid[1] + 4 - block / 2)
+    return Arrow(path.key, start, base, head, label_at, anchor, lines)
 
 
 def step_heading(scenario: Scenario, index: int) -> str:
@@ -304,7 +321,6 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     """Lay out one scenario's figure: the node grid, arrows, lane headers and state panel."""
     cells, lane_labels = grid_cells(spec)
     has_headers = any(lane_labels)
-    left = MARGIN + (LANE_HEADER_WIDTH + GAP_X / 2 if has_headers else 0)
     inner = BOX_WIDTH - 2 * PAD_X
     lines = {t.key: tuple(wrap(t.label or "", inner)) for t in spec.nodes}
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
@@ -315,18 +331,31 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - 8)) if label else () for label in lane_labels]
     for r, hl in enumerate(header_lines[:n_rows]):
         row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
-    gap_y = GAP_Y + (12 if spec.paths else 0)  # room for arrow labels between rows
+    # Gaps widen so that arrow labels sit between boxes, never under them.
+    gap_x, gap_y = GAP_X, GAP_Y
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or not path.label:
+            continue
+        label = _label_lines(path)
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 == r2:
+            gap_x = max(gap_x, max(text_width(line, PATH_LABEL_SIZE) for line in label) + 2 * ARROW_HEAD + 12)
+        elif c1 == c2:
+            gap_y = max(gap_y, len(label) * PATH_LABEL_LINE + 2 * ARROW_HEAD + 8)
+        else:
+            gap_y = max(gap_y, len(label) * PATH_LABEL_LINE + 24)
+    left = MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers else 0)
     row_y = [MARGIN]
     for h in row_h[:-1]:
         row_y.append(row_y[-1] + h + gap_y)
     boxes = {}
     for key, (r, c) in cells.items():
-        boxes[key] = Box(key, left + c * (BOX_WIDTH + GAP_X), row_y[r], BOX_WIDTH, row_h[r], lines[key])
+        boxes[key] = Box(key, left + c * (BOX_WIDTH + gap_x), row_y[r], BOX_WIDTH, row_h[r], lines[key])
     lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
                   for r, hl in enumerate(header_lines[:n_rows]) if hl)
     arrows = {p.key: _arrow(p, boxes[p.source], boxes[p.dest])
               for p in spec.paths if p.source in boxes and p.dest in boxes and p.source != p.dest}
-    grid_right = left + n_cols * BOX_WIDTH + max(n_cols - 1, 0) * GAP_X
+    grid_right = left + n_cols * BOX_WIDTH + max(n_cols - 1, 0) * gap_x
     width = max(MIN_WIDTH, grid_right + MARGIN)
     grid_bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
 
@@ -353,6 +382,6 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
         label = tuple(wrap(spec.state_labels[key], label_w))
         rows.append(PanelRow(key, label, y))
         y += max(len(label), max(len(f.values[r]) for f in frames)) * LINE_HEIGHT + 4
-    height = y - panel_top + PAD_Y - 4
+    height = y - LINE_HEIGHT + 5 - 4 + PAD_Y - panel_top  # last baseline, its descent, padding
     panel = Panel(MARGIN, panel_top, panel_w, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]))
     return Layout(width, panel_top + height + MARGIN, boxes, arrows, lanes, panel, cells)

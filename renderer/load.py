@@ -50,6 +50,10 @@ class _OutOfRange:
         self.text = text
 
 
+#: Deepest nesting of arrays and objects accepted; a valid spec needs 6 levels.  Deeper data would
+#: only reach code that recurses (jsonschema, json.dumps) with nothing to gain.
+MAX_NESTING = 32
+
 #: Longest integer literal accepted, in digits; no spec value comes near it.
 MAX_INTEGER_DIGITS = 30
 
@@ -231,11 +235,17 @@ def _position_of_byte(raw: bytes, offset: int) -> tuple[int, int]:
 
 
 def _find_specials(value: Any, path: tuple) -> list[tuple[str, tuple, str]]:
-    """Walk parsed data for duplicate keys and non-finite constants."""
+    """Walk parsed data for duplicate keys, non-finite constants, numbers out of range and deep nesting."""
     found: list[tuple[str, tuple, str]] = []
     stack = [(value, path)]
+    too_deep = False
     while stack:
         node, where = stack.pop()
+        if isinstance(node, (dict, list)) and len(where) >= MAX_NESTING:
+            if not too_deep:  # once: the first place is enough to act on
+                found.append(("json-depth", where, ""))
+                too_deep = True
+            continue
         if isinstance(node, _PairsDict):
             for dup in node.duplicates:
                 found.append(("duplicate-key", where + (dup,), dup))
@@ -303,6 +313,10 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         if rule == "duplicate-key":
             line, column = spec.locate(pointer, key=True)
             message = f'duplicate key "{name}": each key may appear once in an object'
+        elif rule == "json-depth":
+            line, column = spec.locate(pointer)
+            message = (f"arrays and objects are nested more than {MAX_NESTING} levels deep here; "
+                       "a mechanism spec needs far fewer")
         elif rule == "number-range":
             line, column = spec.locate(pointer)
             shown = name if len(name) <= 24 else f"{name[:12]}…{name[-4:]} ({len(name)} characters)"

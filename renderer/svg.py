@@ -25,7 +25,7 @@ from svgwrite.base import Desc, Title
 from svgwrite.etree import CDATA
 
 from . import theme
-from .layout import LINE_HEIGHT, Box, Layout, PanelFrame
+from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
 from .model import Scenario, Spec
 from .timeline import Timeline
 
@@ -86,17 +86,12 @@ class _Drawer:
 
     def arrow(self, key: str, active: bool):
         arrow = self.layout.arrows[key]
-        target = self.spec.targets[key]
         dim = not active and key in self.scenario.unselected  # an unused path is drawn dimmed, as nodes are
         group = self.dwg.g(class_=self.cls("arrow", "dim") if dim else self.cls("arrow"))
         group.add(self.dwg.line((fmt(arrow.start[0]), fmt(arrow.start[1])), (fmt(arrow.end[0]), fmt(arrow.end[1])),
                                        class_=self.cls("flow" if active else "path")))
         group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],
                                           class_=self.cls("head-on" if active else "head")))
-        if target.label and not active:
-            label = self.text_block((target.label,), arrow.label_at[0], arrow.label_at[1], self.cls("plabel"))
-            label["text-anchor"] = arrow.label_anchor
-            group.add(label)
         return group
 
     def panel_frame(self, frame: PanelFrame):
@@ -171,6 +166,14 @@ class _Drawer:
         dwg.add(self.frame(0, "poster"))
         for number in range(1, len(self.scenario.steps) + 1):
             dwg.add(self.frame(number))
+        labels = dwg.g(class_=self.cls("plabels"))  # on top: never hidden by a box or a step frame
+        for key, arrow in layout.arrows.items():
+            if arrow.label_lines:
+                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], self.cls("plabel"),
+                                        PATH_LABEL_LINE)
+                label["text-anchor"] = arrow.label_anchor
+                labels.add(label)
+        dwg.add(labels)
         return dwg.get_xml()
 
 

@@ -171,6 +171,9 @@
     this.scenes[index].hidden = false;
     this.go(0, true);
     if (wasPlaying) { this.play(); } else { this.pause(); }
+    /* The reader chose this scenario: its first step is announced (politely), as after Previous or Next,
+       even when it goes on playing (play() silenced the region; the next automatic step silences it again). */
+    this.status.setAttribute("aria-live", "polite");
   };
 
   function init() {

@@ -256,7 +256,7 @@ def hex_of(colour: tuple) -> str:
 MEASURE_SVG_JS = r"""
 () => {
   const SHAPES = new Set(["rect", "polygon", "path", "line", "circle", "ellipse", "polyline"]);
-  const out = {texts: [], parts: []};
+  const out = {texts: [], parts: [], hidden: []};
   const svgs = Array.from(document.querySelectorAll("svg")).filter(s => s.getClientRects().length);
   const opacity = (el, stop) => {
     let o = 1;
@@ -293,25 +293,36 @@ MEASURE_SVG_JS = r"""
       const points = [[box.x + box.width / 2, box.y + box.height / 2],
                       [box.left + inset, box.top + inset], [box.right - inset, box.top + inset],
                       [box.left + inset, box.bottom - inset], [box.right - inset, box.bottom - inset]];
+      let covered = 0;
       for (const [x, y] of points) {
         const matrix = svg.getScreenCTM().inverse();
         const local = new DOMPoint(x, y).matrixTransform(matrix);
-        let found = false;
+        const point = new DOMPoint(local.x, local.y);
+        const under = [];
+        let found = false, hidden = false;
         for (const el of document.elementsFromPoint(x, y)) {
           if (!svg.contains(el) || !SHAPES.has(el.localName)) continue;
-          const point = new DOMPoint(local.x, local.y);
           const ecs = getComputedStyle(el);
-          if (ecs.fill !== "none" && el.isPointInFill(point)) {
-            entry.under.push({how: "fill of " + el.getAttribute("class"), ...paint(el, "fill")});
+          const inFill = ecs.fill !== "none" && el.isPointInFill(point);
+          const inStroke = ecs.stroke !== "none" && el.isPointInStroke(point);
+          if (text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) {
+            // painted after the text: an opaque fill here hides the text at this point (as an active box
+            // of a step frame hides the normal label under it); it is not a background
+            if (inFill && parseFloat(ecs.fillOpacity) === 1 && !/rgba|transparent/.test(ecs.fill)) { hidden = true; break; }
+            continue;
+          }
+          if (inFill) {
+            under.push({how: "fill of " + el.getAttribute("class"), ...paint(el, "fill")});
             found = true;
             break;
           }
-          if (ecs.stroke !== "none" && el.isPointInStroke(point)) {
-            entry.under.push({how: "stroke of " + el.getAttribute("class"), ...paint(el, "stroke")});
-          }
+          if (inStroke) under.push({how: "stroke of " + el.getAttribute("class"), ...paint(el, "stroke")});
         }
-        if (!found) entry.under.push({how: "nothing painted: the SVG background", colour: bg, alpha: 1});
+        if (hidden) { covered++; continue; }
+        if (!found) under.push({how: "nothing painted: the SVG background", colour: bg, alpha: 1});
+        entry.under.push(...under);
       }
+      if (covered === points.length) { out.hidden.push(entry.text); continue; }
       out.texts.push(entry);
     }
     const P = "." + prefix + "-";
@@ -321,8 +332,10 @@ MEASURE_SVG_JS = r"""
       ["active node border", P + "on > " + P + "node", "stroke"],
       ["active node fill", P + "on > " + P + "node", "fill"],
       ["active ring", P + "ring", "stroke"],
-      ["arrow", P + "path", "stroke"],
-      ["arrow head", P + "head", "fill"],
+      ["arrow", ":not(" + P + "dim) > " + P + "path", "stroke"],
+      ["arrow head", ":not(" + P + "dim) > " + P + "head", "fill"],
+      ["dimmed arrow", P + "dim > " + P + "path", "stroke"],
+      ["dimmed arrow head", P + "dim > " + P + "head", "fill"],
       ["active arrow", P + "flow", "stroke"],
       ["active arrow head", P + "head-on", "fill"],
       ["panel border", P + "panel", "stroke"],

@@ -40,7 +40,7 @@ def ensure_playing(page, figure: int = 0) -> None:
 
 @pytest.mark.parametrize("slug", ALL)
 def test_rotation_control_is_first_native_button_without_aria_pressed(site, open_page, slug):
-    page = open_page(site.page(slug))
+    page = open_page(site.page(slug), clock=True)  # time stands still: "Step 1" stays true
     facts = bs.figures(page).nth(0).evaluate(r"""root => {
       const stage = root.querySelector(".md-stage");
       const tabbable = Array.from(stage.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"))
@@ -128,9 +128,20 @@ def test_touch_tap_on_the_rotation_control_does_what_its_label_says(site, open_p
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     page.clock.run_for(1000)
     assert bs.step_of(page) == 2
-    bs.figures(page).nth(0).locator(".md-next").tap()  # any other control: rotation stops (APG)
+    bs.figures(page).nth(0).locator(".md-next").tap()  # focus was inside already: it keeps playing, and the
+    s = bs.state(page)                                     # step the reader chose is announced
+    assert bs.step_of(page) == 3 and s["label"] == bs.PAUSE_LABEL and s["live"] == "polite", s
+    page.clock.run_for(2000)
+    assert bs.step_of(page) == 1 and bs.state(page)["live"] == "off"
+
+
+def test_touch_tap_on_another_control_stops_the_player(site, open_page):
+    page = open_page(site.page("relay"), clock=True, touch=True)
+    bs.figures(page).nth(0).locator(".md-next").tap()
     s = bs.state(page)
-    assert bs.step_of(page) == 3 and s["label"] == bs.PLAY_LABEL and s["live"] == "polite", s
+    assert bs.step_of(page) == 2 and s["label"] == bs.PLAY_LABEL and s["live"] == "polite", s
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 2
 
 
 def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_assertive(site, open_page):
@@ -156,6 +167,8 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
     page.select_option("[data-md-figure] .md-scenario", "1")
     s = bs.state(page)
     assert s["live"] == "polite" and s["status"].startswith("Step 1 of 2: Send again."), s
+    page.clock.run_for(400)  # the first automatic step after the choice is silent
+    assert bs.step_of(page) == 2 and bs.state(page)["live"] == "off"
     values = page.evaluate("window.__liveValues")
     assert "assertive" not in values and set(values) <= {"off", "polite"}, values
 

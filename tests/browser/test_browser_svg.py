@@ -168,9 +168,12 @@ def test_img_of_animated_svg_is_still_under_forced_reduced_motion(site, open_pag
     animated = site.img[f"{slug}.{scenario['id']}.svg"]
     poster = site.img[f"{slug}.{scenario['id']}.poster.svg"]
 
-    moving, windows = shoot_over_time(open_page(animated), tmp_path, "motion")
-    assert windows[0.0][1] < first - 0.2 and first + 0.2 < windows[3.0][0] and windows[3.0][1] < second_end - 0.2, \
-        f"screenshots fell outside their steps (machine too slow?): {windows}"
+    for attempt in range(3):  # a busy machine may delay a shot past its step: shoot the series again
+        moving, windows = shoot_over_time(open_page(animated), tmp_path, "motion" + "-retry" * attempt)
+        if windows[0.0][1] < first - 0.2 and first + 0.2 < windows[3.0][0] and windows[3.0][1] < second_end - 0.2:
+            break
+    else:
+        pytest.fail(f"screenshots kept falling outside their steps (machine too slow?): {windows}")
     comparer = open_page(site.page(slug))
     change = pixel_diff(comparer, moving[0.0], moving[3.0])
     assert change["differ"] > 200, f"the animated <img> did not change across the step boundary: {change}"

@@ -1,0 +1,88 @@
+"""The accessibility tree (playwright's aria snapshot): the SVG image named by the spec's title, the figure by its
+caption, every control by its visible label, the status, and the transcript as one list item per step, in order
+(SC 1.1.1, 1.3.1, 2.5.3, 4.1.2)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import browser_support as bs
+
+pytestmark = pytest.mark.browser
+
+
+def quoted(text: str) -> str:
+    """How the aria snapshot quotes a name."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def top_level_items(snapshot: str, role: str) -> list[str]:
+    """The direct ``- role`` children of the snapshot's first node, each with its nested lines joined."""
+    lines = snapshot.splitlines()
+    assert lines and lines[0].startswith("- list"), snapshot
+    items: list[list[str]] = []
+    for line in lines[1:]:
+        if re.match(rf"  - {role}\b", line):
+            items.append([line])
+        elif line.startswith("    ") and items:
+            items[-1].append(line)
+        else:
+            raise AssertionError(f"unexpected line in the list: {line!r}\n{snapshot}")
+    return ["\n".join(item) for item in items]
+
+
+@pytest.mark.parametrize("slug", bs.mechanism_slugs() + list(bs.GENERATED))
+def test_names_roles_and_transcript_in_the_accessibility_tree(site, open_page, slug):
+    spec = site.specs[slug]
+    page = open_page(site.page(slug), clock=True)  # time stands still: "Step 1" stays true
+    root = bs.figures(page).nth(0)
+    snapshot = root.aria_snapshot()
+    lines = [line.strip() for line in snapshot.splitlines()]
+
+    def has(prefix: str) -> None:
+        assert any(line == prefix or line.startswith(prefix + ":") or line.startswith(prefix + " ")
+                   for line in lines), f"{prefix!r} not in the tree:\n{snapshot}"
+
+    has(f"- figure {quoted(spec['caption'])}")
+    has(f"- img {quoted(spec['title'])}")
+    assert sum(line.startswith("- img ") for line in lines) == 1, "hidden scenarios must not be in the tree"
+    has('- group "Animation controls"')
+    for name in (bs.PAUSE_LABEL, "Previous step", "Next step"):
+        has(f"- button {quoted(name)}")
+    steps = spec["scenarios"][0]["steps"]
+    has(f"- paragraph: Step 1 of {len(steps)}")
+    if len(spec["scenarios"]) > 1:
+        has('- combobox "Scenario"')
+        for scenario in spec["scenarios"]:
+            has(f"- option {quoted(scenario['title'])}")
+    else:
+        assert not any(line.startswith("- combobox") for line in lines)
+    assert any(line.startswith(f'- paragraph: "Step 1 of {len(steps)}: {steps[0]["title"]}.')
+               or line.startswith(f"- paragraph: Step 1 of {len(steps)}: {steps[0]['title']}.") for line in lines), snapshot
+    has('- heading "Transcript" [level=2]')
+
+    lists = root.locator(".md-steps")
+    assert lists.count() == len(spec["scenarios"])
+    for index, scenario in enumerate(spec["scenarios"]):
+        items = top_level_items(lists.nth(index).aria_snapshot(), "listitem")
+        assert len(items) == len(scenario["steps"]), items
+        for item, step in zip(items, scenario["steps"]):
+            assert f"- strong: {step['title']}" in item, (item, step["title"])
+            assert step["description"] in item, (item, step["description"])
+        if len(spec["scenarios"]) > 1:
+            has(f'- heading {quoted(scenario["title"])} [level=3]')
+
+
+def test_the_player_keeps_names_in_step_with_what_it_shows(site, open_page):
+    page = open_page(site.page("relay"), clock=True)
+    root = bs.figures(page).nth(0)
+    page.keyboard.press("Tab")
+    snapshot = root.aria_snapshot()
+    assert f'- button "{bs.PLAY_LABEL}"' in snapshot and "[pressed]" not in snapshot, snapshot
+    root.locator(".md-scenario").select_option("1")
+    snapshot = root.aria_snapshot()
+    assert '- option "Lost acknowledgement" [selected]' in snapshot, snapshot
+    assert "- paragraph: Step 1 of 2" in snapshot, snapshot
+    assert sum(line.strip().startswith("- img ") for line in snapshot.splitlines()) == 1, snapshot
