@@ -44,6 +44,7 @@ class SpecResult:
 
     loaded: LoadedSpec
     slug: str
+    key: str  # the spec's path relative to the project root: its manifest key
     findings: list[Finding] = field(default_factory=list)
     checks: list[SourceCheck] = field(default_factory=list)
     outputs: dict[str, bytes] = field(default_factory=dict)
@@ -62,6 +63,7 @@ class Report:
     output_findings: list[Finding] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -85,6 +87,15 @@ def display_path(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def manifest_key(path: Path, root: Path) -> str:
+    """A spec's key in ``manifest.json``: its path relative to the project root (the folder of the
+    nearest ``pyproject.toml``), so that the manifest does not depend on the working directory."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return display_path(path)
 
 
 def slug_for(path: Path) -> str:
@@ -130,7 +141,7 @@ def render_outputs(spec: Spec, slug: str, checks: list[SourceCheck]) -> dict[str
 def process(path: Path, options: Options) -> SpecResult:
     """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input."""
     loaded = load_spec(path, display_path(path))
-    result = SpecResult(loaded, slug_for(path), list(loaded.findings))
+    result = SpecResult(loaded, slug_for(path), manifest_key(path, options.project_root), list(loaded.findings))
     if not loaded.ok:
         return result
     result.findings.extend(validate(loaded))
@@ -159,8 +170,8 @@ def manifest_bytes(results: list[SpecResult], previous: dict[str, dict]) -> byte
     for result in results:
         if result.failed:
             continue
-        entries[result.loaded.display] = {
-            "spec": result.loaded.display,
+        entries[result.key] = {
+            "spec": result.key,
             "sha256": result.loaded.sha256,
             "outputs": [{"path": name, "sha256": _digest(data)} for name, data in sorted(result.outputs.items())],
             "sources": [check.as_dict() for check in result.checks],
@@ -227,7 +238,35 @@ def _slug_collisions(results: list[SpecResult]) -> None:
             result.outputs = {}
 
 
-def _check_output(report: Report, options: Options, expected: dict[str, bytes], previous: dict[str, dict]) -> None:
+def _retired(results: list[SpecResult], previous: dict[str, dict], options: Options) -> tuple[dict[str, str], set[str]]:
+    """Output files that no spec produces any more, with the reason, and the manifest entries to drop.
+
+    A file is retired when the previous manifest lists it for a spec that now
+    produces other files (a scenario was renamed), or for a spec whose file no
+    longer exists under the project root.  Only plain file names inside the
+    output folder are ever retired; files the manifest never listed are not ours.
+    """
+    produced = {r.key: r for r in results if not r.failed}
+    new_names = {name for r in produced.values() for name in r.outputs}
+    files: dict[str, str] = {}
+    dropped: set[str] = set()
+    for key, entry in previous.items():
+        if key in produced:
+            reason = f"no longer produced by {key}"
+        elif not (options.project_root / key).exists():
+            reason = f"its spec {key} no longer exists"
+            dropped.add(key)
+        else:
+            continue  # a spec not built this time, or one that failed: its output stays
+        for item in entry.get("outputs", []):
+            name = item.get("path") if isinstance(item, dict) else None
+            if (isinstance(name, str) and name not in new_names and name == Path(name).name
+                    and not name.startswith(".") and name != MANIFEST):
+                files[name] = reason
+    return files, dropped
+
+
+def _check_output(report: Report, options: Options, expected: dict[str, bytes], retired: dict[str, str]) -> None:
     out = options.output
     for name, data in sorted(expected.items()):
         path = out / name
@@ -237,15 +276,10 @@ def _check_output(report: Report, options: Options, expected: dict[str, bytes], 
         elif path.read_bytes() != data:
             report.output_findings.append(Finding(shown, None, "differs from a fresh build: run mechdiagram build",
                                                   "stale-output"))
-    produced_by = {r.loaded.display for r in report.results if not r.failed}
-    for spec_path, entry in sorted(previous.items()):
-        if spec_path not in produced_by:
-            continue
-        for item in entry.get("outputs", []):
-            name = item.get("path") if isinstance(item, dict) else None
-            if isinstance(name, str) and name not in expected and (out / name).is_file():
-                report.output_findings.append(Finding(display_path(out / name), None,
-                                                      f"no longer produced by {spec_path}: delete it", "stale-output"))
+    for name, reason in sorted(retired.items()):
+        if (out / name).is_file():
+            report.output_findings.append(Finding(display_path(out / name), None,
+                                                  f"{reason}: run mechdiagram build to delete it", "stale-output"))
 
 
 #: Fewest specs for which worker processes pay for their start-up.
@@ -278,14 +312,23 @@ def execute(options: Options) -> Report:
     if options.mode == "validate":
         return report
     previous = _previous_manifest(options.output)
+    retired, dropped = _retired(results, previous, options)
     expected: dict[str, bytes] = {}
     for result in results:
         if not result.failed:
             expected.update(result.outputs)
-    expected[MANIFEST] = manifest_bytes(results, previous)
+    expected[MANIFEST] = manifest_bytes(results, {k: v for k, v in previous.items() if k not in dropped})
     if options.mode == "check":
-        _check_output(report, options, expected, previous)
+        _check_output(report, options, expected, retired)
         return report
     for name, data in expected.items():
         (report.written if write_file(options.output / name, data) else report.unchanged).append(name)
+    for name in sorted(retired):
+        try:
+            (options.output / name).unlink()
+            report.deleted.append(name)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise OutputError(f"cannot delete {display_path(options.output / name)}: {exc.strerror or exc}") from exc
     return report

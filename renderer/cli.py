@@ -30,7 +30,7 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
     def rel(value: str) -> Path:
         return Path(display_path(base / value))
 
-    options = Options(mode=mode, format=fmt, jobs=jobs)  # type: ignore[arg-type]
+    options = Options(mode=mode, format=fmt, jobs=jobs, project_root=base)  # type: ignore[arg-type]
     if specs:
         options.specs = list(specs)
     elif "specs" in settings:
@@ -75,7 +75,8 @@ def _run(options: Options, done: str) -> None:
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
         message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "
-                   f"({len(report.written)} file(s) written, {len(report.unchanged)} unchanged)")
+                   f"({len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
+                   + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")
     else:
         message = f"{total - failed} of {total} spec(s) {done}"
     if failed:
@@ -83,6 +84,8 @@ def _run(options: Options, done: str) -> None:
     stale = [f for f in report.output_findings if f.is_error]
     if stale:
         message += f"; {len(stale)} output file(s) stale"
+    elif options.mode == "check" and not failed:
+        message += f"; {options.output}/ is up to date"
     summary = {"specs": total, "failed": failed, "stale": len(stale), "exit": report.exit_code, "message": message}
     emit(report.findings, summary, options.format)
     if report.exit_code:
@@ -126,7 +129,7 @@ def validate(specs, source_root, allow_missing_sources, fmt, jobs):
               help="Folder holding the committed build [default: output].")
 def check(specs, output, source_root, allow_missing_sources, fmt, jobs):
     """For CI: every check, and fail when the output folder differs from a fresh build."""
-    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid and up to date")
+    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
 @main.command("hash")

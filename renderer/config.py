@@ -37,6 +37,7 @@ class Options:
     source_root: Path = Path(".")
     allow_missing_sources: bool = False
     format: Format = "text"
+    project_root: Path = Path(".")  # folder of the nearest pyproject.toml: manifest keys are relative to it
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
 
 

@@ -79,8 +79,9 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
 
 
-def _value_offsets(text: str) -> dict[str, tuple[int, int | None]]:
-    """Map each JSON Pointer of a parsed document to (offset of its value, offset of its key or None).
+def _value_offsets(text: str) -> dict[str, list]:
+    """Map each JSON Pointer of a parsed document to [offset of its value, offset of its key or None,
+    offset just after its value, offset just after its key or None].
 
     ``text`` must be JSON that :func:`json.loads` accepted (``NaN`` and
     ``Infinity`` allowed).  Iterative, so any depth works; keys are unescaped
@@ -89,36 +90,36 @@ def _value_offsets(text: str) -> dict[str, tuple[int, int | None]]:
     """
     scanstring = json.decoder.scanstring
     ws = _WHITESPACE.match
-    places: dict[str, tuple[int, int | None]] = {}
+    places: dict[str, list] = {}
     stack: list[list] = []  # [pointer, is_object, index]
     pos = ws(text, 0).end()
-    pointer, key_at = "", None
+    pointer, key_at, key_end = "", None, None
 
-    def read_key(at: int) -> tuple[str, int, int]:
-        key, at2 = scanstring(text, at + 1)
-        at2 = ws(text, at2).end()  # at the ':'
-        return key, at, ws(text, at2 + 1).end()
+    def read_key(at: int) -> tuple[str, int, int, int]:
+        key, end = scanstring(text, at + 1)
+        colon = ws(text, end).end()
+        return key, at, end, ws(text, colon + 1).end()
 
     while True:
-        places[pointer] = (pos, key_at)
+        places[pointer] = entry = [pos, key_at, None, key_end]
         char = text[pos]
         if char in "{[":
             inner = ws(text, pos + 1).end()
             if text[inner] in "}]":
-                pos = inner + 1
+                pos = entry[2] = inner + 1
             else:
                 is_object = char == "{"
                 stack.append([pointer, is_object, 0])
                 if is_object:
-                    key, key_at, pos = read_key(inner)
+                    key, key_at, key_end, pos = read_key(inner)
                     pointer = f"{pointer}/{escape_pointer_token(key)}"
                 else:
-                    pointer, key_at, pos = f"{pointer}/0", None, inner
+                    pointer, key_at, key_end, pos = f"{pointer}/0", None, None, inner
                 continue
         elif char == '"':
-            pos = scanstring(text, pos + 1)[1]
+            pos = entry[2] = scanstring(text, pos + 1)[1]
         else:
-            pos = _SCALAR.match(text, pos).end()
+            pos = entry[2] = _SCALAR.match(text, pos).end()
         while True:  # after a value: close finished containers, move to the next member
             pos = ws(text, pos).end()
             if not stack:
@@ -128,13 +129,13 @@ def _value_offsets(text: str) -> dict[str, tuple[int, int | None]]:
                 frame[2] += 1
                 nxt = ws(text, pos + 1).end()
                 if frame[1]:
-                    key, key_at, pos = read_key(nxt)
+                    key, key_at, key_end, pos = read_key(nxt)
                     pointer = f"{frame[0]}/{escape_pointer_token(key)}"
                 else:
-                    pointer, key_at, pos = f"{frame[0]}/{frame[2]}", None, nxt
+                    pointer, key_at, key_end, pos = f"{frame[0]}/{frame[2]}", None, None, nxt
                 break
             stack.pop()
-            pos += 1
+            pos = places[frame[0]][2] = pos + 1
 
 
 class _PairsDict(dict):
@@ -182,7 +183,7 @@ class LoadedSpec:
         return self.data is not None and not self.findings
 
     @cached_property
-    def _offsets(self) -> dict[str, tuple[int, int | None]]:
+    def _offsets(self) -> dict[str, list]:
         # Computed only when a finding needs a place: a second pass over the text, linear and iterative.
         try:
             return _value_offsets(self.text)
@@ -200,11 +201,21 @@ class LoadedSpec:
 
     @cached_property
     def _source_map(self) -> dict[str, Any]:
-        # Computed only when a finding needs a place: it is a second, slower parse.
-        try:
-            return json_source_map.calculate(self.text)
-        except Exception:  # the map is a convenience; a finding still has its pointer
-            return {}
+        """json_source_map-style entries by JSON Pointer: 0-based line and column, character position.
+
+        Built from the same single pass as :meth:`locate` (json_source_map's own parse recursed,
+        took seconds on large specs and keyed escaped names such as ``"p\\u0061th"`` by their
+        escapes); pointer tokens are escaped as RFC 6901 says.
+        """
+        def location(offset: int) -> json_source_map.types.Location:
+            line, column = self.position(offset)
+            return json_source_map.types.Location(line - 1, column - 1, offset)
+
+        return {pointer: json_source_map.types.Entry(
+                    value_start=location(start), value_end=location(end),
+                    key_start=None if key is None else location(key),
+                    key_end=None if key_end is None else location(key_end))
+                for pointer, (start, key, end, key_end) in self._offsets.items()}
 
     def locate(self, pointer: str | None, *, key: bool = False) -> tuple[int | None, int | None]:
         """Return the 1-based (line, column) of the value at ``pointer``.
@@ -219,7 +230,7 @@ class LoadedSpec:
         while True:
             entry = offsets.get(pointer)
             if entry is not None:
-                value_at, key_at = entry
+                value_at, key_at = entry[0], entry[1]
                 return self.position(key_at if key and key_at is not None else value_at)
             if not pointer:
                 return (None, None)

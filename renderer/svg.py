@@ -103,7 +103,7 @@ class _Drawer:
 
     def frame(self, number: int, extra_class: str | None = None):
         classes = ["frame", f"f{number}"] + ([extra_class] if extra_class else [])
-        group = self.dwg.g(class_=self.cls(*classes), **{"data-md-frame": str(number)})
+        group = self.dwg.g(class_=self.cls(*classes), **{"data-md-frame": str(number), "aria-hidden": "true"})
         if number == 0:
             for item in self.panel_frame(self.layout.panel.poster):
                 group.add(item)
@@ -143,16 +143,16 @@ class _Drawer:
         dwg.elements.insert(0, title)
         dwg.defs.add(dwg.style(self.css(None)))
         dwg.add(dwg.rect((0, 0), (width, height), class_=self.cls("bg")))
-        lanes = dwg.g(class_=self.cls("lanes"))
+        lanes = dwg.g(class_=self.cls("lanes"), **{"aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
             lanes.add(self.text_block(header.lines, header.x, first, self.cls("lane")))
         dwg.add(lanes)
-        paths = dwg.g(class_=self.cls("paths"))
+        paths = dwg.g(class_=self.cls("paths"), **{"aria-hidden": "true"})
         for key in layout.arrows:
             paths.add(self.arrow(key, active=False))
         dwg.add(paths)
-        nodes = dwg.g(class_=self.cls("nodes"))
+        nodes = dwg.g(class_=self.cls("nodes"), **{"aria-hidden": "true"})
         dimmed = set(self.scenario.unselected)
         for target in self.spec.nodes:
             if target.key in layout.boxes:
@@ -160,13 +160,15 @@ class _Drawer:
                 nodes.add(self.box(layout.boxes[target.key], classes, id=f"{p}-{target.id}"))
         dwg.add(nodes)
         panel = layout.panel
-        dwg.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6", class_=self.cls("panel")))
+        state = dwg.g(class_=self.cls("state"), **{"aria-hidden": "true"})
+        state.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6", class_=self.cls("panel")))
         for row in panel.rows:
-            dwg.add(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
+            state.add(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
+        dwg.add(state)
         dwg.add(self.frame(0, "poster"))
         for number in range(1, len(self.scenario.steps) + 1):
             dwg.add(self.frame(number))
-        labels = dwg.g(class_=self.cls("plabels"))  # on top: never hidden by a box or a step frame
+        labels = dwg.g(class_=self.cls("plabels"), **{"aria-hidden": "true"})  # on top: never hidden by a box or a step frame
         for key, arrow in layout.arrows.items():
             if arrow.label_lines:
                 label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], self.cls("plabel"),

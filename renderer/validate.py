@@ -264,7 +264,8 @@ class _Rules:
         targets = data.get("targets") if isinstance(data.get("targets"), dict) else {}
         targets = {k: v for k, v in targets.items() if isinstance(v, dict)}
         labels = data.get("stateLabels") if isinstance(data.get("stateLabels"), dict) else {}
-        nodes = [k for k, v in targets.items() if v.get("kind") != "path"]
+        self.kinds = {k: v.get("kind") for k, v in targets.items()}
+        nodes = [k for k, v in targets.items() if v.get("kind") == "node"]  # an unknown kind is neither
         paths = [k for k, v in targets.items() if v.get("kind") == "path"]
         self.target_ids(targets)
         self.path_endpoints(targets, nodes)
@@ -354,6 +355,8 @@ class _Rules:
                     for i, ref in enumerate(listed):
                         if not isinstance(ref, str) or ref in paths:
                             continue
+                        if ref in targets and self.kinds.get(ref) != "node":
+                            continue  # a target of unknown kind: its kind finding says enough
                         if ref in targets:
                             message = f"{quote(ref)} is a node; paths lists path targets{suggest(ref, paths, 'path targets')}"
                             self.add(base + ("paths", i), message, "not-a-path")
@@ -366,8 +369,8 @@ class _Rules:
             self.add(("scenarios",), message, "limit")
 
     def state_keys(self, base: tuple, values: Any, labels: list[str]) -> None:
-        if not isinstance(values, dict):
-            return
+        if not isinstance(values, dict) or not isinstance(self.spec.data.get("stateLabels"), dict):
+            return  # without a stateLabels object every key would be reported; the schema finding says it all
         for key in values:
             if key not in labels:
                 self.add(base + (key,), f"{quote(key)} is not a stateLabels key{suggest(key, labels, 'stateLabels keys')}",

@@ -408,3 +408,17 @@ def test_the_top_level_error_comes_from_run_without_traceback(tmp_path):
     result, _ = run_subprocess("validate", "--source-root", ".", "x.mechanism.json", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
+
+
+def test_hash_write_finds_sources_whose_keys_are_escaped(tmp_path, spec_data, monkeypatch):
+    """``"p\\u0061th"`` is the key ``path``: hash --write used to fail with KeyError on it."""
+    (tmp_path / "notes.md").write_text("notes\n")
+    spec_data["sources"] = [{"path": "notes.md"}]
+    text = json.dumps(spec_data, indent=2).replace('"path": "notes.md"', '"p\\u0061th": "notes.md"')
+    (tmp_path / "s.mechanism.json").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("hash", "--write", "--source-root", ".", "s.mechanism.json")
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "s.mechanism.json").read_text()
+    assert '"p\\u0061th": "notes.md",\n      "sha256": "' in written
+    assert run_cli("validate", "--source-root", ".", "s.mechanism.json").exit_code == 0

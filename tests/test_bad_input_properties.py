@@ -26,7 +26,7 @@ from conftest import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDING = re.compile(r"^.+?(?::\d+:\d+)?: (error|warning|info): .* \[[A-Za-z-]+\]$")
 SUMMARY = re.compile(r"^mechdiagram: \d+ of \d+ spec\(s\) ")
 HOSTILE = ["<script>alert(1)</script>", "</script>", "</style>", "]]>", "&amp;", "\"'", "<!--", "\x07", "\x1b[31m",
@@ -319,3 +319,19 @@ def test_generated_valid_specs_render_well_formed_output(spec):
     code, produced = _run(json.dumps(spec, ensure_ascii=False).encode("utf-8"))
     assert code == 0
     assert len([n for n in produced if n.endswith(".svg")]) == 2 * len(spec["scenarios"])
+
+
+plain_keys = st.from_regex(r"\A[A-Za-z_][A-Za-z0-9_]{0,5}\Z")
+plain_json = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-1000, 1000), st.text("abc <>&\"\\é", max_size=5)),
+                          lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(plain_keys, inner, max_size=3)),
+                          max_leaves=10)
+
+
+@SETTINGS
+@given(plain_json, st.sampled_from([None, 0, 2, "\t"]))
+def test_source_map_agrees_with_json_source_map(value, indent):
+    """``LoadedSpec._source_map`` (one iterative pass) gives json_source_map's entries where both apply:
+    documents whose keys need no escaping.  ``mechdiagram hash --write`` edits the text through it."""
+    import json_source_map
+    text = json.dumps(value, indent=indent)
+    assert parse_text(text.encode(), "x")._source_map == json_source_map.calculate(text)

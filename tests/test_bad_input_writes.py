@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import errno
 import json
-import os
 import shutil
 import tempfile
 from pathlib import Path

@@ -137,7 +137,7 @@ def test_check_passes_right_after_build(project):
     assert cli("build", "specs", "-o", "out", "--source-root", "specs").exit_code == 0
     result = cli("check", "specs", "-o", "out", "--source-root", "specs")
     assert result.exit_code == 0, result.output
-    assert result.stderr.strip().splitlines()[-1] == "mechdiagram: 1 of 1 spec(s) valid and up to date"
+    assert result.stderr.strip().splitlines()[-1] == "mechdiagram: 1 of 1 spec(s) valid; out/ is up to date"
     assert "error" not in result.stderr
 
 
@@ -153,7 +153,7 @@ def test_check_fails_after_an_output_is_edited(project, name):
     lines = result.stderr.strip().splitlines()
     stale = [line for line in lines if "[stale-output]" in line]
     assert stale == [f"out/{name}: error: differs from a fresh build: run mechdiagram build [stale-output]"]
-    assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid and up to date; 1 output file(s) stale"
+    assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid; 1 output file(s) stale"
 
 
 def test_check_fails_after_an_output_is_deleted(project):
@@ -247,3 +247,65 @@ def test_execute_report(project):
     assert report.results[0].outputs == {}  # validate renders nothing
     report = execute(Options(mode="build", specs=[Path("specs")], output=Path("out"), source_root=Path("specs")))
     assert sorted(report.written) == EXPECTED_FILES and report.unchanged == []
+
+
+def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, monkeypatch):
+    """A renamed scenario or a deleted spec leaves no orphaned output; files we never wrote stay."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from conftest import minimal_spec
+
+    monkeypatch.chdir(tmp_path)
+    specs = tmp_path / "mechanisms"
+    specs.mkdir()
+    first, second = minimal_spec(), minimal_spec()
+    (specs / "one.mechanism.json").write_text(_json.dumps(first), "utf-8")
+    (specs / "two.mechanism.json").write_text(_json.dumps(second), "utf-8")
+    out = tmp_path / "output"
+    out.mkdir()
+    (out / "blog-asset.png").write_bytes(b"not ours")
+    runner = CliRunner()
+    assert runner.invoke(main, ["build"]).exit_code == 0
+    assert (out / "one.main.svg").is_file() and (out / "two.main.svg").is_file()
+
+    first["scenarios"][0]["id"] = "renamed"
+    (specs / "one.mechanism.json").write_text(_json.dumps(first), "utf-8")
+    (specs / "two.mechanism.json").unlink()
+    checked = runner.invoke(main, ["check"])
+    assert checked.exit_code == 1
+    assert "output/one.main.svg: error: no longer produced by mechanisms/one.mechanism.json" in checked.stderr
+    assert "output/two.main.svg: error: its spec mechanisms/two.mechanism.json no longer exists" in checked.stderr
+
+    built = runner.invoke(main, ["build"])
+    assert built.exit_code == 0, built.stderr
+    assert "retired file(s) deleted" in built.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["blog-asset.png", "manifest.json", "one.fragment.html", "one.html",
+                     "one.renamed.poster.svg", "one.renamed.svg"]
+    manifest = _json.loads((out / "manifest.json").read_text("utf-8"))
+    assert [entry["spec"] for entry in manifest["specs"]] == ["mechanisms/one.mechanism.json"]
+    assert runner.invoke(main, ["check"]).exit_code == 0
+
+
+def test_manifest_keys_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from conftest import minimal_spec
+
+    (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\noutput = \"output\"\n", "utf-8")
+    specs = tmp_path / "mechanisms"
+    specs.mkdir()
+    (specs / "one.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["build", "mechanisms"]).exit_code == 0
+    before = (tmp_path / "output" / "manifest.json").read_bytes()
+    monkeypatch.chdir(specs)
+    result = CliRunner().invoke(main, ["check", "."])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "output" / "manifest.json").read_bytes() == before
