@@ -47,7 +47,6 @@ def write_spec_digests(path: Path, root: Path) -> int:
         raise HashError("\n".join(format_finding(f) for f in findings))
     text = loaded.text
     edits: list[tuple[int, int, str]] = []
-    smap = loaded._source_map
     newline = "\r\n" if "\r\n" in text else "\n"
     for index, source in enumerate(loaded.data.get("sources", [])):
         try:
@@ -57,17 +56,17 @@ def write_spec_digests(path: Path, root: Path) -> int:
         if source.get("sha256") == digest:
             continue
         if "sha256" in source:
-            entry = smap[f"/sources/{index}/sha256"]
-            edits.append((entry.value_start.position, entry.value_end.position, json.dumps(digest)))
+            start, end, _ = loaded.span(f"/sources/{index}/sha256")
+            edits.append((start, end, json.dumps(digest)))
         else:
-            entry = smap[f"/sources/{index}/path"]
-            line_start = text.rfind("\n", 0, entry.key_start.position) + 1
+            _, path_end, key_start = loaded.span(f"/sources/{index}/path")
+            line_start = text.rfind("\n", 0, key_start) + 1
             indent = re.match(r"[ \t]*", text[line_start:]).group()
-            if text[line_start:entry.key_start.position].strip():  # the object is on one line
+            if text[line_start:key_start].strip():  # the object is on one line
                 insertion = f', "sha256": {json.dumps(digest)}'
             else:
                 insertion = f',{newline}{indent}"sha256": {json.dumps(digest)}'
-            edits.append((entry.value_end.position, entry.value_end.position, insertion))
+            edits.append((path_end, path_end, insertion))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     if edits:

@@ -22,7 +22,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import json_source_map
 
 from .errors import Finding, escape_pointer_token, pointer_join
 
@@ -199,23 +198,14 @@ class LoadedSpec:
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 
-    @cached_property
-    def _source_map(self) -> dict[str, Any]:
-        """json_source_map-style entries by JSON Pointer: 0-based line and column, character position.
+    def span(self, pointer: str) -> tuple[int, int, int | None] | None:
+        """Character offsets in ``text`` of the value at ``pointer``: (start, end, key start or None).
 
-        Built from the same single pass as :meth:`locate` (json_source_map's own parse recursed,
-        took seconds on large specs and keyed escaped names such as ``"p\\u0061th"`` by their
-        escapes); pointer tokens are escaped as RFC 6901 says.
+        ``None`` when the pointer is not in the document.  ``mechdiagram hash
+        --write`` edits the text at these offsets.
         """
-        def location(offset: int) -> json_source_map.types.Location:
-            line, column = self.position(offset)
-            return json_source_map.types.Location(line - 1, column - 1, offset)
-
-        return {pointer: json_source_map.types.Entry(
-                    value_start=location(start), value_end=location(end),
-                    key_start=None if key is None else location(key),
-                    key_end=None if key_end is None else location(key_end))
-                for pointer, (start, key, end, key_end) in self._offsets.items()}
+        entry = self._offsets.get(pointer)
+        return None if entry is None else (entry[0], entry[2], entry[1])
 
     def locate(self, pointer: str | None, *, key: bool = False) -> tuple[int | None, int | None]:
         """Return the 1-based (line, column) of the value at ``pointer``.

@@ -327,11 +327,30 @@ plain_json = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-1000,
                           max_leaves=10)
 
 
+def _walk(value, pointer=""):
+    yield pointer, value, None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            token = key.replace("~", "~0").replace("/", "~1")
+            for inner in _walk(item, f"{pointer}/{token}"):
+                yield inner if inner[0] != f"{pointer}/{token}" else (inner[0], inner[1], key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, f"{pointer}/{index}")
+
+
 @SETTINGS
-@given(plain_json, st.sampled_from([None, 0, 2, "\t"]))
-def test_source_map_agrees_with_json_source_map(value, indent):
-    """``LoadedSpec._source_map`` (one iterative pass) gives json_source_map's entries where both apply:
-    documents whose keys need no escaping.  ``mechdiagram hash --write`` edits the text through it."""
-    import json_source_map
-    text = json.dumps(value, indent=indent)
-    assert parse_text(text.encode(), "x")._source_map == json_source_map.calculate(text)
+@given(plain_json, st.sampled_from([None, 0, 2, "\t"]), st.booleans())
+def test_spans_cut_out_each_value_and_key(value, indent, ascii_only):
+    """``LoadedSpec.span`` (one iterative pass) gives, for every JSON Pointer, the offsets of exactly
+    that value's text and of its key: the slices parse back to the same value and key.
+    ``mechdiagram hash --write`` edits the text through these offsets."""
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    loaded = parse_text(text.encode(), "x")
+    for pointer, item, key in _walk(value):
+        start, end, key_start = loaded.span(pointer)
+        assert json.loads(text[start:end]) == item
+        if key is None:
+            assert key_start is None
+        else:
+            assert json.decoder.scanstring(text, key_start + 1)[0] == key
