@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 import re
 import signal
@@ -282,6 +282,9 @@ def _check_output(report: Report, options: Options, expected: dict[str, bytes], 
                                                   f"{reason}: run mechdiagram build to delete it", "stale-output"))
 
 
+#: Threads that write output files at once.
+WRITE_THREADS = 8
+
 #: Fewest specs for which worker processes pay for their start-up.
 PARALLEL_THRESHOLD = 8
 
@@ -321,8 +324,12 @@ def execute(options: Options) -> Report:
     if options.mode == "check":
         _check_output(report, options, expected, retired)
         return report
-    for name, data in expected.items():
-        (report.written if write_file(options.output / name, data) else report.unchanged).append(name)
+    # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
+    names = list(expected)
+    with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
+        changed = list(pool.map(lambda name: write_file(options.output / name, expected[name]), names))
+    for name, was_written in zip(names, changed):
+        (report.written if was_written else report.unchanged).append(name)
     for name in sorted(retired):
         try:
             (options.output / name).unlink()

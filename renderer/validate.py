@@ -137,6 +137,33 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(_inline_refs(full, full.get("$defs", {})))
 
 
+@lru_cache(maxsize=1)
+def _fast_validator() -> Any:
+    """jsonschema-rs's validator for the yes/no answer, or ``None`` where it is not installed.
+
+    It answers a valid spec about a hundred times faster than ``jsonschema``,
+    which is still what explains an invalid one (its errors carry the paths
+    and keywords the messages are made from).  The test suite checks that the
+    two agree.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # no wheel for this platform: jsonschema alone is correct, only slower
+        return None
+    return jsonschema_rs.Draft202012Validator(schema())
+
+
+def schema_is_valid(data: Any) -> bool | None:
+    """The fast validator's verdict on ``data``, or ``None`` when it is not available."""
+    fast = _fast_validator()
+    if fast is None:
+        return None
+    try:
+        return fast.is_valid(data)
+    except (UnicodeError, ValueError, TypeError, OverflowError):  # e.g. a lone surrogate: let jsonschema explain
+        return None
+
+
 def _leaf(error: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the most relevant branch's error (the descent of jsonschema's best_match)."""
     while error.validator in ("oneOf", "anyOf") and error.context:
@@ -151,6 +178,8 @@ def _leaf(error: ValidationError) -> ValidationError:
 
 
 def _schema_findings(spec: LoadedSpec) -> Iterator[Finding]:
+    if schema_is_valid(spec.data):
+        return
     required_seen: dict[tuple, int] = {}  # jsonschema reports each missing key of an object as its own error
     for error in _validator().iter_errors(spec.data):
         error = _leaf(error)

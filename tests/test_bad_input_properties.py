@@ -354,3 +354,27 @@ def test_spans_cut_out_each_value_and_key(value, indent, ascii_only):
             assert key_start is None
         else:
             assert json.decoder.scanstring(text, key_start + 1)[0] == key
+
+
+@SETTINGS
+@given(st.one_of(valid_specs(), plain_json))
+def test_fast_schema_check_agrees_with_jsonschema(value):
+    """The jsonschema-rs fast path says "valid" exactly when jsonschema finds no error."""
+    from renderer.validate import _validator, schema_is_valid
+
+    verdict = schema_is_valid(value)
+    assume(verdict is not None)  # None: jsonschema-rs could not take the value (a lone surrogate)
+    assert verdict == (not any(True for _ in _validator().iter_errors(value)))
+
+
+def test_fast_schema_check_agrees_on_the_negative_corpus():
+    from renderer.load import load_spec
+    from renderer.validate import _validator, schema_is_valid
+
+    cases = sorted((Path(__file__).parent / "cases" / "negative").glob("*.mechanism.json"))
+    assert cases
+    for case in cases:
+        loaded = load_spec(case)
+        if loaded.data is None:
+            continue
+        assert schema_is_valid(loaded.data) == (not any(True for _ in _validator().iter_errors(loaded.data))), case.name
