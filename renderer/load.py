@@ -271,6 +271,16 @@ def _syntax_message(exc: json.JSONDecodeError) -> str:
         return 'the string starting here is never closed with "'
     if exc.msg == "Extra data":
         return "more text after the end of the top-level JSON value"
+    here = exc.doc[exc.pos] if exc.pos < len(exc.doc) else ""
+    before = exc.doc[:exc.pos].rstrip()
+    if exc.msg.startswith(("Expecting property name", "Expecting value")) and before.endswith(",") and here in "]}":
+        return f"a comma before {here!r}: JSON allows no trailing comma; remove it"
+    if here == "/" and exc.doc[exc.pos:exc.pos + 2] in ("//", "/*"):
+        return "a comment: JSON has no comments; remove it (put notes in a description)"
+    if here == "'":
+        return "a string in single quotes: JSON strings use double quotes"
+    if exc.msg.startswith("Expecting ',' delimiter") and here == '"':
+        return "a missing comma between two members or items"
     return exc.msg
 
 

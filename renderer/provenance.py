@@ -149,15 +149,21 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
     def result(status: Status, message: str, actual: str | None = None) -> SourceCheck:
         return SourceCheck(index, source.path, status, source.sha256, actual, message)
 
+    where = "the current folder" if str(root) in ("", ".") else root.as_posix()
     try:
         real = resolve_source(root, source.path)
     except SourcePathError as exc:
         if exc.status == "missing" and (allow_missing or source.sha256 is None):
             if source.sha256 is None:
-                return result("unpinned", f"source {source.path} has no sha256 and is not under the source root")
-            return result("unverified", f"source {source.path} is not under the source root, so it is not verified")
-        hint = " (pass --allow-missing-sources to render without it)" if exc.status == "missing" else ""
-        return result(exc.status, f"source {source.path}: {exc}{hint}")
+                return result("unpinned", f"source {source.path} has no sha256 and was not found under the "
+                              f"source root ({where})")
+            return result("unverified", f"source {source.path} was not found under the source root ({where}), "
+                          "so it is not verified")
+        if exc.status == "missing":
+            return result("missing", f"source {source.path}: no such file under the source root ({where}); check the "
+                          "path, or set --source-root (or source-root in pyproject.toml), or pass "
+                          "--allow-missing-sources to render without verifying it")
+        return result(exc.status, f"source {source.path}: {exc}")
     if source.sha256 is None:
         return result("unpinned", f"source {source.path} has no sha256, so it is not verified")
     try:
@@ -171,6 +177,9 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
         if digest == source.sha256:
             message += (f"; the file matches once its line endings are converted to {ending}, so a checkout "
                         "changed them (set the file to -text in .gitattributes, or rehash with mechdiagram hash --write)")
+            break
+    else:
+        message += "; if the file changed on purpose, record its new digest with mechdiagram hash --write"
     return result("mismatch", message, actual)
 
 

@@ -118,7 +118,7 @@ def test_manifest_records_unverified_sources(project):
     assert result.exit_code == 0, result.output
     entry = json.loads((project / "out" / "manifest.json").read_text("utf-8"))["specs"][0]
     assert [s["status"] for s in entry["sources"]] == ["unverified", "unverified", "unpinned"]
-    assert "warning: /sources/0/path: source notes/article.md is not under the source root" in result.stderr
+    assert "warning: /sources/0/path: source notes/article.md was not found under the source root (specs)" in result.stderr
 
 
 def test_validate_writes_nothing(project):

@@ -40,7 +40,8 @@ def test_mismatch_names_expected_and_actual_digest(root):
     check = check_source(0, Source("docs/notes.md", OTHER), root)
     assert check.status == "mismatch"
     assert check.failed
-    assert check.message == (f"source docs/notes.md does not match its SHA-256: expected {OTHER}, found {DIGEST}")
+    assert check.message == (f"source docs/notes.md does not match its SHA-256: expected {OTHER}, found {DIGEST}; "
+                             "if the file changed on purpose, record its new digest with mechdiagram hash --write")
 
 
 def test_mismatch_from_changed_line_endings_says_so(root):
@@ -54,15 +55,17 @@ def test_missing_is_an_error(root):
     check = check_source(0, Source("docs/gone.md", DIGEST), root)
     assert check.status == "missing"
     assert check.failed
-    assert check.message == ("source docs/gone.md: no such file under the source root "
-                             "(pass --allow-missing-sources to render without it)")
+    assert check.message == (f"source docs/gone.md: no such file under the source root ({root.as_posix()}); "
+                             "check the path, or set --source-root (or source-root in pyproject.toml), or pass "
+                             "--allow-missing-sources to render without verifying it")
 
 
 def test_missing_but_allowed_is_unverified(root):
     check = check_source(0, Source("docs/gone.md", DIGEST), root, allow_missing=True)
     assert check.status == "unverified"
     assert not check.failed
-    assert check.message == "source docs/gone.md is not under the source root, so it is not verified"
+    assert check.message == (f"source docs/gone.md was not found under the source root ({root.as_posix()}), "
+                             "so it is not verified")
 
 
 def test_allow_missing_does_not_excuse_a_mismatch(root):
