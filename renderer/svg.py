@@ -14,7 +14,7 @@ attribute values, escaped by ElementTree.
 
 from __future__ import annotations
 
-import re
+import hashlib
 from dataclasses import dataclass
 from xml.etree import ElementTree
 from functools import lru_cache
@@ -39,8 +39,17 @@ def fmt(value: float) -> str:
 
 
 def prefix_for(slug: str, scenario_id: str) -> str:
-    """The prefix of every id, class and keyframes name: ``md-<slug>-<scenario>``."""
-    return re.sub(r"[^A-Za-z0-9_-]", "-", f"md-{slug}-{scenario_id}")
+    """The prefix of every id, class and keyframes name: ``md-`` and 10 hex digits of the SHA-256
+    of spec slug and scenario id.
+
+    Joining the readable names would be ambiguous (spec ``q`` with scenario
+    ``one-request`` and spec ``q-one`` with scenario ``request``), and a class
+    such as ``<prefix>-path`` could equal another scenario's prefix; a digest
+    cannot.  Names below the prefix are fixed words (``-node``, ``-f3``) or
+    ``-n-<target id>``, so they cannot meet either.
+    """
+    digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode("utf-8")).hexdigest()
+    return f"md-{digest[:10]}"
 
 
 @lru_cache(maxsize=1)
@@ -157,7 +166,7 @@ class _Drawer:
         for target in self.spec.nodes:
             if target.key in layout.boxes:
                 classes = ("n", "dim") if target.key in dimmed else ("n",)
-                nodes.add(self.box(layout.boxes[target.key], classes, id=f"{p}-{target.id}"))
+                nodes.add(self.box(layout.boxes[target.key], classes, id=f"{p}-n-{target.id}"))
         dwg.add(nodes)
         panel = layout.panel
         state = dwg.g(class_=self.cls("state"), **{"aria-hidden": "true"})

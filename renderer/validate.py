@@ -54,6 +54,7 @@ _PATTERN_WORDS = {
     "^[A-Za-z_][A-Za-z0-9_.-]*$": "a letter or '_', then letters, digits, '_', '.' or '-'",
     "^[A-Za-z][A-Za-z0-9_-]*$": "a letter, then letters, digits, '_' or '-'",
     "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag such as en or pt-BR",
+    "\\S": "visible text, not only white space",
 }
 _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
                int: "an integer", float: "a number", type(None): "null"}
@@ -131,10 +132,24 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     return merged
 
 
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Iterator[ValidationError]:
+    """The ``pattern`` keyword with ECMA-262 semantics for a final ``$`` (end of string only).
+
+    JSON Schema patterns are ECMA-262 regular expressions; Python's ``re``
+    also lets ``$`` match before a final newline, which would accept ``"id\n"``.
+    """
+    if not validator.is_type(instance, "string"):
+        return
+    ecma = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
+    if not re.search(ecma, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
     full = schema()
-    return jsonschema.Draft202012Validator(_inline_refs(full, full.get("$defs", {})))
+    ecma = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+    return ecma(_inline_refs(full, full.get("$defs", {})))
 
 
 @lru_cache(maxsize=1)
@@ -501,5 +516,8 @@ def validate(spec: LoadedSpec) -> list[Finding]:
     # the enum says all there is to say.
     enums = {f.pointer for f in findings if f.rule == "enum"}
     findings = [f for f in findings if not (f.rule == "const" and f.pointer in enums)]
+    # An empty text fails minLength and the visible-text pattern; "must not be empty" says it.
+    empties = {f.pointer for f in findings if f.rule == "minLength"}
+    findings = [f for f in findings if not (f.rule == "pattern" and f.pointer in empties)]
     unique = {(f.pointer, f.message): f for f in findings}
     return sorted(unique.values(), key=lambda f: (f.line or 0, f.column or 0, f.pointer or "", f.message))

@@ -264,8 +264,9 @@ def test_every_pointer_is_located_at_its_value(value, indent, ascii_only):
 
 #: Text that the schema accepts: any printable character (markup, quotes, RTL, CJK, emoji, combining marks).
 safe_text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn")), min_size=1, max_size=80).filter(
-    lambda t: t.strip() == t or t.strip()) | st.sampled_from(
-    [h for h in HOSTILE if h and not re.search("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe]", h) and len(h) <= 500])
+    lambda t: re.search(r"\S", t)) | st.sampled_from(
+    [h for h in HOSTILE if re.search(r"\S", h) and not re.search("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe]", h)
+     and len(h) <= 500])
 keys = st.from_regex(r"\A[a-z][a-z0-9_]{0,6}\Z")
 
 
@@ -375,6 +376,7 @@ def test_fast_schema_check_agrees_on_the_negative_corpus():
     assert cases
     for case in cases:
         loaded = load_spec(case)
-        if loaded.data is None:
+        verdict = schema_is_valid(loaded.data) if loaded.data is not None else None
+        if verdict is None:  # did not parse, or jsonschema-rs cannot take it (a lone surrogate)
             continue
-        assert schema_is_valid(loaded.data) == (not any(True for _ in _validator().iter_errors(loaded.data))), case.name
+        assert verdict == (not any(True for _ in _validator().iter_errors(loaded.data))), case.name

@@ -16,7 +16,8 @@ from renderer.svg import prefix_for
 from renderer.timeline import Timeline
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-PREFIX = "md-ref-one-request"
+PREFIX = prefix_for("ref", "one-request")
+TINY = prefix_for("tiny", "main")
 
 
 def outputs(data: dict, slug: str = "ref") -> dict[str, bytes]:
@@ -123,7 +124,7 @@ def test_author_text_is_escaped():
     root = ET.fromstring(svg)
     assert b"<script>" not in svg and b"<b>" not in svg
     assert root.find(f"{SVG_NS}title").text == 'A <b>bold</b> & "quoted" title'
-    labels = [text_of(e) for e in with_class(root, "md-tiny-main-label")]
+    labels = [text_of(e) for e in with_class(root, f"{TINY}-label")]
     assert labels[0] == "<script>alert(1)</script>"
 
 
@@ -156,12 +157,21 @@ def test_prefixes_keep_two_scenarios_apart():
     first_ids = {e.get("id") for e in ET.fromstring(files["tiny.main.svg"]).iter() if e.get("id")}
     other_ids = {e.get("id") for e in ET.fromstring(files["tiny.other.svg"]).iter() if e.get("id")}
     assert first_ids and other_ids and not first_ids & other_ids
-    assert all(i.startswith("md-tiny-other-") for i in other_ids)
+    assert all(i.startswith(prefix_for("tiny", "other") + "-") for i in other_ids)
 
 
 def test_prefix_is_a_valid_identifier_for_any_slug():
-    assert prefix_for("my spec.v2", "s1") == "md-my-spec-v2-s1"
-    assert re.fullmatch(r"[A-Za-z][\w-]*", prefix_for("ünï cödé", "x"))
+    assert re.fullmatch(r"md-[0-9a-f]{10}", prefix_for("my spec.v2", "s1"))
+    assert re.fullmatch(r"md-[0-9a-f]{10}", prefix_for("ünï cödé", "x"))
+    assert prefix_for("a", "b") == prefix_for("a", "b")
+
+
+def test_prefixes_cannot_collide_through_hyphens():
+    """Readable joins would collide: spec q + scenario one-request vs spec q-one + scenario request,
+    and scenario fast's classes (fast-path) vs scenario fast-path's root class."""
+    assert prefix_for("q", "one-request") != prefix_for("q-one", "request")
+    fast, fast_path = prefix_for("x", "fast"), prefix_for("x", "fast-path")
+    assert not fast_path.startswith(fast + "-") and not fast.startswith(fast_path + "-")
 
 
 # --- animation -------------------------------------------------------------------------------------
@@ -197,10 +207,10 @@ def test_keyframe_windows_for_unequal_durations():
     css = css_of(root)
     timeline = Timeline.from_durations([7000, 2000, 334])
     assert timeline.total == 9334
-    assert set(re.findall(r"animation:md-tiny-main-k\d+ (\d+)ms", css)) == {"9334"}
+    assert set(re.findall(r"animation:" + TINY + r"-k\d+ (\d+)ms", css)) == {"9334"}
     rules = keyframes(css)
     for window in timeline.windows:
-        stops = rules[f"md-tiny-main-k{window.index + 1}"]
+        stops = rules[f"{TINY}-k{window.index + 1}"]
         shown = [pct for pct, vis in stops if vis == "visible"][0]
         assert abs(shown * 9334 / 100 - window.start) < 0.01
         after = [pct for pct, vis in stops if vis == "hidden" and pct > shown]
@@ -252,15 +262,15 @@ def test_step_frames_show_their_active_targets_and_state(animated):
 def test_unselected_nodes_are_dimmed():
     data = minimal_spec()
     root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
-    groups = {e.get("id"): e.get("class").split() for e in with_class(root, "md-tiny-main-n")}
+    groups = {e.get("id"): e.get("class").split() for e in with_class(root, f"{TINY}-n")}
     assert groups == {
-        "md-tiny-main-t-a0": ["md-tiny-main-n"],
-        "md-tiny-main-t-a1": ["md-tiny-main-n"],
-        "md-tiny-main-t-b0": ["md-tiny-main-n", "md-tiny-main-dim"],
-        "md-tiny-main-t-b1": ["md-tiny-main-n"],
+        f"{TINY}-n-t-a0": [f"{TINY}-n"],
+        f"{TINY}-n-t-a1": [f"{TINY}-n"],
+        f"{TINY}-n-t-b0": [f"{TINY}-n", f"{TINY}-dim"],
+        f"{TINY}-n-t-b1": [f"{TINY}-n"],
     }
     css = css_of(root)
-    assert re.search(r"\.md-tiny-main-dim \.md-tiny-main-node\{[^}]*stroke-dasharray", css)
+    assert re.search(r"\." + TINY + r"-dim \." + TINY + r"-node\{[^}]*stroke-dasharray", css)
 
 
 def test_unselected_paths_are_dimmed():
@@ -268,15 +278,15 @@ def test_unselected_paths_are_dimmed():
     data["scenarios"][0]["unselected"] = ["ab"]
     data["scenarios"][0]["steps"][0]["paths"] = []
     root = ET.fromstring(outputs(data, "tiny")["tiny.main.svg"])
-    paths = root.find(f".//{SVG_NS}g[@class='md-tiny-main-paths']")
+    paths = root.find(f".//{SVG_NS}g[@class='{TINY}-paths']")
     arrows = list(paths)
     assert len(arrows) == 1
-    assert "md-tiny-main-dim" in arrows[0].get("class").split()
-    assert re.search(r"\.md-tiny-main-dim \.md-tiny-main-path\{[^}]*stroke-dasharray", css_of(root))
+    assert f"{TINY}-dim" in arrows[0].get("class").split()
+    assert re.search(r"\." + TINY + r"-dim \." + TINY + r"-path\{[^}]*stroke-dasharray", css_of(root))
     # a selected path is not dimmed
     root = ET.fromstring(outputs(minimal_spec(), "tiny")["tiny.main.svg"])
-    paths = root.find(f".//{SVG_NS}g[@class='md-tiny-main-paths']")
-    assert "md-tiny-main-dim" not in list(paths)[0].get("class").split()
+    paths = root.find(f".//{SVG_NS}g[@class='{TINY}-paths']")
+    assert f"{TINY}-dim" not in list(paths)[0].get("class").split()
 
 
 def test_state_panel_shows_every_state_label(animated, poster):

@@ -9,15 +9,20 @@
 
   /* Give the ids inside root a suffix when the same figure is inlined more than once on a page. */
   function uniquifyIds(root) {
+    var counts = {};  /* every id on the page, counted once: linear however many figures there are */
+    Array.prototype.forEach.call(document.querySelectorAll("[id]"), function (element) {
+      counts[element.id] = (counts[element.id] || 0) + 1;
+    });
     var renamed = {};
     var elements = [root].concat(Array.prototype.slice.call(root.querySelectorAll("[id]")));
     elements.forEach(function (element) {
       var id = element.id;
-      if (!id || document.querySelectorAll("[id='" + id.replace(/'/g, "\\'") + "']").length < 2) { return; }
-      if (document.getElementById(id) === element) { return; }
+      if (!id || counts[id] < 2 || document.getElementById(id) === element) { return; }
       var n = 2;
-      while (document.getElementById(id + "-" + n)) { n += 1; }
+      while (counts[id + "-" + n]) { n += 1; }
       renamed[id] = id + "-" + n;
+      counts[id] -= 1;
+      counts[renamed[id]] = 1;
       element.id = renamed[id];
     });
     if (!Object.keys(renamed).length) { return; }
