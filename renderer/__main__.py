@@ -1,5 +1,5 @@
 """``python -m renderer`` runs the mechdiagram CLI."""
 
-from .cli import run
+from .entry import run
 
 run()

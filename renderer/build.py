@@ -177,12 +177,20 @@ def manifest_bytes(results: list[SpecResult], previous: dict[str, dict]) -> byte
             "sources": [check.as_dict() for check in result.checks],
         }
     body = {"generator": "mechdiagram", "format": 1, "specs": [entries[k] for k in sorted(entries)]}
-    return (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
+    return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+
+
+#: Largest manifest.json read back (bytes); a larger one is treated as damaged.
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 
 def _previous_manifest(output: Path) -> dict[str, dict]:
+    path = output / MANIFEST
     try:
-        data = json.loads((output / MANIFEST).read_text("utf-8"))
+        if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
+            return {}
+        data = json.loads(path.read_text("utf-8"))
         specs = data.get("specs", []) if isinstance(data, dict) else []
         # A hand-edited or damaged manifest: keep only entries of the shape manifest_bytes writes.
         return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
@@ -243,8 +251,12 @@ def _retired(results: list[SpecResult], previous: dict[str, dict], options: Opti
 
     A file is retired when the previous manifest lists it for a spec that now
     produces other files (a scenario was renamed), or for a spec whose file no
-    longer exists under the project root.  Only plain file names inside the
-    output folder are ever retired; files the manifest never listed are not ours.
+    longer exists in the project (only when the project root is known from a
+    ``pyproject.toml``, so that a run from another folder never mistakes a spec
+    for deleted).  Only names that spec could have written (``<slug>.*.svg``,
+    ``<slug>.html``...) whose bytes still match the digest the manifest recorded
+    are retired: a file someone edited, or named in a hand-edited manifest, is
+    never deleted.
     """
     produced = {r.key: r for r in results if not r.failed}
     new_names = {name for r in produced.values() for name in r.outputs}
@@ -253,17 +265,33 @@ def _retired(results: list[SpecResult], previous: dict[str, dict], options: Opti
     for key, entry in previous.items():
         if key in produced:
             reason = f"no longer produced by {key}"
-        elif not (options.project_root / key).exists():
+        elif (options.project_root_found and not Path(key).is_absolute() and ".." not in Path(key).parts
+              and not (options.project_root / key).exists()):
             reason = f"its spec {key} no longer exists"
             dropped.add(key)
         else:
             continue  # a spec not built this time, or one that failed: its output stays
+        slug = slug_for(Path(key))
         for item in entry.get("outputs", []):
             name = item.get("path") if isinstance(item, dict) else None
-            if (isinstance(name, str) and name not in new_names and name == Path(name).name
-                    and not name.startswith(".") and name != MANIFEST):
+            digest = item.get("sha256") if isinstance(item, dict) else None
+            if (isinstance(name, str) and name not in new_names and _written_by(slug, name)
+                    and _file_digest(options.output / name) == digest):
                 files[name] = reason
     return files, dropped
+
+
+def _written_by(slug: str, name: str) -> bool:
+    """Whether ``name`` is a file name the spec with ``slug`` writes."""
+    return name == Path(name).name and (name in (f"{slug}.html", f"{slug}.fragment.html")
+                                        or (name.startswith(f"{slug}.") and name.endswith(".svg")))
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes()) if path.is_file() else None
+    except OSError:
+        return None
 
 
 def _check_output(report: Report, options: Options, expected: dict[str, bytes], retired: dict[str, str]) -> None:
@@ -325,10 +353,13 @@ def execute(options: Options) -> Report:
         _check_output(report, options, expected, retired)
         return report
     # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
-    names = list(expected)
+    # The manifest goes last, and only once every output is in place, so that it never
+    # describes files an interrupted or failed build did not write.
+    names = [name for name in expected if name != MANIFEST]
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
         changed = list(pool.map(lambda name: write_file(options.output / name, expected[name]), names))
-    for name, was_written in zip(names, changed):
+    changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
+    for name, was_written in zip(names + [MANIFEST], changed):
         (report.written if was_written else report.unchanged).append(name)
     for name in sorted(retired):
         try:

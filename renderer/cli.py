@@ -9,13 +9,14 @@ is well, 1 when a spec, a source or the output failed, 2 for a usage error
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import click
 
 from . import __version__
 from .build import display_path, discover, execute
-from .config import Options, project_settings
+from .config import Options, find_pyproject, project_settings
 from .errors import FindingsError, MechdiagramError
 from .hashing import hash_files, write_spec_digests
 from .report import emit
@@ -30,7 +31,8 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
     def rel(value: str) -> Path:
         return Path(display_path(base / value))
 
-    options = Options(mode=mode, format=fmt, jobs=jobs, project_root=base)  # type: ignore[arg-type]
+    options = Options(mode=mode, format=fmt, jobs=jobs, project_root=base,  # type: ignore[arg-type]
+                      project_root_found=find_pyproject(Path.cwd()) is not None)
     if specs:
         options.specs = list(specs)
     elif "specs" in settings:
@@ -164,11 +166,17 @@ def hash_command(files, write, source_root):
         raise FindingsError(f"{failed} spec(s) not updated")
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run() -> None:
     """Console entry point: :func:`main`, with an unexpected exception reported in one line.
 
     Set ``MECHDIAGRAM_DEBUG=1`` to see the traceback instead.
     """
+    # SIGTERM (a CI job cancelled, `timeout`) unwinds like Ctrl-C, so no temporary file is left behind.
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         main(standalone_mode=True)
     except Exception as exc:  # a bug in mechdiagram, not in the input

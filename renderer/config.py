@@ -38,6 +38,7 @@ class Options:
     allow_missing_sources: bool = False
     format: Format = "text"
     project_root: Path = Path(".")  # folder of the nearest pyproject.toml: manifest keys are relative to it
+    project_root_found: bool = False  # False: no pyproject.toml, project_root is the working folder
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
 
 
@@ -60,9 +61,12 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     if path is None:
         return {}, start
     try:
-        table = tomllib.loads(path.read_text("utf-8")).get("tool", {}).get("mechdiagram", {})
+        tool = tomllib.loads(path.read_text("utf-8")).get("tool", {})
+        table = tool.get("mechdiagram", {}) if isinstance(tool, dict) else {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path.name}: [tool.mechdiagram] must be a table")
     expected = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
     for key, value in table.items():
         if key not in expected:
@@ -70,4 +74,9 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
                               + ", ".join(expected))
         if not isinstance(value, expected[key]):
             raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
+        if key == "specs" and not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{path.name}: [tool.mechdiagram] specs must be a list of strings")
+        texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        if any("\0" in text for text in texts):
+            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} holds a NUL character")
     return table, path.parent

@@ -9,6 +9,7 @@ offsets are integer milliseconds; keyframe offsets are percentages written at
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .model import Scenario
@@ -36,9 +37,9 @@ class Window:
         return self.start + self.duration
 
 
-def fmt_percent(value: float) -> str:
+def fmt_percent(value: float, decimals: int = PERCENT_DECIMALS) -> str:
     """A percentage at fixed precision without trailing zeros: ``14.2857%``."""
-    text = f"{value:.{PERCENT_DECIMALS}f}".rstrip("0").rstrip(".")
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
     return f"{text}%"
 
 
@@ -90,14 +91,21 @@ class Timeline:
         the window's layer is visible exactly during ``[start, end)``.
         """
         stops: list[tuple[str, bool]] = []
+        decimals = self.percent_decimals
         if window.start > 0:
             stops.append(("0%", False))
-        stops.append((fmt_percent(100 * window.start / self.total), True))
+        stops.append((fmt_percent(100 * window.start / self.total, decimals), True))
         if window.end < self.total:
-            stops.append((fmt_percent(100 * window.end / self.total), False))
+            stops.append((fmt_percent(100 * window.end / self.total, decimals), False))
         else:
             stops.append(("100%", True))
         return stops
+
+    @property
+    def percent_decimals(self) -> int:
+        """Decimals that place every keyframe within 0.1 ms of its step boundary: at least
+        :data:`PERCENT_DECIMALS`, more for loops longer than 100 s."""
+        return max(PERCENT_DECIMALS, math.ceil(math.log10(max(self.total, 1) / 100)) + 1)
 
     def as_json(self) -> list[dict[str, int]]:
         """``[{"start": ms, "duration": ms}, ...]`` for the player."""

@@ -379,12 +379,15 @@ class _Rules:
                 continue
             sid = scenario.get("id")
             if isinstance(sid, str):
-                if sid in seen:
-                    self.add(("scenarios", s, "id"), f"scenario id {quote(sid)} is already the id of scenario "
-                             f"{seen[sid] + 1} (/scenarios/{seen[sid]}); scenario ids must be unique",
+                folded = sid.lower()  # scenario ids name files: Main and main collide on many file systems
+                if folded in seen:
+                    first = seen[folded]
+                    same = "is already" if scenarios[first].get("id") == sid else "differs only in case from"
+                    self.add(("scenarios", s, "id"), f"scenario id {quote(sid)} {same} the id of scenario "
+                             f"{first + 1} (/scenarios/{first}); scenario ids must be unique, ignoring case",
                              "duplicate-scenario-id")
                 else:
-                    seen[sid] = s
+                    seen[folded] = s
             self.refs(("scenarios", s, "unselected"), scenario.get("unselected"), targets, "targets")
             self.state_keys(("scenarios", s, "initial"), scenario.get("initial"), labels)
             steps = scenario.get("steps") if isinstance(scenario.get("steps"), list) else []
@@ -460,11 +463,20 @@ def _auto_cell_collisions(spec: LoadedSpec) -> list[Finding]:
 
     model = spec_from_data(spec.data)
     positions = model.layout.positions
-    if not positions:
-        return []
     cells, _ = grid_cells(model)
-    automatic = {cell: key for key, cell in cells.items() if key not in positions}
+    automatic: dict[tuple[int, int], str] = {}
     findings = []
+    for key, spot in cells.items():
+        if key in positions:
+            continue
+        if spot in automatic:  # stage0 and stage00: the same lane and index
+            pointer = pointer_join("targets", key)
+            line, column = spec.locate(pointer, key=True)
+            findings.append(Finding(spec.display, pointer,
+                                    f"{quote(key)} falls in the same cell as {quote(automatic[spot])} (row {spot[0]}, "
+                                    f"column {spot[1]}): their keys name the same lane and index; rename one or "
+                                    "place it with layout.positions", "layout-position", line=line, column=column))
+        automatic.setdefault(spot, key)
     for key, spot in positions.items():
         if spot in automatic:
             pointer = pointer_join("layout", "positions", key)

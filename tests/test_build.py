@@ -259,6 +259,7 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     from conftest import minimal_spec
 
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\n", "utf-8")
     specs = tmp_path / "mechanisms"
     specs.mkdir()
     first, second = minimal_spec(), minimal_spec()
@@ -309,3 +310,60 @@ def test_manifest_keys_do_not_depend_on_the_working_directory(tmp_path, monkeypa
     result = CliRunner().invoke(main, ["check", "."])
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "output" / "manifest.json").read_bytes() == before
+
+
+def _two_specs(root):
+    import json as _json
+
+    from conftest import minimal_spec
+
+    specs = root / "mechanisms"
+    specs.mkdir()
+    for name in ("a", "b"):
+        (specs / f"{name}.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")
+    return specs
+
+
+def test_a_build_from_another_folder_deletes_nothing(tmp_path, monkeypatch):
+    """Without a pyproject.toml the manifest keys follow the working folder; a spec that only looks
+    missing from elsewhere must not have its output deleted."""
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+
+    specs = _two_specs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["build"]).exit_code == 0
+    before = sorted(p.name for p in (tmp_path / "output").iterdir())
+    monkeypatch.chdir(specs)
+    result = CliRunner().invoke(main, ["build", "a.mechanism.json", "-o", "../output"])
+    assert result.exit_code == 0, result.stderr
+    assert "deleted" not in result.stderr
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == before
+
+
+def test_build_never_deletes_a_file_it_did_not_write_as_recorded(tmp_path, monkeypatch):
+    """A hand-edited manifest naming a site file, or an output someone edited, is not deleted."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+
+    (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\n", "utf-8")
+    specs = _two_specs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["build"]).exit_code == 0
+    out = tmp_path / "output"
+    (out / "index.html").write_text("<p>the site</p>", "utf-8")
+    manifest = _json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest["specs"].append({"spec": "mechanisms/gone.mechanism.json",
+                              "outputs": [{"path": "index.html", "sha256": "0" * 64}]})
+    (out / "manifest.json").write_text(_json.dumps(manifest), "utf-8")
+    (out / "b.main.svg").write_text("<svg/>", "utf-8")  # edited by hand
+    (specs / "b.mechanism.json").unlink()
+    result = CliRunner().invoke(main, ["build"])
+    assert result.exit_code == 0, result.stderr
+    assert (out / "index.html").read_text("utf-8") == "<p>the site</p>"
+    assert (out / "b.main.svg").read_text("utf-8") == "<svg/>"
+    assert not (out / "b.html").exists()  # unedited output of the deleted spec is retired

@@ -163,7 +163,7 @@ def test_duplicate_scenario_id():
     second["title"] = "Again"
     data["scenarios"].append(second)
     assert_finding(data, "/scenarios/1/id", "duplicate-scenario-id",
-                   'scenario id "main" is already the id of scenario 1 (/scenarios/0); scenario ids must be unique',
+                   'scenario id "main" is already the id of scenario 1 (/scenarios/0); scenario ids must be unique, ignoring case',
                    '"main"', nth=2)
 
 
