@@ -200,12 +200,13 @@ def _previous_manifest(output: Path) -> dict[str, dict]:
         return {}
 
 
-def write_file(path: Path, data: bytes) -> bool:
+def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
 
-    Returns False, writing nothing, when the file already holds exactly
-    ``data``.  Raises :class:`OutputError` (naming the file) when it cannot
-    write; an interrupted write leaves no temporary file behind.
+    ``mode`` is the new file's permission bits (default: ``0o666`` less the
+    umask).  Returns False, writing nothing, when the file already holds
+    exactly ``data``.  Raises :class:`OutputError` (naming the file) when it
+    cannot write; an interrupted write leaves no temporary file behind.
     """
     try:
         if path.is_file() and path.read_bytes() == data:
@@ -219,9 +220,11 @@ def write_file(path: Path, data: bytes) -> bool:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(handle.name, mode)
         os.replace(handle.name, path)
     except BaseException as exc:
         try:
@@ -294,6 +297,28 @@ def _file_digest(path: Path) -> str | None:
         return None
 
 
+def _manifest_collisions(results: list[SpecResult], previous: dict[str, dict], options: Options) -> None:
+    """Fail a spec whose output names the manifest records for another spec that still exists
+    (two folders with an ``x.mechanism.json`` each, built into one output folder by two runs)."""
+    owners: dict[str, str] = {}
+    for key, entry in previous.items():
+        for item in entry.get("outputs", []):
+            if isinstance(item, dict) and isinstance(item.get("path"), str):
+                owners.setdefault(item["path"], key)
+    for result in results:
+        if result.failed:
+            continue
+        for name in sorted(result.outputs):
+            other = owners.get(name)
+            if other is not None and other != result.key and (options.project_root / other).exists():
+                result.findings.append(Finding(
+                    result.loaded.display, None,
+                    f"writes {name}, which {MANIFEST} records as the output of {other}; rename one of the specs",
+                    "output-collision"))
+                result.outputs = {}
+                break
+
+
 def _check_output(report: Report, options: Options, expected: dict[str, bytes], retired: dict[str, str]) -> None:
     out = options.output
     for name, data in sorted(expected.items()):
@@ -343,6 +368,7 @@ def execute(options: Options) -> Report:
     if options.mode == "validate":
         return report
     previous = _previous_manifest(options.output)
+    _manifest_collisions(results, previous, options)
     retired, dropped = _retired(results, previous, options)
     expected: dict[str, bytes] = {}
     for result in results:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from pathlib import Path
 
 from .build import display_path, write_file
@@ -70,7 +71,10 @@ def write_spec_digests(path: Path, root: Path) -> int:
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     if edits:
-        write_file(path, text.encode("utf-8"))
+        # Through a symbolic link to the spec itself, keeping its permissions (the rename that makes
+        # the write atomic does give it a new inode: other hard links keep the old text).
+        real = path.resolve()
+        write_file(real, text.encode("utf-8"), mode=stat.S_IMODE(real.stat().st_mode))
     return len(edits)
 
 

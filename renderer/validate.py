@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterator
@@ -25,6 +26,11 @@ from .load import LoadedSpec
 #: Most entries (``active`` plus ``paths`` items) over all steps of a spec; beyond
 #: it a spec is refused rather than rendered slowly.
 MAX_FRAME_ENTRIES = 20000
+#: Most node drawings (nodes times scenarios: each scenario's SVG draws every node, and the HTML
+#: inlines every scenario), which bounds the size of the output.
+MAX_NODE_DRAWINGS = 10000
+#: Most characters of node labels drawn over all scenarios (label text times scenarios).
+MAX_LABEL_TEXT = 500000
 #: Most steps over all scenarios of a spec.
 MAX_TOTAL_STEPS = 2000
 
@@ -39,6 +45,7 @@ RULES = {
     "unknown-lane": "layout.lanes names lanes that the target keys make",
     "layout-position": "layout.positions names node targets, one per cell",
     "xml-character": "text holds only characters that XML 1.0 allows",
+    "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "limit": "a spec stays within the size limits",
 }
 
@@ -289,6 +296,26 @@ def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str, bool]]:
             stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))))
 
 
+_BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF U+202C
+_BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
+
+
+def _unclosed_bidi(text: str) -> str | None:
+    """The first explicit directional formatting character of ``text`` left open (Unicode UAX #9), or None."""
+    if not any("\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" for c in text):
+        return None
+    stack: list[str] = []
+    for char in text:
+        if char in _BIDI_EMBEDDINGS or char in _BIDI_ISOLATES:
+            stack.append(char)
+        elif char == "\u202c" and stack and stack[-1] in _BIDI_EMBEDDINGS:
+            stack.pop()
+        elif char == "\u2069":
+            while stack and stack.pop() not in _BIDI_ISOLATES:
+                pass
+    return stack[0] if stack else None
+
+
 class _Rules:
     """Collects the cross-reference findings of one spec (see :data:`RULES`)."""
 
@@ -335,6 +362,13 @@ class _Rules:
                 what = "a control character" if ord(char) <= 0x9F else "a noncharacter"
                 self.add(path, f"{'key' if is_key else 'text'} {quote(text)} contains U+{ord(char):04X}, "
                          f"{what} that XML 1.0 discourages and HTML does not allow; remove it", "xml-character",
+                         key=is_key)
+                continue
+            unclosed = _unclosed_bidi(text)
+            if unclosed:
+                self.add(path, f"{'key' if is_key else 'text'} {quote(text)} opens U+{ord(unclosed):04X} "
+                         f"{unicodedata.name(unclosed)} without closing it, which would reverse the text after it "
+                         "in the figure and player; close it (U+202C or U+2069) or remove it", "bidi-control",
                          key=is_key)
 
     def target_ids(self, targets: dict[str, dict]) -> None:
@@ -488,8 +522,14 @@ def _auto_cell_collisions(spec: LoadedSpec) -> list[Finding]:
     return findings
 
 
-def _limit_messages(total_steps: int, entries: int) -> list[str]:
+def _limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text: int = 0) -> list[str]:
     messages = []
+    if drawings > MAX_NODE_DRAWINGS:
+        messages.append(f"the scenarios draw {drawings} nodes in all (nodes times scenarios); the limit is "
+                        f"{MAX_NODE_DRAWINGS}: split the spec")
+    if label_text > MAX_LABEL_TEXT:
+        messages.append(f"the scenarios draw {label_text} characters of node labels in all (label text times "
+                        f"scenarios); the limit is {MAX_LABEL_TEXT}: shorten the labels or split the spec")
     if total_steps > MAX_TOTAL_STEPS:
         messages.append(f"the scenarios have {total_steps} steps in all; the limit is {MAX_TOTAL_STEPS}")
     if entries > MAX_FRAME_ENTRIES:
@@ -504,7 +544,11 @@ def _over_limits(spec: LoadedSpec) -> list[Finding]:
              if isinstance(scenario, dict) and isinstance(scenario.get("steps"), list)
              for step in scenario["steps"] if isinstance(step, dict)]
     entries = sum(len(step[k]) for step in steps for k in ("active", "paths") if isinstance(step.get(k), list))
-    messages = _limit_messages(len(steps), entries)
+    targets = spec.data.get("targets")
+    nodes = [t for t in targets.values() if isinstance(t, dict)] if isinstance(targets, dict) else []
+    count = len(scenarios) if isinstance(scenarios, list) else 0
+    label_text = sum(len(t["label"]) for t in nodes if isinstance(t.get("label"), str))
+    messages = _limit_messages(len(steps), entries, len(nodes) * count, label_text * count)
     if not messages:
         return []
     line, column = spec.locate("/scenarios")

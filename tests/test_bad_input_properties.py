@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from conftest import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
+from renderer.validate import _unclosed_bidi
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDING = re.compile(r"^.+?(?::\d+:\d+)?: (error|warning|info): .* \[[A-Za-z-]+\]$")
@@ -264,9 +265,9 @@ def test_every_pointer_is_located_at_its_value(value, indent, ascii_only):
 
 #: Text that the schema accepts: any printable character (markup, quotes, RTL, CJK, emoji, combining marks).
 safe_text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn")), min_size=1, max_size=80).filter(
-    lambda t: re.search(r"\S", t)) | st.sampled_from(
+    lambda t: re.search(r"\S", t) and not _unclosed_bidi(t)) | st.sampled_from(
     [h for h in HOSTILE if re.search(r"\S", h) and not re.search("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe]", h)
-     and len(h) <= 500])
+     and len(h) <= 500 and not _unclosed_bidi(h)])
 keys = st.from_regex(r"\A[a-z][a-z0-9_]{0,6}\Z")
 
 

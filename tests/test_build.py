@@ -367,3 +367,26 @@ def test_build_never_deletes_a_file_it_did_not_write_as_recorded(tmp_path, monke
     assert (out / "index.html").read_text("utf-8") == "<p>the site</p>"
     assert (out / "b.main.svg").read_text("utf-8") == "<svg/>"
     assert not (out / "b.html").exists()  # unedited output of the deleted spec is retired
+
+
+def test_two_runs_cannot_overwrite_each_others_same_named_output(tmp_path, monkeypatch):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from conftest import minimal_spec
+
+    (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\n", "utf-8")
+    for folder, title in (("a", "First"), ("b", "Second")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.mechanism.json").write_text(_json.dumps(dict(minimal_spec(), title=title)), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", "a", "-o", "out"]).exit_code == 0
+    first = (tmp_path / "out" / "x.html").read_bytes()
+    result = runner.invoke(main, ["build", "b", "-o", "out"])
+    assert result.exit_code == 1
+    assert ("b/x.mechanism.json: error: writes x.fragment.html, which manifest.json records as the output of "
+            "a/x.mechanism.json; rename one of the specs [output-collision]") in result.stderr
+    assert (tmp_path / "out" / "x.html").read_bytes() == first

@@ -104,3 +104,30 @@ def test_the_manifest_is_written_last_and_not_after_a_failed_write(tmp_path, mon
     assert result.exit_code == 1
     assert "cannot write out/ok.html" in result.stderr
     assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def test_an_unclosed_direction_override_is_refused():
+    """U+202E left open would reverse the words after it in the player's status and the transcript."""
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][0]["title"] = "Wait\u202e"
+    assert findings(data) == [(
+        "/scenarios/0/steps/0/title", "bidi-control",
+        'text "Wait\u202e" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
+        "after it in the figure and player; close it (U+202C or U+2069) or remove it")]
+
+
+def test_closed_direction_controls_and_right_to_left_text_are_fine():
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][0]["title"] = "\u202eevif\u202c and \u2067שלום\u2069 and مرحبا"
+    assert findings(data) == []
+
+
+def test_output_size_is_bounded_by_the_node_drawing_limit():
+    """1000 nodes in 50 scenarios would write hundreds of MB; the spec is refused, naming the limit."""
+    data = minimal_spec()
+    data["targets"] = {f"n{i}": {"id": f"t{i}", "kind": "node", "label": "x" * 20} for i in range(1000)}
+    scenario = {"id": "s", "title": "S", "steps": [{"title": "T", "duration": 1000, "active": ["n0"]}]}
+    data["scenarios"] = [dict(scenario, id=f"s{i}") for i in range(11)]
+    assert findings(data) == [(
+        "/scenarios", "limit",
+        "the scenarios draw 11000 nodes in all (nodes times scenarios); the limit is 10000: split the spec")]

@@ -231,3 +231,30 @@ def test_hash_write_replaces_a_malformed_digest(tmp_path, monkeypatch):
     expected = hashlib.sha256(b"notes\n").hexdigest()
     assert json.loads(spec.read_text("utf-8"))["sources"][0]["sha256"] == expected
     assert spec.read_text("utf-8") == json.dumps(data, indent=2).replace("A" * 64, expected)
+
+
+def test_hash_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path, monkeypatch):
+    import hashlib
+    import json
+    import os
+    import stat
+
+    from click.testing import CliRunner
+
+    from conftest import minimal_spec
+    from renderer.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_bytes(b"n\n")
+    data = minimal_spec()
+    data["sources"] = [{"path": "notes.txt"}]
+    real = tmp_path / "real.mechanism.json"
+    real.write_text(json.dumps(data, indent=2), "utf-8")
+    os.chmod(real, 0o600)
+    link = tmp_path / "link.mechanism.json"
+    link.symlink_to(real.name)
+    result = CliRunner().invoke(main, ["hash", "--write", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+    assert json.loads(real.read_text("utf-8"))["sources"][0]["sha256"] == hashlib.sha256(b"n\n").hexdigest()

@@ -104,10 +104,13 @@
     }
   };
 
+  /* Author text inside our sentences is a bidi isolate (FSI ... PDI), so right-to-left text keeps its order. */
+  function isolate(text) { return "\u2068" + text + "\u2069"; }
+
   Player.prototype.describe = function () {
     var step = this.steps()[this.step];
-    var parts = [step.heading + "."];
-    step.state.forEach(function (pair) { parts.push(pair[0] + ": " + (pair[1] || "–") + "."); });
+    var parts = ["Step " + (this.step + 1) + " of " + this.steps().length + ": " + isolate(step.title) + "."];
+    step.state.forEach(function (pair) { parts.push(isolate(pair[0]) + ": " + isolate(pair[1] || "–") + "."); });
     return parts.join(" ");
   };
 

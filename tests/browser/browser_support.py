@@ -489,7 +489,8 @@ STATE_JS = r"""
     label: play.textContent.trim(),
     pressed: play.getAttribute("aria-pressed"),
     position: root.querySelector(".md-position").textContent.trim(),
-    status: status.textContent.trim(),
+    status: status.textContent.replace(/[\u2068\u2069]/g, "").trim(),  // author text is isolated (FSI ... PDI)
+    isolated: status.textContent.includes("\u2068"),
     live: status.getAttribute("aria-live"),
     atomic: status.getAttribute("aria-atomic"),
     scenes: shown.map(s => Number(s.dataset.mdScene)),

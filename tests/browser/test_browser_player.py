@@ -162,6 +162,7 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
     click(page, ".md-prev")
     assert bs.step_of(page) == 3 and bs.state(page)["live"] == "polite"
     assert bs.state(page)["status"].startswith("Step 3 of 3: Acknowledge.")
+    assert bs.state(page)["isolated"], "author text in the status is a bidi isolate"
     click(page, ".md-play")
     assert bs.state(page)["live"] == "off"
     page.select_option("[data-md-figure] .md-scenario", "1")
