@@ -191,7 +191,8 @@ class LoadedSpec:
 
     @cached_property
     def _line_starts(self) -> list[int]:
-        return [0] + [m.end() for m in re.finditer("\n", self.text)]
+        # A line ends at CR LF, LF or a lone CR, as editors count lines (JSON allows all three as white space).
+        return [0] + [m.end() for m in re.finditer("\r\n|\r|\n", self.text)]
 
     def position(self, offset: int) -> tuple[int, int]:
         """The 1-based (line, column) of a character offset in ``text``; columns count characters."""
@@ -312,7 +313,7 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         data = json.loads(spec.text, object_pairs_hook=_pairs_hook, parse_constant=_NonFinite,
                           parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        return fail(f"invalid JSON: {_syntax_message(exc)}", "json-syntax", exc.lineno, exc.colno)
+        return fail(f"invalid JSON: {_syntax_message(exc)}", "json-syntax", *spec.position(exc.pos))
     except RecursionError:
         return fail("the JSON is nested too deeply to be a mechanism spec", "json-depth")
     except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit

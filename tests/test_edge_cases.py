@@ -131,3 +131,11 @@ def test_output_size_is_bounded_by_the_node_drawing_limit():
     assert findings(data) == [(
         "/scenarios", "limit",
         "the scenarios draw 11000 nodes in all (nodes times scenarios); the limit is 10000: split the spec")]
+
+
+def test_lines_end_at_a_lone_carriage_return_too():
+    """Old Mac line endings: editors count a lone CR as a line break, so findings do too."""
+    loaded = parse_text(b'{\r  "version": 1,\r  "x": [1,]\r}', "x.json")
+    assert [(f.line, f.column) for f in loaded.findings] == [(3, 11)]
+    loaded = parse_text(b'{\r  "version": 1,\r  "titel": "x"\r}', "x.json")
+    assert [(f.line, f.column) for f in validate(loaded) if f.pointer == "/titel"] == [(3, 3)]
