@@ -44,7 +44,7 @@ class SpecResult:
 
     loaded: LoadedSpec
     slug: str
-    key: str  # the spec's path relative to the project root: its manifest key
+    key: str  # the spec's path relative to the output folder: its manifest key
     findings: list[Finding] = field(default_factory=list)
     checks: list[SourceCheck] = field(default_factory=list)
     outputs: dict[str, bytes] = field(default_factory=dict)
@@ -89,13 +89,11 @@ def display_path(path: Path) -> str:
         return path.as_posix()
 
 
-def manifest_key(path: Path, root: Path) -> str:
-    """A spec's key in ``manifest.json``: its path relative to the project root (the folder of the
-    nearest ``pyproject.toml``), so that the manifest does not depend on the working directory."""
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return display_path(path)
+def manifest_key(path: Path, output: Path) -> str:
+    """A spec's key in ``manifest.json``: its path relative to the output folder, where the
+    manifest lives (``../mechanisms/x.mechanism.json``), so that the key does not depend on the
+    working directory and always leads back to the spec."""
+    return Path(os.path.relpath(path.resolve(), output.resolve())).as_posix()
 
 
 def slug_for(path: Path) -> str:
@@ -141,7 +139,7 @@ def render_outputs(spec: Spec, slug: str, checks: list[SourceCheck]) -> dict[str
 def process(path: Path, options: Options) -> SpecResult:
     """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input."""
     loaded = load_spec(path, display_path(path))
-    result = SpecResult(loaded, slug_for(path), manifest_key(path, options.project_root), list(loaded.findings))
+    result = SpecResult(loaded, slug_for(path), manifest_key(path, options.output), list(loaded.findings))
     if not loaded.ok:
         return result
     result.findings.extend(validate(loaded))
@@ -254,9 +252,8 @@ def _retired(results: list[SpecResult], previous: dict[str, dict], options: Opti
 
     A file is retired when the previous manifest lists it for a spec that now
     produces other files (a scenario was renamed), or for a spec whose file no
-    longer exists in the project (only when the project root is known from a
-    ``pyproject.toml``, so that a run from another folder never mistakes a spec
-    for deleted).  Only names that spec could have written (``<slug>.*.svg``,
+    longer exists (keys are relative to the output folder, so this does not
+    depend on where the command runs).  Only names that spec could have written (``<slug>.*.svg``,
     ``<slug>.html``...) whose bytes still match the digest the manifest recorded
     are retired: a file someone edited, or named in a hand-edited manifest, is
     never deleted.
@@ -267,10 +264,9 @@ def _retired(results: list[SpecResult], previous: dict[str, dict], options: Opti
     dropped: set[str] = set()
     for key, entry in previous.items():
         if key in produced:
-            reason = f"no longer produced by {key}"
-        elif (options.project_root_found and not Path(key).is_absolute() and ".." not in Path(key).parts
-              and not (options.project_root / key).exists()):
-            reason = f"its spec {key} no longer exists"
+            reason = f"no longer produced by {_spec_shown(options, key)}"
+        elif not (options.output / key).exists():
+            reason = f"its spec {_spec_shown(options, key)} no longer exists"
             dropped.add(key)
         else:
             continue  # a spec not built this time, or one that failed: its output stays
@@ -282,6 +278,11 @@ def _retired(results: list[SpecResult], previous: dict[str, dict], options: Opti
                     and _file_digest(options.output / name) == digest):
                 files[name] = reason
     return files, dropped
+
+
+def _spec_shown(options: Options, key: str) -> str:
+    """A manifest key (relative to the output folder) as a path from the working directory."""
+    return display_path(Path(os.path.normpath(options.output / key)))
 
 
 def _written_by(slug: str, name: str) -> bool:
@@ -310,10 +311,11 @@ def _manifest_collisions(results: list[SpecResult], previous: dict[str, dict], o
             continue
         for name in sorted(result.outputs):
             other = owners.get(name)
-            if other is not None and other != result.key and (options.project_root / other).exists():
+            if other is not None and other != result.key and (options.output / other).exists():
                 result.findings.append(Finding(
                     result.loaded.display, None,
-                    f"writes {name}, which {MANIFEST} records as the output of {other}; rename one of the specs",
+                    f"writes {name}, which {MANIFEST} records as the output of {_spec_shown(options, other)}; "
+                    "rename one of the specs",
                     "output-collision"))
                 result.outputs = {}
                 break

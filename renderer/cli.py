@@ -16,7 +16,7 @@ import click
 
 from . import __version__
 from .build import display_path, discover, execute
-from .config import Options, find_pyproject, project_settings
+from .config import Options, project_settings
 from .errors import FindingsError, MechdiagramError
 from .hashing import hash_files, write_spec_digests
 from .report import emit
@@ -31,8 +31,7 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
     def rel(value: str) -> Path:
         return Path(display_path(base / value))
 
-    options = Options(mode=mode, format=fmt, jobs=jobs, project_root=base,  # type: ignore[arg-type]
-                      project_root_found=find_pyproject(Path.cwd()) is not None)
+    options = Options(mode=mode, format=fmt, jobs=jobs)  # type: ignore[arg-type]
     if specs:
         options.specs = list(specs)
     elif "specs" in settings:

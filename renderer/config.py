@@ -37,8 +37,6 @@ class Options:
     source_root: Path = Path(".")
     allow_missing_sources: bool = False
     format: Format = "text"
-    project_root: Path = Path(".")  # folder of the nearest pyproject.toml: manifest keys are relative to it
-    project_root_found: bool = False  # False: no pyproject.toml, project_root is the working folder
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
 
 

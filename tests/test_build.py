@@ -95,7 +95,7 @@ def test_manifest_lists_spec_outputs_and_sources(project):
     assert manifest["generator"] == "mechdiagram"
     (entry,) = manifest["specs"]
     spec_bytes = (project / "specs" / "reference.mechanism.json").read_bytes()
-    assert entry["spec"] == "specs/reference.mechanism.json"
+    assert entry["spec"] == "../specs/reference.mechanism.json"
     assert entry["sha256"] == sha(spec_bytes)
     outputs = {item["path"]: item["sha256"] for item in entry["outputs"]}
     assert sorted(outputs) == [name for name in EXPECTED_FILES if name != "manifest.json"]
@@ -225,9 +225,9 @@ def test_a_failing_spec_beside_a_good_one(project):
     manifest = json.loads(after["manifest.json"])
     entries = {e["spec"]: e for e in manifest["specs"]}
     old = {e["spec"]: e for e in json.loads(first["manifest.json"])["specs"]}
-    assert sorted(entries) == ["specs/broken.mechanism.json", "specs/reference.mechanism.json"]
-    assert entries["specs/broken.mechanism.json"] == old["specs/broken.mechanism.json"]
-    assert entries["specs/reference.mechanism.json"]["sha256"] == sha(good.read_bytes())
+    assert sorted(entries) == ["../specs/broken.mechanism.json", "../specs/reference.mechanism.json"]
+    assert entries["../specs/broken.mechanism.json"] == old["../specs/broken.mechanism.json"]
+    assert entries["../specs/reference.mechanism.json"]["sha256"] == sha(good.read_bytes())
 
 
 def test_failed_spec_without_previous_output_writes_nothing_for_it(project):
@@ -287,7 +287,7 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     assert names == ["blog-asset.png", "manifest.json", "one.fragment.html", "one.html",
                      "one.renamed.poster.svg", "one.renamed.svg"]
     manifest = _json.loads((out / "manifest.json").read_text("utf-8"))
-    assert [entry["spec"] for entry in manifest["specs"]] == ["mechanisms/one.mechanism.json"]
+    assert [entry["spec"] for entry in manifest["specs"]] == ["../mechanisms/one.mechanism.json"]
     assert runner.invoke(main, ["check"]).exit_code == 0
 
 
