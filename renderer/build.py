@@ -26,7 +26,7 @@ from .errors import Finding, OutputError
 from .html import figure_context, render_fragment, render_page
 from .layout import layout_scenario
 from .load import LoadedSpec, load_spec
-from .model import Spec, spec_from_data
+from .model import Source, Spec, spec_from_data
 from .provenance import SourceCheck, check_sources
 from .svg import prefix_for, render_scenario, svg_document
 from .validate import validate
@@ -142,15 +142,21 @@ def process(path: Path, options: Options) -> SpecResult:
     result = SpecResult(loaded, slug_for(path), manifest_key(path, options.output), list(loaded.findings))
     if not loaded.ok:
         return result
-    result.findings.extend(validate(loaded))
-    if result.failed:
-        return result
-    spec = spec_from_data(loaded.data)
-    result.checks, source_findings = check_sources(loaded, spec.sources, options.source_root,
+    findings = validate(loaded)
+    # Sources are checked even when the rest of the spec has errors, so that every problem shows at once;
+    # only the sources whose own entries are well formed (no finding under /sources/N).
+    broken = {f.pointer.split("/")[2] for f in findings if (f.pointer or "").startswith("/sources/")}
+    if any(f.pointer in ("/sources", "") and f.rule in ("type", "maxItems") for f in findings):
+        sources: list[Source] = []
+    else:
+        sources = [Source(s["path"], s.get("sha256"), s.get("description"))
+                   for i, s in enumerate(loaded.data.get("sources", [])) if str(i) not in broken]
+    result.checks, source_findings = check_sources(loaded, tuple(sources), options.source_root,
                                                    allow_missing=options.allow_missing_sources)
-    result.findings.extend(source_findings)
+    result.findings.extend(sorted(findings + source_findings,
+                                  key=lambda f: (f.line or 0, f.column or 0, f.pointer or "", f.message)))
     if not result.failed and options.mode != "validate":
-        result.outputs = render_outputs(spec, result.slug, result.checks)
+        result.outputs = render_outputs(spec_from_data(loaded.data), result.slug, result.checks)
     return result
 
 

@@ -334,6 +334,8 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     # Gaps widen so that arrow labels sit between boxes, never under them.
     gap_x, gap_y = GAP_X, GAP_Y
     for path in spec.paths:
+        if path.source in cells and path.dest in cells and cells[path.source][0] != cells[path.dest][0]:
+            gap_y = max(gap_y, 48.0)  # an arrow between rows stays visible beside the active outlines
         if path.source not in cells or path.dest not in cells or not path.label:
             continue
         label = _label_lines(path)

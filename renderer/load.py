@@ -261,8 +261,16 @@ def _find_specials(value: Any, path: tuple) -> list[tuple[str, tuple, str]]:
     return found
 
 
-def _syntax_message(exc: json.JSONDecodeError) -> str:
-    """The json module's message, reworded where it names a position it does not show."""
+def _syntax_message(exc: json.JSONDecodeError) -> tuple[str, int]:
+    """The json module's message, reworded where it names a position it does not show, and the
+    character offset to report (the comma itself for a trailing comma)."""
+    message = _syntax_text(exc)
+    if message.startswith("a comma before"):
+        return message, len(exc.doc[:exc.pos].rstrip()) - 1
+    return message, exc.pos
+
+
+def _syntax_text(exc: json.JSONDecodeError) -> str:
     if exc.msg.startswith("Invalid control character"):
         char = exc.doc[exc.pos] if exc.pos < len(exc.doc) else ""
         if char in "\r\n":
@@ -275,7 +283,7 @@ def _syntax_message(exc: json.JSONDecodeError) -> str:
     here = exc.doc[exc.pos] if exc.pos < len(exc.doc) else ""
     before = exc.doc[:exc.pos].rstrip()
     if exc.msg.startswith(("Expecting property name", "Expecting value")) and before.endswith(",") and here in "]}":
-        return f"a comma before {here!r}: JSON allows no trailing comma; remove it"
+        return f"a comma before {here!r}: JSON allows no trailing comma; remove the comma"
     if here == "/" and exc.doc[exc.pos:exc.pos + 2] in ("//", "/*"):
         return "a comment: JSON has no comments; remove it (put notes in a description)"
     if here == "'":
@@ -313,7 +321,8 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         data = json.loads(spec.text, object_pairs_hook=_pairs_hook, parse_constant=_NonFinite,
                           parse_int=_parse_int, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        return fail(f"invalid JSON: {_syntax_message(exc)}", "json-syntax", *spec.position(exc.pos))
+        message, offset = _syntax_message(exc)
+        return fail(f"invalid JSON: {message}", "json-syntax", *spec.position(offset))
     except RecursionError:
         return fail("the JSON is nested too deeply to be a mechanism spec", "json-depth")
     except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit

@@ -391,6 +391,8 @@ class _Rules:
                 ref = target.get(end)
                 if not isinstance(ref, str) or ref in nodes:
                     continue
+                if ref in targets and targets[ref].get("kind") != "path":
+                    continue  # a target of unknown kind: its kind finding says enough
                 if ref in targets:
                     message = f"{end} {quote(ref)} is a path; a path runs between node targets"
                 else:

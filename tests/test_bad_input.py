@@ -46,7 +46,7 @@ def only(spec) -> object:
 
 @pytest.mark.parametrize("raw, rule, line, column, pointer, words", [
     (b'{\n  "version": 1,\n  "title" "Tiny"\n}\n', "json-syntax", 3, 11, None, "Expecting ':' delimiter"),
-    (b'{\n  "version": 1,\n}\n', "json-syntax", 3, 1, None, "JSON allows no trailing comma"),
+    (b'{\n  "version": 1,\n}\n', "json-syntax", 2, 15, None, "JSON allows no trailing comma"),
     (b'{"version": 1} {"version": 1}', "json-syntax", 1, 16, None, "more text after the end"),
     (b'{\n  "title": "Tiny\n}', "json-syntax", 2, 17, None, "a line ends inside a string"),
     (b'{\n  "title": "Ti\x07ny"\n}', "json-syntax", 2, 15, None, "control character U+0007"),
@@ -425,7 +425,7 @@ def test_hash_write_finds_sources_whose_keys_are_escaped(tmp_path, spec_data, mo
 
 
 @pytest.mark.parametrize("text, line, column, hint", [
-    ('{"a": [1, 2,]}', 1, 13, "a comma before ']': JSON allows no trailing comma; remove it"),
+    ('{"a": [1, 2,]}', 1, 12, "a comma before ']': JSON allows no trailing comma; remove the comma"),
     ('{"a": 1 // note\n}', 1, 9, "a comment: JSON has no comments; remove it (put notes in a description)"),
     ("{'a': 1}", 1, 2, "a string in single quotes: JSON strings use double quotes"),
     ('{"a": 1\n "b": 2}', 2, 2, "a missing comma between two members or items"),

@@ -41,6 +41,7 @@ def broken(project):
     data["titel"] = "typo"                                   # line of "titel"
     data["scenarios"][0]["steps"][1]["duration"] = -5
     data["scenarios"][0]["steps"][2]["active"] = ["out1", "wrok1"]
+    data["sources"] = []  # its sources are another test's subject
     path = project / "bad" / "broken.mechanism.json"
     path.parent.mkdir()
     text = dumps(data)
@@ -209,3 +210,17 @@ def test_installed_console_script(broken):
     module = subprocess.run([sys.executable, "-m", "renderer", "validate", "bad", "--source-root", "specs"],
                             cwd=project, capture_output=True, text=True, timeout=120)
     assert module.returncode == 1 and module.stderr == bad.stderr
+
+
+def test_sources_are_checked_even_when_the_spec_has_other_errors(project):
+    """Every problem of a file at once: a typo elsewhere does not hide an edited source."""
+    spec = project / "specs" / "reference.mechanism.json"
+    data = json.loads(spec.read_text("utf-8"))
+    data["titel"] = "typo"
+    spec.write_text(json.dumps(data, indent=2), "utf-8")
+    article = project / "specs" / "notes" / "article.md"
+    article.write_bytes(article.read_bytes() + b"edited\n")
+    result = invoke("validate", "specs", "--source-root", "specs")
+    assert result.exit_code == 1
+    rules = [LINE.match(line)["rule"] for line in result.stderr.splitlines() if ": error: " in line]
+    assert rules == ["source-mismatch", "additionalProperties"]

@@ -232,7 +232,7 @@ def test_arrows_run_from_edge_to_edge():
     assert not inside(arrow.start, source) and not inside(arrow.head[0], dest)
     # within a few px of the boxes they join
     assert abs(arrow.start[0] - (source.x + source.w)) <= 4 or abs(arrow.start[1] - (source.y + source.h)) <= 4
-    assert abs(arrow.head[0][0] - dest.x) <= 4 or abs(arrow.head[0][1] - dest.y) <= 4
+    assert abs(arrow.head[0][0] - dest.x) <= 9 or abs(arrow.head[0][1] - dest.y) <= 9  # 8 px clear of an active outline
 
 
 def test_layout_is_deterministic():
