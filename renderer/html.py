@@ -33,7 +33,7 @@ SOURCE_STATUS_TEXT = {
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment for every template: package loader, autoescaping always on."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("renderer", "templates"),
         autoescape=True,
         trim_blocks=True,
@@ -41,6 +41,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["zip"] = zip
+    return env
 
 
 @lru_cache(maxsize=None)

@@ -42,3 +42,15 @@ def test_ci_runs_the_readme_test_command():
     assert "make test" in ci
     assert "```sh\nmake test\n```" in _readme()
     assert "```sh\nmake gallery\n```" in _readme()
+
+
+def test_readme_sample_findings_are_what_the_tool_prints(tmp_path, monkeypatch):
+    block = re.search(r"```json\n(.*?)```", _readme(), re.S).group(1)
+    block = block.replace('"active": ["stage1"], "paths": ["handoff"]', '"active": ["stage3"], "paths": ["handoff"]')
+    (tmp_path / "mechanisms").mkdir()
+    (tmp_path / "mechanisms" / "queue.mechanism.json").write_text(block, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "--allow-missing-sources"])
+    printed = result.stderr.splitlines()[:-1]
+    sample = re.search(r"stage3\"\]` in its second step:\n\n```\n(.*?)```", _readme(), re.S).group(1).splitlines()
+    assert printed == sample
