@@ -351,8 +351,10 @@ PARALLEL_THRESHOLD = 8
 
 
 def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent process, which reports it once; workers write nothing."""
+    """Workers leave Ctrl-C to the parent process, which reports it once, and end quietly on SIGTERM
+    (not through the parent's handler, which would print a traceback from each); workers write nothing."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
@@ -392,9 +394,7 @@ def execute(options: Options) -> Report:
     names = [name for name in expected if name != MANIFEST]
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
         changed = list(pool.map(lambda name: write_file(options.output / name, expected[name]), names))
-    changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
-    for name, was_written in zip(names + [MANIFEST], changed):
-        (report.written if was_written else report.unchanged).append(name)
+    # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.
     for name in sorted(retired):
         try:
             (options.output / name).unlink()
@@ -403,4 +403,7 @@ def execute(options: Options) -> Report:
             pass
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(options.output / name)}: {exc.strerror or exc}") from exc
+    changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
+    for name, was_written in zip(names + [MANIFEST], changed):
+        (report.written if was_written else report.unchanged).append(name)
     return report

@@ -243,19 +243,48 @@ def grid_cells(spec: Spec) -> tuple[dict[str, tuple[int, int]], list[str | None]
     return cells, labels
 
 
+def _forward_edges(nodes: list[str], edges: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``edges`` without the back edges of a depth-first search in file order: what is left has no cycle.
+
+    A cycle (fetch -> decode -> execute -> fetch, a request and its reply) would otherwise leave
+    every node on it unranked; its closing edge is drawn all the same, as an arrow back.
+    """
+    out: dict[str, list[str]] = {key: [] for key in nodes}
+    for src, dest in edges:
+        out[src].append(dest)
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    back: set[tuple[str, str]] = set()
+    for root in nodes:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(out[root]))]
+        while stack:  # iterative: any depth
+            key, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[key] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                back.add((key, child))
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(out[child])))
+    return [edge for edge in edges if edge not in back]
+
+
 def _flow_cells(spec: Spec, nodes: list[str]) -> dict[str, tuple[int, int]]:
     edges = [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
     if not edges:
         return {key: (i // FLOW_COLUMNS, i % FLOW_COLUMNS) for i, key in enumerate(nodes)}
+    edges = _forward_edges(nodes, edges)
     incoming = {key: 0 for key in nodes}
     for _, dest in edges:
         incoming[dest] += 1
     rank = {key: 0 for key in nodes}
     queue = [key for key in nodes if incoming[key] == 0]
-    seen = 0
-    while queue:  # Kahn's algorithm; nodes on a cycle keep rank 0
+    while queue:  # Kahn's algorithm on the acyclic edges: a node's column is its longest path from a source
         key = queue.pop(0)
-        seen += 1
         for src, dest in edges:
             if src == key:
                 rank[dest] = max(rank[dest], rank[key] + 1)
@@ -358,7 +387,12 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     arrows = {p.key: _arrow(p, boxes[p.source], boxes[p.dest])
               for p in spec.paths if p.source in boxes and p.dest in boxes and p.source != p.dest}
     grid_right = left + n_cols * BOX_WIDTH + max(n_cols - 1, 0) * gap_x
-    width = max(MIN_WIDTH, grid_right + MARGIN)
+    label_right = 0.0  # an arrow label beside the last column may reach past the boxes
+    for arrow in arrows.values():
+        if arrow.label_lines:
+            w = max(text_width(line, PATH_LABEL_SIZE) for line in arrow.label_lines)
+            label_right = max(label_right, arrow.label_at[0] + {"start": w, "end": 0.0}.get(arrow.label_anchor, w / 2))
+    width = max(MIN_WIDTH, grid_right + MARGIN, label_right + MARGIN)
     grid_bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
 
     panel_top = grid_bottom + PANEL_GAP

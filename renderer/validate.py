@@ -46,6 +46,8 @@ RULES = {
     "layout-position": "layout.positions names node targets, one per cell",
     "xml-character": "text holds only characters that XML 1.0 allows",
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
+    "invisible-text": "text has at least one visible character",
+    "path-in-active": "active lists nodes; paths are animated through a step's paths",
     "limit": "a spec stays within the size limits",
 }
 
@@ -296,6 +298,14 @@ def _strings(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, str, bool]]:
             stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))))
 
 
+_BLANKS = frozenset("\u2800\u3164\uffa0\u115f\u1160\u180e")  # blank symbols that are not white space
+
+
+def _visible(char: str) -> bool:
+    """Whether a character draws something: not white space, a format or combining character, or a blank."""
+    return not (char.isspace() or char in _BLANKS or unicodedata.category(char) in ("Cf", "Mn", "Me", "Cc", "Zs"))
+
+
 _BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF U+202C
 _BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
 
@@ -310,8 +320,8 @@ def _unclosed_bidi(text: str) -> str | None:
             stack.append(char)
         elif char == "\u202c" and stack and stack[-1] in _BIDI_EMBEDDINGS:
             stack.pop()
-        elif char == "\u2069":
-            while stack and stack.pop() not in _BIDI_ISOLATES:
+        elif char == "\u2069" and any(c in _BIDI_ISOLATES for c in stack):  # a PDI with no open isolate is ignored
+            while stack.pop() not in _BIDI_ISOLATES:
                 pass
     return stack[0] if stack else None
 
@@ -349,6 +359,10 @@ class _Rules:
 
     def text(self) -> None:
         for path, text, is_key in _strings(self.spec.data):
+            if not is_key and text.strip() and not any(_visible(char) for char in text):
+                self.add(path, f"text {quote(text)} has no visible character (only spaces, format characters or "
+                         "blank symbols); write visible text", "invisible-text")
+                continue
             bad = _XML_FORBIDDEN.search(text)
             if bad:
                 char = bad.group()
@@ -398,6 +412,9 @@ class _Rules:
                 else:
                     message = f"{end} {quote(ref)} is not a node target{suggest(ref, nodes, 'node targets')}"
                 self.add(("targets", key, end), message, "path-endpoint")
+            if isinstance(target.get("from"), str) and target.get("from") == target.get("to"):
+                self.add(("targets", key, "to"), f"to {quote(target['to'])} is also the path's from; a path runs "
+                         "between two different nodes", "path-endpoint")
 
     def refs(self, base: tuple, keys: Any, valid: list[str], rule_noun: str) -> None:
         if not isinstance(keys, list) or not self.has_targets:
@@ -433,6 +450,10 @@ class _Rules:
                     continue
                 base = ("scenarios", s, "steps", n)
                 self.refs(base + ("active",), step.get("active"), targets, "targets")
+                for i, ref in enumerate(step.get("active") if isinstance(step.get("active"), list) else []):
+                    if isinstance(ref, str) and self.kinds.get(ref) == "path":
+                        self.add(base + ("active", i), f"{quote(ref)} is a path; active lists nodes to highlight, "
+                                 "paths lists the paths to animate: move it to paths", "path-in-active")
                 listed = step.get("paths")
                 if isinstance(listed, list) and self.has_targets:
                     for i, ref in enumerate(listed):
@@ -465,6 +486,11 @@ class _Rules:
             match = _LANE_KEY.match(key)
             if match and match.group(1) not in lanes:
                 lanes.append(match.group(1))
+        loose = [key for key in nodes if not _LANE_KEY.match(key)]
+        if layout.get("lanes") and loose:
+            self.add(("layout", "lanes"), f"lanes apply to a grid, where every node key is <lane><index>, but "
+                     f"{', '.join(quote(k) for k in loose[:5])} {'is' if len(loose) == 1 else 'are'} not; rename "
+                     "them or remove lanes", "unknown-lane")
         listed: set[str] = set()
         for i, item in enumerate(layout.get("lanes", []) if isinstance(layout.get("lanes"), list) else []):
             key = item if isinstance(item, str) else item.get("key") if isinstance(item, dict) else None

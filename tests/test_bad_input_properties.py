@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from conftest import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
-from renderer.validate import _unclosed_bidi
+from renderer.validate import _unclosed_bidi, _visible
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDING = re.compile(r"^.+?(?::\d+:\d+)?: (error|warning|info): .* \[[A-Za-z-]+\]$")
@@ -265,9 +265,9 @@ def test_every_pointer_is_located_at_its_value(value, indent, ascii_only):
 
 #: Text that the schema accepts: any printable character (markup, quotes, RTL, CJK, emoji, combining marks).
 safe_text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn")), min_size=1, max_size=80).filter(
-    lambda t: re.search(r"\S", t) and not _unclosed_bidi(t)) | st.sampled_from(
+    lambda t: any(_visible(c) for c in t) and not _unclosed_bidi(t)) | st.sampled_from(
     [h for h in HOSTILE if re.search(r"\S", h) and not re.search("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe]", h)
-     and len(h) <= 500 and not _unclosed_bidi(h)])
+     and len(h) <= 500 and not _unclosed_bidi(h) and any(_visible(c) for c in h)])
 keys = st.from_regex(r"\A[a-z][a-z0-9_]{0,6}\Z")
 
 
@@ -285,10 +285,11 @@ def valid_specs(draw) -> dict:
                                   unique=True))
     targets = {k: {"id": f"n{i}", "kind": "node", "label": draw(safe_text)} for i, k in enumerate(node_keys)}
     path_keys = []
-    for i in range(draw(st.integers(0, 6))):
+    for i in range(draw(st.integers(0, 6)) if len(node_keys) > 1 else 0):
         key = f"p_{i}"
-        targets[key] = {"id": f"p{i}", "kind": "path", "from": draw(st.sampled_from(node_keys)),
-                        "to": draw(st.sampled_from(node_keys))}
+        source = draw(st.sampled_from(node_keys))
+        targets[key] = {"id": f"p{i}", "kind": "path", "from": source,
+                        "to": draw(st.sampled_from([k for k in node_keys if k != source]))}
         if draw(st.booleans()):
             targets[key]["label"] = draw(safe_text)
         path_keys.append(key)

@@ -139,3 +139,27 @@ def test_lines_end_at_a_lone_carriage_return_too():
     assert [(f.line, f.column) for f in loaded.findings] == [(3, 10)]  # the trailing comma
     loaded = parse_text(b'{\r  "version": 1,\r  "titel": "x"\r}', "x.json")
     assert [(f.line, f.column) for f in validate(loaded) if f.pointer == "/titel"] == [(3, 3)]
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda d: d["targets"]["ab"].update(to="a0"),
+     ("/targets/ab/to", "path-endpoint", 'to "a0" is also the path\'s from; a path runs between two different nodes')),
+    (lambda d: d["scenarios"][0]["steps"][0]["active"].append("ab"),
+     ("/scenarios/0/steps/0/active/1", "path-in-active",
+      '"ab" is a path; active lists nodes to highlight, paths lists the paths to animate: move it to paths')),
+    (lambda d: (d["targets"].update(loose={"id": "l", "kind": "node", "label": "loose"}),
+                d.update(layout={"lanes": [{"key": "a", "label": "A"}]})),
+     ("/layout/lanes", "unknown-lane",
+      'lanes apply to a grid, where every node key is <lane><index>, but "loose" is not; rename them or remove lanes')),
+    (lambda d: d.update(title="\u200b\u00ad"),
+     ("/title", "invisible-text", 'text "\u200b\u00ad" has no visible character (only spaces, format characters or '
+      "blank symbols); write visible text")),
+    (lambda d: d["scenarios"][0]["steps"][0].update(title="\u202eabc\u2069"),
+     ("/scenarios/0/steps/0/title", "bidi-control",
+      'text "\u202eabc\u2069" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
+      "after it in the figure and player; close it (U+202C or U+2069) or remove it")),
+])
+def test_specs_that_would_draw_wrongly_are_refused(edit, expected):
+    data = minimal_spec()
+    edit(data)
+    assert findings(data) == [expected]

@@ -238,3 +238,45 @@ def test_arrows_run_from_edge_to_edge():
 def test_layout_is_deterministic():
     spec = spec_from_data(reference_spec())
     assert layout_scenario(spec, spec.scenarios[0]) == layout_scenario(spec, spec.scenarios[0])
+
+
+def test_flow_layout_breaks_cycles_instead_of_stacking_them():
+    """fetch -> decode -> execute -> fetch: one column each, the closing edge drawn back."""
+    data = minimal_spec()
+    data["targets"] = {
+        "fetch": {"id": "f", "kind": "node", "label": "fetch"},
+        "decode": {"id": "d", "kind": "node", "label": "decode"},
+        "execute": {"id": "e", "kind": "node", "label": "execute"},
+        "p1": {"id": "p1", "kind": "path", "from": "fetch", "to": "decode"},
+        "p2": {"id": "p2", "kind": "path", "from": "decode", "to": "execute"},
+        "p3": {"id": "p3", "kind": "path", "from": "execute", "to": "fetch", "label": "next PC"},
+    }
+    data["scenarios"][0]["unselected"] = []
+    data["scenarios"][0]["steps"] = [{"title": "Go", "duration": 1000, "active": ["fetch"], "paths": ["p3"]}]
+    spec = spec_from_data(data)
+    cells, _ = grid_cells(spec)
+    assert cells == {"fetch": (0, 0), "decode": (0, 1), "execute": (0, 2)}
+
+
+def test_flow_layout_puts_a_fan_out_in_one_column_and_its_reply_back():
+    data = minimal_spec()
+    targets = {"lb": {"id": "lb", "kind": "node", "label": "balancer"}}
+    for i in range(3):
+        targets[f"w{i}x"] = {"id": f"w{i}", "kind": "node", "label": f"worker {i}"}
+        targets[f"to{i}"] = {"id": f"to{i}", "kind": "path", "from": "lb", "to": f"w{i}x"}
+    targets["reply"] = {"id": "reply", "kind": "path", "from": "w0x", "to": "lb"}
+    data["targets"] = targets
+    data["scenarios"][0]["unselected"] = []
+    data["scenarios"][0]["steps"] = [{"title": "Go", "duration": 1000, "active": ["lb"]}]
+    cells, _ = grid_cells(spec_from_data(data))
+    assert cells == {"lb": (0, 0), "w0x": (0, 1), "w1x": (1, 1), "w2x": (2, 1)}
+
+
+def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
+    data = minimal_spec()
+    data["targets"]["ab"].update({"from": "a1", "to": "b1", "label": "a rather long label"})
+    _, layout = laid_out(data)
+    arrow = layout.arrows["ab"]
+    assert arrow.label_anchor == "start"
+    right = arrow.label_at[0] + text_width(arrow.label_lines[0], 12.0)
+    assert right + 10 <= layout.width
