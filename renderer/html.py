@@ -30,6 +30,10 @@ SOURCE_STATUS_TEXT = {
 }
 
 
+#: Primary language subtags written right to left (the HTML dir attribute follows the spec's language).
+RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"})
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment for every template: package loader, autoescaping always on."""
@@ -91,6 +95,7 @@ class FigureContext(TypedDict):
 
     root_id: str
     language: str
+    direction: str  # "rtl" for right-to-left languages (HTML dir attribute), else "ltr"
     chrome_language: str | None
     title: str
     description: str
@@ -139,9 +144,11 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "status_text": SOURCE_STATUS_TEXT.get(check.status, check.status),
     } for check in checks]
     chrome = None if spec.language.lower().split("-")[0] == "en" else "en"
+    direction = "rtl" if spec.language.lower().split("-")[0] in RTL_LANGUAGES else "ltr"
     return {
         "root_id": f"md-{slug}",
         "language": spec.language,
+        "direction": direction,
         "chrome_language": chrome,
         "title": spec.title,
         "description": spec.description,

@@ -299,3 +299,20 @@ def test_non_english_spec_keeps_english_controls_marked(tmp_path):
     root = parse(build_html(data, tmp_path, "tiny")["page"])
     assert root.find("html").attrs["lang"] == "de"
     assert root.find("div", "md-controls").attrs.get("lang") == "en"
+
+
+def test_right_to_left_languages_set_the_direction_and_english_controls_stay_ltr():
+    from renderer.html import figure_context, render_page
+
+    from conftest import minimal_spec
+    from renderer.model import spec_from_data
+
+    data = minimal_spec()
+    data["language"] = "ar"
+    page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
+    assert '<html lang="ar" dir="rtl">' in page
+    assert 'data-md-figure lang="ar" dir="rtl"' in page
+    assert 'aria-label="Animation controls" hidden lang="en" dir="ltr"' in page
+    data["language"] = "en-GB"
+    page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
+    assert '<html lang="en-GB" dir="ltr">' in page

@@ -5,6 +5,7 @@
 (function () {
   "use strict";
 
+  var HOVER_REST_MS = 300;  /* how long the mouse rests on the figure before the animation stops */
   var REFERENCE_ATTRIBUTES = ["aria-labelledby", "aria-describedby", "aria-controls", "for"];
 
   /* Give the ids inside root a suffix when the same figure is inlined more than once on a page. */
@@ -82,8 +83,10 @@
     if (this.select) {
       this.select.addEventListener("change", function () { self.choose(Number(self.select.value)); });
     }
-    /* Rotation stops when keyboard focus enters the player or a mouse pointer rests on it,
-       and restarts only when the user presses Play.  Touch and pen have no dependable hover: their
+    /* Rotation stops when keyboard focus enters the player or a mouse pointer rests on the figure for
+       HOVER_REST_MS, and restarts only when the user presses Play.  Only the figure counts, and only a
+       rest: a pointer on its way to "Pause animation" must find that label still there when it clicks.
+       Touch and pen have no dependable hover: their
        pointerenter comes with the press itself, so pausing then would make a tap on "Pause animation"
        pause and at once play again.  For the same reason the focus that a press (not the keyboard)
        gives the Pause/Play button leaves the decision to that button's click. */
@@ -92,9 +95,14 @@
       if (event.target === self.playButton && !focusVisible(event.target)) { return; }
       self.pause();
     });
-    this.stage.addEventListener("pointerenter", function (event) {
-      if (event.pointerType === "mouse") { self.pause(); }
+    var figure = this.root.querySelector(".md-figure");
+    var rest = null;
+    figure.addEventListener("pointerenter", function (event) {
+      if (event.pointerType !== "mouse") { return; }
+      window.clearTimeout(rest);
+      rest = window.setTimeout(function () { self.pause(); }, HOVER_REST_MS);
     });
+    figure.addEventListener("pointerleave", function () { window.clearTimeout(rest); });
     this.show();
     if (this.reducedMotion) {
       this.pause();

@@ -100,6 +100,9 @@ def test_mouse_hover_stops_the_player_until_play_is_pressed(site, open_page):
     page.mouse.move(1, 1)
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     bs.figures(page).nth(0).locator("svg").first.hover()
+    page.clock.run_for(100)  # passing over the figure does not stop it ...
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    page.clock.run_for(300)  # ... resting on it does
     assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.mouse.move(1, 1)  # the pointer leaves: still stopped
     page.clock.run_for(30_000)
@@ -110,6 +113,21 @@ def test_mouse_hover_stops_the_player_until_play_is_pressed(site, open_page):
     page.clock.run_for(1000)
     assert bs.step_of(page) == 2
     play.click()  # with the pointer resting on it, the button pauses as its label says
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.clock.run_for(30_000)
+    assert bs.step_of(page) == 2
+
+
+def test_a_mouse_click_on_pause_pauses(site, open_page):
+    """The pointer on its way to "Pause animation" crosses the player; the click must still pause."""
+    page = open_page(site.page("relay"), clock=True)
+    page.mouse.move(1, 1)
+    play = bs.figures(page).nth(0).locator(".md-play")
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL
+    play.hover()
+    page.clock.run_for(1000)  # resting on the button, not on the figure: still playing
+    assert bs.state(page)["label"] == bs.PAUSE_LABEL and bs.step_of(page) == 2
+    play.click()
     assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.clock.run_for(30_000)
     assert bs.step_of(page) == 2
