@@ -10,16 +10,18 @@ they were.  Output is deterministic: the same inputs give the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from functools import partial
 import re
 import signal
 import tempfile
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from .config import Options
 from .errors import Finding, OutputError
@@ -350,6 +352,27 @@ WRITE_THREADS = 8
 PARALLEL_THRESHOLD = 8
 
 
+@contextlib.contextmanager
+def _output_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock (flock) on the output folder itself; no lock file is left behind.
+    Where flock does not exist (Windows), builds are not serialised."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent process, which reports it once, and end quietly on SIGTERM
     (not through the parent's handler, which would print a traceback from each); workers write nothing."""
@@ -403,7 +426,12 @@ def execute(options: Options) -> Report:
             pass
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(options.output / name)}: {exc.strerror or exc}") from exc
-    changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
+    with _output_lock(options.output):  # two builds into one folder must not interleave their manifests
+        previous_now = _previous_manifest(options.output)
+        if previous_now != previous:  # another build wrote meanwhile: merge its entries for other specs
+            expected[MANIFEST] = manifest_bytes(results, {**{k: v for k, v in previous.items() if k not in dropped},
+                                                          **{k: v for k, v in previous_now.items() if k not in dropped}})
+        changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
     for name, was_written in zip(names + [MANIFEST], changed):
         (report.written if was_written else report.unchanged).append(name)
     return report

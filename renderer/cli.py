@@ -46,6 +46,8 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
         options.source_root = rel(settings["source-root"])
     options.allow_missing_sources = bool(allow_missing if allow_missing is not None
                                          else settings.get("allow-missing-sources", False))
+    if options.output.exists() and not options.output.is_dir():
+        raise click.UsageError(f"output {options.output} exists and is not a folder")
     if not options.source_root.is_dir():
         raise click.UsageError(f"source root {options.source_root} is not a folder")
     missing = [str(p) for p in options.specs if not p.exists()]

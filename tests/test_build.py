@@ -391,3 +391,36 @@ def test_two_runs_cannot_overwrite_each_others_same_named_output(tmp_path, monke
     assert ("b/x.mechanism.json: error: writes x.fragment.html, which manifest.json records as the output of "
             "a/x.mechanism.json; rename one of the specs [output-collision]") in result.stderr
     assert (tmp_path / "out" / "x.html").read_bytes() == first
+
+
+def test_concurrent_builds_into_one_folder_keep_both_manifest_entries(tmp_path):
+    import json as _json
+    import subprocess
+    import sys
+
+    from conftest import minimal_spec
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")
+    for attempt in range(3):
+        runs = [subprocess.Popen([sys.executable, "-m", "renderer", "build", name, "-o", f"out{attempt}"],
+                                 cwd=tmp_path, stderr=subprocess.PIPE) for name in ("a", "b")]
+        assert [run.wait(timeout=60) for run in runs] == [0, 0]
+        manifest = _json.loads((tmp_path / f"out{attempt}" / "manifest.json").read_text("utf-8"))
+        assert sorted(entry["spec"] for entry in manifest["specs"]) == ["../a/a.mechanism.json", "../b/b.mechanism.json"]
+
+
+def test_an_output_path_that_is_a_file_is_a_usage_error(tmp_path, monkeypatch):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from conftest import minimal_spec
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "taken").write_text("a file", "utf-8")
+    result = CliRunner().invoke(main, ["build", "x.mechanism.json", "-o", "taken"])
+    assert result.exit_code == 2 and "output taken exists and is not a folder" in result.stderr
