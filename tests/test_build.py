@@ -423,4 +423,4 @@ def test_an_output_path_that_is_a_file_is_a_usage_error(tmp_path, monkeypatch):
     (tmp_path / "x.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")
     (tmp_path / "taken").write_text("a file", "utf-8")
     result = CliRunner().invoke(main, ["build", "x.mechanism.json", "-o", "taken"])
-    assert result.exit_code == 2 and "output taken exists and is not a folder" in result.stderr
+    assert result.exit_code == 2 and "'taken' is a file" in result.stderr
