@@ -427,11 +427,9 @@ def execute(options: Options) -> Report:
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(options.output / name)}: {exc.strerror or exc}") from exc
     with _output_lock(options.output):  # two builds into one folder must not interleave their manifests
-        previous_now = _previous_manifest(options.output)
-        if previous_now != previous:  # another build wrote meanwhile: merge its entries for other specs
-            expected[MANIFEST] = manifest_bytes(results, {**{k: v for k, v in previous.items() if k not in dropped},
-                                                          **{k: v for k, v in previous_now.items() if k not in dropped}})
-        changed.append(write_file(options.output / MANIFEST, expected[MANIFEST]))
+        current = _previous_manifest(options.output)  # another build may have written it meanwhile
+        manifest = manifest_bytes(results, {k: v for k, v in current.items() if k not in dropped})
+        changed.append(write_file(options.output / MANIFEST, manifest))
     for name, was_written in zip(names + [MANIFEST], changed):
         (report.written if was_written else report.unchanged).append(name)
     return report
