@@ -18,7 +18,7 @@ import re
 import signal
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from functools import partial
+from functools import lru_cache, partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -218,29 +218,34 @@ def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
         if path.is_file() and path.read_bytes() == data:
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
     try:
-        with handle:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), default_mode() if mode is None else mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(handle.name, mode)
-        os.replace(handle.name, path)
+        os.replace(temp, path)
     except BaseException as exc:
         try:
-            os.unlink(handle.name)
+            os.unlink(temp)
         except OSError:
             pass
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
         raise
     return True
+
+
+@lru_cache(maxsize=1)
+def default_mode() -> int:
+    """Permission bits of new output files: ``0o666`` less the process umask (read once: reading it
+    means setting it, which must not happen while threads create files)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _slug_collisions(results: list[SpecResult]) -> None:
@@ -386,7 +391,19 @@ def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
     if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
         return [process(path, options) for path in paths]
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), initializer=_ignore_interrupts) as pool:
-        return list(pool.map(partial(process, options=options), paths, chunksize=max(1, len(paths) // (jobs * 4))))
+        return list(pool.map(partial(_process_lean, options=options), paths,
+                             chunksize=max(1, len(paths) // (jobs * 8))))
+
+
+def _process_lean(path: Path, options: Options) -> SpecResult:
+    """:func:`process` in a worker: the parsed document and its text stay behind (the findings are
+    located already), so that less travels back to the parent process."""
+    result = process(path, options)
+    result.loaded.data = None
+    result.loaded.text = ""
+    result.loaded.__dict__.pop("_offsets", None)
+    result.loaded.__dict__.pop("_line_starts", None)
+    return result
 
 
 def execute(options: Options) -> Report:
@@ -415,6 +432,7 @@ def execute(options: Options) -> Report:
     # The manifest goes last, and only once every output is in place, so that it never
     # describes files an interrupted or failed build did not write.
     names = [name for name in expected if name != MANIFEST]
+    default_mode()  # before the threads start
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
         changed = list(pool.map(lambda name: write_file(options.output / name, expected[name]), names))
     # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.

@@ -310,9 +310,12 @@ _BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF 
 _BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
 
 
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def _unclosed_bidi(text: str) -> str | None:
     """The first explicit directional formatting character of ``text`` left open (Unicode UAX #9), or None."""
-    if not any("\u202a" <= c <= "\u202e" or "\u2066" <= c <= "\u2069" for c in text):
+    if not _BIDI_CONTROLS.search(text):
         return None
     stack: list[str] = []
     for char in text:

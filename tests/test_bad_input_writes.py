@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import os
 import json
 import shutil
 import tempfile
@@ -69,14 +70,13 @@ def test_failed_rename_keeps_the_old_file(target, monkeypatch, error):
 @pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()],
                          ids=["disk-full", "keyboardinterrupt"])
 def test_failure_in_the_middle_of_the_write_keeps_the_old_file(target, monkeypatch, error):
-    real = tempfile.NamedTemporaryFile
+    real = os.fdopen
 
     class HalfWritten:
         """The temporary file, whose write stores half of the data and then fails."""
 
-        def __init__(self, *args, **kwargs):
-            self._file = real(*args, **kwargs)
-            self.name = self._file.name
+        def __init__(self, fd, *args, **kwargs):
+            self._file = real(fd, *args, **kwargs)
 
         def write(self, data):
             self._file.write(data[: len(data) // 2])
@@ -92,7 +92,7 @@ def test_failure_in_the_middle_of_the_write_keeps_the_old_file(target, monkeypat
         def __exit__(self, *exc):
             self._file.close()
 
-    monkeypatch.setattr(build_module.tempfile, "NamedTemporaryFile", HalfWritten)
+    monkeypatch.setattr(build_module.os, "fdopen", HalfWritten)
     with pytest.raises(OutputError if isinstance(error, OSError) else KeyboardInterrupt):
         write_file(target, NEW * 1000)
     assert target.read_bytes() == OLD
