@@ -65,6 +65,28 @@ class SvgOptions:
     still: int | None = None
 
 
+class _Leaf:
+    """A ready-made ElementTree subtree that an svgwrite container accepts as a child (it asks its
+    children only for ``get_xml()``).  Boxes and labels, most of a drawing's elements, are built this
+    way: the same elements svgwrite would build, without its per-attribute bookkeeping, which took
+    most of a build's time.  Attributes are written sorted, as svgwrite writes them."""
+
+    def __init__(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
+        self.xml = ElementTree.Element(tag, dict(sorted(attrib.items())))
+        self.xml.text = text
+
+    def child(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
+        element = ElementTree.SubElement(self.xml, tag, dict(sorted(attrib.items())))
+        element.text = text
+
+    def __setitem__(self, name: str, value: str) -> None:
+        self.xml.set(name, value)
+        self.xml.attrib = dict(sorted(self.xml.attrib.items()))
+
+    def get_xml(self) -> ElementTree.Element:
+        return self.xml
+
+
 class _Drawer:
     def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str) -> None:
         self.spec, self.scenario, self.layout, self.p = spec, scenario, layout, prefix
@@ -75,22 +97,23 @@ class _Drawer:
     def cls(self, *names: str) -> str:
         return " ".join(f"{self.p}-{n}" for n in names)
 
-    def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str, line_height: float = LINE_HEIGHT):
+    def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str,
+                   line_height: float = LINE_HEIGHT) -> "_Leaf":
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
-            return self.dwg.text(lines[0], x=[fmt(x)], y=[fmt(y)], class_=cls)
-        text = self.dwg.text("", class_=cls)
+            return _Leaf("text", {"class": cls, "x": fmt(x), "y": fmt(y)}, lines[0])
+        text = _Leaf("text", {"class": cls})
         for i, line in enumerate(lines):
-            text.add(self.dwg.tspan(line, x=[fmt(x)], y=[fmt(y + i * line_height)]))
+            text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
         return text
 
-    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs):
-        group = self.dwg.g(class_=self.cls(*classes), **attrs)
+    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs: str) -> "_Leaf":
+        group = _Leaf("g", {"class": self.cls(*classes), **attrs})
         if ring:
-            group.add(self.dwg.rect((fmt(box.x - 5), fmt(box.y - 5)), (fmt(box.w + 10), fmt(box.h + 10)),
-                                           rx="9", class_=self.cls("ring")))
-        group.add(self.dwg.rect((fmt(box.x), fmt(box.y)), (fmt(box.w), fmt(box.h)), rx="6",
-                                       class_=self.cls("node")))
-        group.add(self.text_block(box.lines, box.cx, box.first_baseline, self.cls("label")))
+            group.child("rect", {"class": self.cls("ring"), "height": fmt(box.h + 10), "rx": "9",
+                                 "width": fmt(box.w + 10), "x": fmt(box.x - 5), "y": fmt(box.y - 5)})
+        group.child("rect", {"class": self.cls("node"), "height": fmt(box.h), "rx": "6", "width": fmt(box.w),
+                             "x": fmt(box.x), "y": fmt(box.y)})
+        group.xml.append(self.text_block(box.lines, box.cx, box.first_baseline, self.cls("label")).xml)
         return group
 
     def arrow(self, key: str, active: bool):
@@ -188,25 +211,46 @@ class _Drawer:
         return dwg.get_xml()
 
 
-def _serialize(root: ElementTree.Element) -> str:
+def _serialize(element: ElementTree.Element) -> str:
     # encoding="unicode" writes straight to a string: faster than svgwrite's tostring().
-    return ElementTree.tostring(root, encoding="unicode")
+    return ElementTree.tostring(element, encoding="unicode")
 
 
-def _still(root: ElementTree.Element, drawer: _Drawer, still: int) -> str:
-    """Serialise ``root`` as still frame ``still`` (0 the poster): other step frames and the
-    keyframes left out.  ``root`` is restored afterwards."""
-    children = list(root)
-    style = root.find("defs/style")
-    style_content = list(style)
-    keep = {"0", str(still)}
-    root[:] = [c for c in children if c.get("data-md-frame") is None or c.get("data-md-frame") in keep]
-    style[:] = [CDATA(drawer.css(still))]
-    try:
-        return _serialize(root)
-    finally:
-        root[:] = children
-        style[:] = style_content
+class _Pieces:
+    """The drawing serialised child by child, so that the animated SVG and its still frames share
+    every piece they have in common: only the style sheet and the step frames differ."""
+
+    _MARK = "\ue000"  # a private-use character that author text cannot bring: XML-valid, never drawn
+
+    def __init__(self, root: ElementTree.Element) -> None:
+        shell = ElementTree.Element(root.tag, root.attrib)
+        shell.text = self._MARK
+        self.open, self.close = _serialize(shell).split(self._MARK)
+        self.root = root
+        self.children = list(root)
+        self.parts = [_serialize(child) for child in self.children]
+
+    def join(self, keep: set[str] | None = None, defs: str | None = None) -> str:
+        """The SVG with the frames numbered in ``keep`` (all when None) and, if given, other ``defs``."""
+        out = [self.open]
+        for child, part in zip(self.children, self.parts):
+            frame = child.get("data-md-frame")
+            if frame is not None and keep is not None and frame not in keep:
+                continue
+            out.append(defs if defs is not None and child.tag == "defs" else part)
+        out.append(self.close)
+        return "".join(out)
+
+    def still(self, drawer: _Drawer, still: int) -> str:
+        """Still frame ``still`` (0 the poster): other step frames and the keyframes left out."""
+        defs = self.root.find("defs")
+        style = defs.find("style")
+        content = list(style)
+        style[:] = [CDATA(drawer.css(still))]
+        try:
+            return self.join({"0", str(still)}, _serialize(defs))
+        finally:
+            style[:] = content
 
 
 @dataclass(frozen=True)
@@ -230,8 +274,8 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     if bad:
         raise ValueError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix)
-    root = drawer.draw()
-    return ScenarioSvgs(_serialize(root), {k: _still(root, drawer, k) for k in stills})
+    pieces = _Pieces(drawer.draw())
+    return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills})
 
 
 def render_svg(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
