@@ -17,7 +17,7 @@ import click
 from . import __version__
 from .build import display_path, discover, execute
 from .config import Options, project_settings
-from .errors import FindingsError, MechdiagramError
+from .errors import Finding, FindingsError, MechdiagramError, OutputError
 from .hashing import hash_files, write_spec_digests
 from .report import emit
 
@@ -74,7 +74,16 @@ def _common(func):
 
 
 def _run(options: Options, done: str) -> None:
-    report = execute(options)
+    try:
+        report = execute(options)
+    except OutputError as exc:
+        if options.format != "json":
+            raise
+        # Tools reading --format json get the failure as JSON too, not as a line of text.
+        finding = Finding(str(options.output), None, exc.format_message(), "output-write")
+        emit([finding], {"specs": None, "failed": None, "stale": 0, "exit": 1, "message": exc.format_message()},
+             "json")
+        raise SystemExit(1) from None
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
         message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "

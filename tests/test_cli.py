@@ -224,3 +224,17 @@ def test_sources_are_checked_even_when_the_spec_has_other_errors(project):
     assert result.exit_code == 1
     rules = [LINE.match(line)["rule"] for line in result.stderr.splitlines() if ": error: " in line]
     assert rules == ["source-mismatch", "additionalProperties"]
+
+
+def test_a_write_failure_is_reported_as_json_with_format_json(tmp_path, monkeypatch):
+    from conftest import minimal_spec
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "out" / "ok.html").mkdir(parents=True)  # a folder where a file should go
+    result = CliRunner().invoke(main, ["build", "ok.mechanism.json", "-o", "out", "--format", "json"])
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [f["rule"] for f in document["findings"]] == ["output-write"]
+    assert "cannot write out/ok.html" in document["findings"][0]["message"]
+    assert document["summary"]["exit"] == 1
