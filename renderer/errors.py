@@ -10,7 +10,7 @@ one-line message and never a traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 import click
@@ -37,10 +37,6 @@ class Finding:
     severity: Severity = "error"
     line: int | None = None
     column: int | None = None
-
-    def at(self, line: int | None, column: int | None) -> "Finding":
-        """Return a copy located at ``line``:``column`` (1-based)."""
-        return replace(self, line=line, column=column)
 
     @property
     def is_error(self) -> bool:

@@ -58,13 +58,6 @@ def _css_template() -> jinja2.Template:
     return environment().get_template("svg.css")
 
 
-@dataclass(frozen=True)
-class SvgOptions:
-    """``still``: ``None`` for the animated SVG, 0 for the poster, K for step K (1-based)."""
-
-    still: int | None = None
-
-
 class _Leaf:
     """A ready-made ElementTree subtree that an svgwrite container accepts as a child (it asks its
     children only for ``get_xml()``).  Boxes and labels, most of a drawing's elements, are built this
@@ -278,21 +271,9 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills})
 
 
-def render_svg(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
-               options: SvgOptions = SvgOptions()) -> str:
-    """Return one scenario's SVG element as a string (no XML declaration).
-
-    ``prefix`` comes from :func:`prefix_for`.  With ``options.still`` set the
-    SVG is a still frame without keyframes: 0 the poster, K step K.
-    """
-    if options.still is None:
-        return render_scenario(spec, scenario, layout, prefix, ()).animated
-    return render_scenario(spec, scenario, layout, prefix, (options.still,)).stills[options.still]
-
-
 def svg_document(svg: str) -> bytes:
-    """The standalone file form of :func:`render_svg`'s output, UTF-8 with declaration."""
+    """The standalone file form of an SVG string from :func:`render_scenario`: UTF-8, with declaration."""
     return (XML_DECLARATION + svg + "\n").encode("utf-8")
 
 
-__all__ = ["ScenarioSvgs", "SvgOptions", "fmt", "prefix_for", "render_scenario", "render_svg", "svg_document"]
+__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "svg_document"]

@@ -65,6 +65,8 @@ _PATTERN_WORDS = {
     "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag such as en or pt-BR",
     "\\S": "visible text, not only white space",
 }
+_SCHEMA_TYPES = {"object": "an object", "array": "an array", "string": "a string", "boolean": "a boolean",
+                 "integer": "an integer", "number": "a number", "null": "null"}
 _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
                int: "an integer", float: "a number", type(None): "null"}
 
@@ -239,7 +241,7 @@ def _schema_findings(spec: LoadedSpec) -> Iterator[Finding]:
                      "integer": "an integer", "number": "a number", "null": "null"}
             message = f"{field} must be {' or '.join(names.get(k, str(k)) for k in kinds)}, not {_type_name(value)}"
         elif keyword == "type":
-            message = f"{field} must be {_type_name({'object': {}, 'array': [], 'string': '', 'boolean': True, 'integer': 0, 'number': 0.0, 'null': None}.get(expected))}, not {_type_name(value)}"
+            message = f"{field} must be {_SCHEMA_TYPES.get(expected, expected)}, not {_type_name(value)}"
             if expected == "integer" and isinstance(value, float):
                 message = f"{field} must be a whole number, not {value!r}"
         elif keyword == "const":

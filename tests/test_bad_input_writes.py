@@ -13,7 +13,6 @@ import errno
 import os
 import json
 import shutil
-import tempfile
 from pathlib import Path
 
 import pytest

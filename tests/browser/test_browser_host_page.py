@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-import browser_support as bs
 
 pytestmark = pytest.mark.browser
 
