@@ -8,30 +8,58 @@ is well, 1 when a spec, a source or the output failed, 2 for a usage error
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import click
 
 from . import __version__
-from .build import display_path, discover, execute
-from .config import Options, project_settings
-from .errors import Finding, FindingsError, MechdiagramError, OutputError
+from .build import discover, execute
+from .config import Format, Mode, Options, project_settings
+from .errors import CommandFailed, HashError, MechdiagramError, OutputError, UsageError
+from .files import display_path
+from .findings import Finding
 from .hashing import hash_files, write_spec_digests
 from .report import emit
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _EXISTING = click.Path(exists=True, path_type=Path)
 
 
-def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-             allow_missing: bool | None, fmt: str, jobs: int = 0) -> Options:
+def click_error(exc: MechdiagramError) -> click.ClickException:
+    """The click exception that prints ``exc`` the way click prints errors, with its exit status."""
+    if isinstance(exc, UsageError):
+        return click.UsageError(exc.message)
+    error = click.ClickException(exc.message)
+    error.exit_code = exc.exit_code
+    return error
+
+
+def _translated(func: F) -> F:
+    """Run a command, turning a :class:`~renderer.errors.MechdiagramError` into a click error inside the
+    command's own context (so a usage error shows that command's usage line)."""
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MechdiagramError as exc:
+            raise click_error(exc) from exc
+    return cast(F, wrapper)
+
+
+def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+             allow_missing: bool | None, fmt: Format, jobs: int = 0) -> Options:
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
         return Path(display_path(base / value))
 
-    options = Options(mode=mode, format=fmt, jobs=jobs)  # type: ignore[arg-type]
+    options = Options(mode=mode, format=fmt, jobs=jobs)
     if specs:
         options.specs = list(specs)
     elif "specs" in settings:
@@ -47,18 +75,18 @@ def _options(mode: str, specs: tuple[Path, ...], output: Path | None, source_roo
     options.allow_missing_sources = bool(allow_missing if allow_missing is not None
                                          else settings.get("allow-missing-sources", False))
     if options.output.exists() and not options.output.is_dir():
-        raise click.UsageError(f"output {options.output} exists and is not a folder")
+        raise UsageError(f"output {options.output} exists and is not a folder")
     if not options.source_root.is_dir():
-        raise click.UsageError(f"source root {options.source_root} is not a folder")
+        raise UsageError(f"source root {options.source_root} is not a folder")
     missing = [str(p) for p in options.specs if not p.exists()]
     if missing:
-        raise click.UsageError(f"no such spec file or folder: {', '.join(missing)}")
+        raise UsageError(f"no such spec file or folder: {', '.join(missing)}")
     if not discover(options.specs):
-        raise click.UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}")
+        raise UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}")
     return options
 
 
-def _common(func):
+def _common(func: F) -> F:
     func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Worker processes for many specs; 0 means one per CPU core.")(func)
     func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -70,7 +98,7 @@ def _common(func):
                         help="Folder that source paths are relative to [default: source-root in "
                              "pyproject.toml, else the current folder].")(func)
     func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
-    return func
+    return _translated(func)
 
 
 def _run(options: Options, done: str) -> None:
@@ -80,8 +108,8 @@ def _run(options: Options, done: str) -> None:
         if options.format != "json":
             raise
         # Tools reading --format json get the failure as JSON too, not as a line of text.
-        finding = Finding(str(options.output), None, exc.format_message(), "output-write")
-        emit([finding], {"specs": None, "failed": None, "stale": 0, "exit": 1, "message": exc.format_message()},
+        finding = Finding(str(options.output), None, exc.message, "output-write")
+        emit([finding], {"specs": None, "failed": None, "stale": 0, "exit": 1, "message": exc.message},
              "json")
         raise SystemExit(1) from None
     total, failed = len(report.results), report.failed_specs
@@ -119,7 +147,8 @@ def main() -> None:
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
-def build(specs, output, source_root, allow_missing_sources, fmt, jobs):
+def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
@@ -130,7 +159,8 @@ def build(specs, output, source_root, allow_missing_sources, fmt, jobs):
 
 @main.command()
 @_common
-def validate(specs, source_root, allow_missing_sources, fmt, jobs):
+def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
+             fmt: Format, jobs: int) -> None:
     """Run every check on SPECS (schema, cross-references, sources) and write nothing."""
     _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
@@ -139,7 +169,8 @@ def validate(specs, source_root, allow_missing_sources, fmt, jobs):
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
-def check(specs, output, source_root, allow_missing_sources, fmt, jobs):
+def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
     """For CI: every check, and fail when the output folder differs from a fresh build."""
     _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
 
@@ -151,13 +182,14 @@ def check(specs, output, source_root, allow_missing_sources, fmt, jobs):
                    "changing nothing else in the file.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --write: folder that source paths are relative to.")
-def hash_command(files, write, source_root):
+@_translated
+def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None) -> None:
     """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests."""
     if not write:
         try:
             lines = hash_files(list(files))
         except OSError as exc:  # unreadable (permissions), or it vanished after click checked it
-            raise FindingsError(f"cannot read {exc.filename}: {exc.strerror or exc}") from exc
+            raise HashError(f"cannot read {exc.filename}: {exc.strerror or exc}") from exc
         for line in lines:
             click.echo(line)
         return
@@ -167,13 +199,13 @@ def hash_command(files, write, source_root):
         try:
             changed = write_spec_digests(path, options.source_root)
         except MechdiagramError as exc:
-            click.echo(f"{exc.format_message()}", err=True)
+            click.echo(exc.message, err=True)
             failed += 1
             continue
         click.echo(f"{display_path(path)}: {changed} source digest(s) written" if changed
                    else f"{display_path(path)}: source digests already current", err=True)
     if failed:
-        raise FindingsError(f"{failed} spec(s) not updated")
+        raise CommandFailed(f"{failed} spec(s) not updated")
 
 
 def _terminate(signum: int, frame: object) -> None:

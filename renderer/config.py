@@ -12,14 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import MechdiagramError
+from .errors import ConfigError
 
 Mode = Literal["build", "validate", "check"]
 Format = Literal["text", "json"]
-
-
-class ConfigError(MechdiagramError):
-    """``pyproject.toml`` cannot be read or its ``[tool.mechdiagram]`` table is wrong."""
 
 
 @dataclass

@@ -1,83 +1,69 @@
-"""Findings and exceptions shared by every pipeline stage.
+"""The one exception hierarchy of mechdiagram, independent of any user interface.
 
-A *finding* is one problem (or note) about one file, located by a JSON Pointer
-(RFC 6901) and, where the text is available, a 1-based line and column.
-Stages collect findings instead of raising, so that every problem of a file is
-reported at once; exceptions are kept for conditions that stop a whole command.
-All exceptions are rooted in :class:`click.ClickException`, so the CLI prints a
-one-line message and never a traceback.
+Every error that stops a command derives from :class:`MechdiagramError`; bad
+input in a spec is never an exception but a finding (:mod:`renderer.findings`).
+Only :mod:`renderer.cli` turns these exceptions into click errors, with the
+exit status in :attr:`MechdiagramError.exit_code` (1 for a failed run, 2 for a
+usage error, as click uses it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
-import click
-
-Severity = Literal["error", "warning", "info"]
+SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One problem or note about one file.
-
-    ``file`` is the path as the user should see it; ``pointer`` a JSON Pointer
-    into the spec (``""`` for the whole document, ``None`` when the problem has
-    no place in the JSON, such as a file that does not parse); ``line`` and
-    ``column`` are 1-based and ``None`` when unknown.  ``rule`` is a short,
-    stable identifier (a JSON Schema keyword such as ``additionalProperties``,
-    or one of ours such as ``unknown-target``) for tools that filter findings.
-    """
-
-    file: str
-    pointer: str | None
-    message: str
-    rule: str
-    severity: Severity = "error"
-    line: int | None = None
-    column: int | None = None
-
-    @property
-    def is_error(self) -> bool:
-        """True for findings that make a command fail (exit status 1)."""
-        return self.severity == "error"
-
-    def as_dict(self) -> dict[str, object]:
-        """The finding as the JSON object that ``--format json`` prints."""
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "pointer": self.pointer,
-            "rule": self.rule,
-            "severity": self.severity,
-            "message": self.message,
-        }
-
-
-class MechdiagramError(click.ClickException):
-    """Base of every error that stops a mechdiagram command (exit status 1)."""
+class MechdiagramError(Exception):
+    """Base of every error that stops a mechdiagram command; the message names the file and the reason."""
 
     exit_code = 1
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
-class FindingsError(MechdiagramError):
-    """Raised when a command ends with error findings; they were printed already."""
+    def format_message(self) -> str:
+        """The message as a command prints it."""
+        return self.message
 
-    def __init__(self, summary: str) -> None:
-        super().__init__(summary)
+
+class UsageError(MechdiagramError):
+    """The command line asks for something that cannot be done (a missing spec, an output path that is a file)."""
+
+    exit_code = 2
+
+
+class ConfigError(MechdiagramError):
+    """``pyproject.toml`` cannot be read or its ``[tool.mechdiagram]`` table is wrong."""
 
 
 class OutputError(MechdiagramError):
-    """Raised when an output file cannot be written (the message names it)."""
+    """An output file cannot be written or deleted (the message names it)."""
 
 
-def escape_pointer_token(token: str | int) -> str:
-    """Escape one reference token for a JSON Pointer (RFC 6901 section 3)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+class HashError(MechdiagramError):
+    """``mechdiagram hash``: a file cannot be read, or a spec whose digests cannot be written."""
 
 
-def pointer_join(*tokens: str | int) -> str:
-    """Build a JSON Pointer from unescaped tokens: ``("a", 0) -> "/a/0"``."""
-    return "".join("/" + escape_pointer_token(t) for t in tokens)
+class CommandFailed(MechdiagramError):
+    """A command finished but failed; what failed was printed already and the message sums it up."""
+
+
+class SourcePathError(MechdiagramError):
+    """A source path that is absolute, climbs out of the source root, or is not a regular file.
+
+    ``status`` is ``refused``, ``missing`` or ``unreadable``; the message says why.
+    """
+
+    def __init__(self, status: SourceStatus, message: str) -> None:
+        super().__init__(message)
+        self.status: SourceStatus = status
+
+
+class TimelineError(MechdiagramError):
+    """A timeline whose windows overlap, leave a gap, or are shorter than the shortest step."""
+
+
+class RenderError(MechdiagramError):
+    """A drawing was asked for something the scenario does not have (a still frame past its last step)."""

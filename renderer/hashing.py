@@ -12,16 +12,13 @@ import re
 import stat
 from pathlib import Path
 
-from .build import display_path, write_file
-from .errors import MechdiagramError
+from .errors import HashError, SourcePathError
+from .files import display_path, write_file
 from .load import load_spec
-from .provenance import SourcePathError, file_sha256, resolve_source
+from .provenance import file_sha256, resolve_source
 from .report import format_finding
 from .validate import validate
-
-
-class HashError(MechdiagramError):
-    """A spec whose digests cannot be written; the message names the file and the reason."""
+from .validate.outline import outline
 
 
 def hash_files(paths: list[Path]) -> list[str]:
@@ -49,18 +46,18 @@ def write_spec_digests(path: Path, root: Path) -> int:
     text = loaded.text
     edits: list[tuple[int, int, str]] = []
     newline = "\r\n" if "\r\n" in text else "\n"
-    for index, source in enumerate(loaded.data.get("sources", [])):
+    for index, source in outline(loaded.data).sources:
         try:
-            digest = file_sha256(resolve_source(root, source["path"]))
+            digest = file_sha256(resolve_source(root, source.path))
         except (SourcePathError, OSError) as exc:
-            raise HashError(f"{loaded.display}: source {source['path']}: {exc}; nothing written") from exc
-        if source.get("sha256") == digest:
+            raise HashError(f"{loaded.display}: source {source.path}: {exc}; nothing written") from exc
+        if source.sha256 == digest:
             continue
-        if "sha256" in source:
+        if source.sha256 is not None:
             start, end, _ = loaded.span(f"/sources/{index}/sha256")
             edits.append((start, end, json.dumps(digest)))
         else:
-            _, path_end, key_start = loaded.span(f"/sources/{index}/path")
+            _, path_end, key_start = loaded.span(f"/sources/{index}/path")  # type: ignore[misc]
             line_start = text.rfind("\n", 0, key_start) + 1
             indent = re.match(r"[ \t]*", text[line_start:]).group()
             if text[line_start:key_start].strip():  # the object is on one line

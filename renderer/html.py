@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from functools import lru_cache
-from importlib import resources
 from typing import TypedDict
 
-import jinja2
 from markupsafe import Markup
 
+from .assets import static_text
 from .layout import step_heading
 from .model import Spec
 from .provenance import SourceCheck
+from .templating import template
 from .timeline import Timeline
 
 SOURCE_STATUS_TEXT = {
@@ -32,27 +31,6 @@ SOURCE_STATUS_TEXT = {
 
 #: Primary language subtags written right to left (the HTML dir attribute follows the spec's language).
 RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"})
-
-
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The jinja2 environment for every template: package loader, autoescaping always on."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("renderer", "templates"),
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    env.filters["zip"] = zip
-    return env
-
-
-@lru_cache(maxsize=None)
-def static_text(name: str) -> str:
-    """A package-data file under ``renderer/static`` (the player's JS and CSS)."""
-    return resources.files("renderer").joinpath("static", name).read_text("utf-8")
 
 
 def _csp_hash(text: str) -> str:
@@ -166,9 +144,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
 
 def render_page(context: FigureContext) -> str:
     """The standalone HTML page (a whole document) for one spec."""
-    return environment().get_template("page.html").render(context)
+    return template("page.html").render(context)
 
 
 def render_fragment(context: FigureContext) -> str:
     """The embeddable HTML fragment for one spec: style, figure, player and transcript."""
-    return environment().get_template("fragment.html").render(context)
+    return template("fragment.html").render(context)

@@ -17,15 +17,12 @@ elements (the drawing backend is :mod:`renderer.svg`).  Layout rules:
 
 from __future__ import annotations
 
-import json
 import math
-import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 
-from .model import Scenario, Spec, Target
+from .assets import text_advances
+from .model import PathTarget, Scenario, Spec, parse_lane_key
 
 FONT_SIZE = 14.0
 LINE_HEIGHT = 18.0
@@ -47,22 +44,13 @@ WIDTH_SAFETY = 1.08
 ARROW_HEAD = 10.0
 PANEL_GAP = 24.0
 
-_LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
-
-
-@lru_cache(maxsize=1)
-def _advances() -> dict[str, int]:
-    text = resources.files("renderer").joinpath("data/text-metrics.json").read_text("utf-8")
-    return json.loads(text)["advance"]
-
-
 def text_width(text: str, size: float = FONT_SIZE) -> float:
     """Width in px of ``text`` at ``size`` px, bold, with the safety margin.
 
     Characters outside the metrics table count as 1 em when East Asian wide or
     full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
     """
-    table = _advances()
+    table = text_advances()
     units = 0
     for char in text:
         advance = table.get(char)
@@ -220,21 +208,18 @@ def grid_cells(spec: Spec) -> tuple[dict[str, tuple[int, int]], list[str | None]
     See the module docstring for the grid, flow and override rules.
     """
     nodes = [t.key for t in spec.nodes]
-    matches = {key: _LANE_KEY.match(key) for key in nodes}
+    parsed = {key: parse_lane_key(key) for key in nodes}
     cells: dict[str, tuple[int, int]] = {}
     labels: list[str | None] = []
-    if nodes and all(matches.values()):
-        lanes: list[str] = []
-        for lane in spec.layout.lanes:
-            lanes.append(lane.key)
-        for key in nodes:
-            lane = matches[key].group(1)
+    grid = {key: lane_index for key, lane_index in parsed.items() if lane_index is not None}
+    if nodes and len(grid) == len(nodes):
+        lanes: list[str] = [lane.key for lane in spec.layout.lanes]
+        for lane, _ in grid.values():
             if lane not in lanes:
                 lanes.append(lane)
-        indexes = sorted({int(m.group(2)) for m in matches.values()})
-        column_of = {index: col for col, index in enumerate(indexes)}
-        for key in nodes:
-            cells[key] = (lanes.index(matches[key].group(1)), column_of[int(matches[key].group(2))])
+        column_of = {index: col for col, index in enumerate(sorted({index for _, index in grid.values()}))}
+        for key, (lane, index) in grid.items():
+            cells[key] = (lanes.index(lane), column_of[index])
         label_of = {lane.key: lane.label for lane in spec.layout.lanes}
         labels = [label_of.get(lane) for lane in lanes]
     else:
@@ -311,11 +296,11 @@ def _clip(box: Box, toward: tuple[float, float], gap: float = 3.0) -> tuple[floa
     return (box.cx + dx * (scale + extra), box.cy + dy * (scale + extra))
 
 
-def _label_lines(path: Target) -> tuple[str, ...]:
+def _label_lines(path: PathTarget) -> tuple[str, ...]:
     return tuple(wrap(path.label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if path.label else ()
 
 
-def _arrow(path: Target, a: Box, b: Box) -> Arrow:
+def _arrow(path: PathTarget, a: Box, b: Box) -> Arrow:
     start = _clip(a, (b.cx, b.cy))
     end = _clip(b, (a.cx, a.cy), gap=8.0)  # clear of an active target's outer outline
     dx, dy = end[0] - start[0], end[1] - start[1]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 
-from .errors import Finding, escape_pointer_token, pointer_join
+from .findings import Finding, escape_pointer_token, pointer_join
 
 #: Largest spec file accepted, in bytes (4 MiB).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
@@ -175,6 +175,11 @@ class LoadedSpec:
     def sha256(self) -> str:
         """Hex SHA-256 of the file's bytes."""
         return hashlib.sha256(self.raw).hexdigest()
+
+    def lean(self) -> "LoadedSpec":
+        """A copy without the parsed ``data`` and ``text`` (and so without their position maps), for results
+        that travel between processes once their findings are located: ``sha256`` and ``display`` stay."""
+        return LoadedSpec(path=self.path, display=self.display, raw=self.raw, findings=list(self.findings))
 
     @property
     def ok(self) -> bool:

@@ -8,25 +8,54 @@ Durations are milliseconds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 
 @dataclass(frozen=True)
-class Target:
-    """A node (``kind == "node"``: a labelled box) or a path (an arrow ``source -> dest``)."""
+class NodeTarget:
+    """A node: a labelled box.  ``key`` is its key in ``targets``, ``id`` its stable id."""
 
     key: str
     id: str
-    kind: str
     label: str | None = None
-    source: str | None = None  # the path's "from" node key
-    dest: str | None = None  # the path's "to" node key
 
     @property
     def is_path(self) -> bool:
-        """True for arrows, False for boxes."""
-        return self.kind == "path"
+        """False: a box, not an arrow."""
+        return False
+
+
+@dataclass(frozen=True)
+class PathTarget:
+    """A path: an arrow from node ``source`` (the spec's ``from``) to node ``dest`` (``to``)."""
+
+    key: str
+    id: str
+    source: str
+    dest: str
+    label: str | None = None
+
+    @property
+    def is_path(self) -> bool:
+        """True: an arrow, not a box."""
+        return True
+
+
+#: A target of a valid spec.
+Target = NodeTarget | PathTarget
+
+_LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
+
+
+def parse_lane_key(key: str) -> tuple[str, int] | None:
+    """Split a grid key ``<lane><index>`` (``work0`` -> ``("work", 0)``), or ``None`` for another key.
+
+    The lane is everything before the final run of digits and must not be empty.
+    """
+    match = _LANE_KEY.match(key)
+    return (match.group(1), int(match.group(2))) if match else None
 
 
 @dataclass(frozen=True)
@@ -95,14 +124,14 @@ class Spec:
     layout: LayoutOverrides
 
     @property
-    def nodes(self) -> list[Target]:
+    def nodes(self) -> list[NodeTarget]:
         """Node targets in file order."""
-        return [t for t in self.targets.values() if not t.is_path]
+        return [t for t in self.targets.values() if isinstance(t, NodeTarget)]
 
     @property
-    def paths(self) -> list[Target]:
+    def paths(self) -> list[PathTarget]:
         """Path targets in file order."""
-        return [t for t in self.targets.values() if t.is_path]
+        return [t for t in self.targets.values() if isinstance(t, PathTarget)]
 
 
 def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dict[str, str]) -> tuple[Step, ...]:
@@ -124,9 +153,9 @@ def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dic
 def spec_from_data(data: dict[str, Any]) -> Spec:
     """Build a :class:`Spec` from a validated spec object."""
     labels = dict(data["stateLabels"])
-    targets = {
-        key: Target(key=key, id=raw["id"], kind=raw["kind"], label=raw.get("label"),
-                    source=raw.get("from"), dest=raw.get("to"))
+    targets: dict[str, Target] = {
+        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label")) if raw["kind"] == "path"
+        else NodeTarget(key, raw["id"], raw.get("label"))
         for key, raw in data["targets"].items()
     }
     scenarios = []

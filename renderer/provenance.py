@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Literal
 
-from .errors import Finding, pointer_join
+from .errors import SourcePathError, SourceStatus
+from .findings import Finding, pointer_join
 from .load import LoadedSpec
 from .model import Source
 
-Status = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
+Status = SourceStatus
 
 #: Statuses that make a spec fail.  ``missing`` becomes ``unverified`` with --allow-missing-sources.
 FAILING = frozenset({"mismatch", "missing", "refused", "unreadable"})
@@ -55,17 +56,6 @@ class SourceCheck:
     def as_dict(self) -> dict[str, object]:
         """The manifest's record of this source."""
         return {"path": self.path, "status": self.status, "sha256": self.expected}
-
-
-class SourcePathError(Exception):
-    """A source path that is absolute, climbs out of the root, or is not a regular file.
-
-    ``status`` is ``refused``, ``missing`` or ``unreadable``; the message says why.
-    """
-
-    def __init__(self, status: Status, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def resolve_source(root: Path, relpath: str) -> Path:

@@ -11,7 +11,7 @@ import re
 
 import click
 
-from .errors import Finding
+from .findings import Finding
 
 #: Characters never printed raw: C0 and C1 controls and DEL (a terminal acts on ESC and CSI), line
 #: separators (one finding, one line), bidirectional overrides and isolates (they reorder what a

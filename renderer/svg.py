@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from xml.etree import ElementTree
-from functools import lru_cache
 
 import jinja2
 import svgwrite
@@ -26,7 +25,9 @@ from svgwrite.etree import CDATA
 
 from . import theme
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
+from .errors import RenderError
 from .model import Scenario, Spec
+from .templating import template
 from .timeline import Timeline
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -52,10 +53,8 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     return f"md-{digest[:10]}"
 
 
-@lru_cache(maxsize=1)
 def _css_template() -> jinja2.Template:
-    from .html import environment  # one jinja2 environment (autoescape on) for all templates
-    return environment().get_template("svg.css")
+    return template("svg.css")  # the one jinja2 environment (autoescape on) of every template
 
 
 class _Leaf:
@@ -259,13 +258,13 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     """Draw one scenario once and serialise it animated and as each requested still frame.
 
     ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
-    0 for the poster and K for step K (1-based).  Raises ``ValueError`` for a
+    0 for the poster and K for step K (1-based).  Raises :class:`~renderer.errors.RenderError` for a
     frame number the scenario does not have.  The strings have no XML
     declaration (see :func:`svg_document`).
     """
     bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
     if bad:
-        raise ValueError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
+        raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix)
     pieces = _Pieces(drawer.draw())
     return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills})

@@ -12,15 +12,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .errors import TimelineError
 from .model import Scenario
 
 #: Shortest step, in ms: at most three changes a second (WCAG 2.2 SC 2.3.1).
 MIN_STEP_MS = 334
 PERCENT_DECIMALS = 4
-
-
-class TimelineError(ValueError):
-    """A window that overlaps, leaves a gap, or is shorter than :data:`MIN_STEP_MS`."""
 
 
 @dataclass(frozen=True)

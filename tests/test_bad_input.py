@@ -21,7 +21,8 @@ from conftest import minimal_spec
 from renderer.cli import main
 from renderer.load import MAX_NESTING, MAX_SPEC_BYTES, load_spec, parse_text
 from renderer.report import printable
-from renderer.validate import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS, validate
+from renderer.validate import validate
+from renderer.validate.limits import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS
 
 
 def run_cli(*args: str):

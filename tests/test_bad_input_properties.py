@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from conftest import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
-from renderer.validate import _unclosed_bidi, _visible
+from renderer.validate.text import unclosed_bidi as _unclosed_bidi, visible as _visible
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDING = re.compile(r"^.+?(?::\d+:\d+)?: (error|warning|info): .* \[[A-Za-z-]+\]$")
@@ -363,7 +363,7 @@ def test_spans_cut_out_each_value_and_key(value, indent, ascii_only):
 @given(st.one_of(valid_specs(), plain_json))
 def test_fast_schema_check_agrees_with_jsonschema(value):
     """The jsonschema-rs fast path says "valid" exactly when jsonschema finds no error."""
-    from renderer.validate import _validator, schema_is_valid
+    from renderer.validate.schema import explaining_validator as _validator, schema_is_valid
 
     verdict = schema_is_valid(value)
     assume(verdict is not None)  # None: jsonschema-rs could not take the value (a lone surrogate)
@@ -372,7 +372,7 @@ def test_fast_schema_check_agrees_with_jsonschema(value):
 
 def test_fast_schema_check_agrees_on_the_negative_corpus():
     from renderer.load import load_spec
-    from renderer.validate import _validator, schema_is_valid
+    from renderer.validate.schema import explaining_validator as _validator, schema_is_valid
 
     cases = sorted((Path(__file__).parent / "cases" / "negative").glob("*.mechanism.json"))
     assert cases

@@ -19,8 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import MECHANISMS, ROOT, minimal_spec
-from renderer import build as build_module
-from renderer.build import MANIFEST, write_file
+from renderer import files as build_module
+from renderer.files import write_file
+from renderer.manifest import MANIFEST
 from renderer.cli import main
 from renderer.errors import OutputError
 

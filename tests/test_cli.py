@@ -4,10 +4,11 @@ through click's CliRunner and once through the installed ``mechdiagram`` console
 from __future__ import annotations
 
 import json
+import os
 import re
-import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -179,9 +180,10 @@ def test_format_json_when_all_is_well(project):
 # --- the installed console script ----------------------------------------------------------------
 
 def _console_script() -> str:
-    script = shutil.which("mechdiagram")
-    assert script, "the mechdiagram console script is not installed (pip install -e .)"
-    return script
+    """The console script pip installed beside this interpreter (``.venv/bin/mechdiagram``), not one on PATH."""
+    script = Path(sys.executable).parent / ("mechdiagram.exe" if os.name == "nt" else "mechdiagram")
+    assert script.is_file(), f"the mechdiagram console script is not installed beside {sys.executable}"
+    return str(script)
 
 
 def test_installed_console_script(broken):

@@ -13,7 +13,7 @@ import pytest
 from conftest import minimal_spec
 from reference_spec import STEPS, dumps, reference_spec, write_sources
 
-from renderer.build import render_outputs
+from renderer.outputs import render_outputs
 from renderer.load import parse_text
 from renderer.model import spec_from_data
 from renderer.provenance import check_sources

@@ -10,7 +10,7 @@ import pytest
 from conftest import minimal_spec
 from reference_spec import STEP_MS, STEPS, reference_spec
 
-from renderer.build import render_outputs
+from renderer.outputs import render_outputs
 from renderer.model import spec_from_data
 from renderer.svg import prefix_for
 from renderer.timeline import Timeline

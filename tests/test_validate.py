@@ -9,7 +9,7 @@ import pytest
 from conftest import minimal_spec
 from reference_spec import dumps, reference_spec
 
-from renderer.errors import Finding
+from renderer.findings import Finding
 from renderer.load import parse_text
 from renderer.validate import RULES, validate
 

@@ -123,7 +123,7 @@ def mechanism_specs() -> list[Path]:
 
 
 def mechanism_slugs() -> list[str]:
-    from renderer.build import slug_for
+    from renderer.outputs import slug_for
     return [slug_for(path) for path in mechanism_specs()]
 
 
@@ -187,7 +187,7 @@ def build_site(root: Path) -> Site:
     own = mechanism_specs()
     assert own, f"no specs in {MECHANISMS}"
     build(own + [specs_dir], out)
-    from renderer.build import slug_for
+    from renderer.outputs import slug_for
     site = Site(out, [slug_for(p) for p in own], list(GENERATED))
     for path in own:
         site.specs[slug_for(path)] = json.loads(path.read_text("utf-8"))

@@ -1,0 +1,44 @@
+"""Package data, read through :mod:`importlib.resources`: the schema, templates' neighbours, the
+player's JS and CSS, and the text metrics.  Nothing is read from the working directory."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+
+def _schema_folder() -> Traversable:
+    try:
+        return resources.files("renderer.schema")
+    except ModuleNotFoundError:  # an editable install of a source checkout: schema/ beside renderer/
+        return resources.files("renderer").joinpath("..", "schema")
+
+
+@lru_cache(maxsize=1)
+def schema_text() -> str:
+    """The text of the mechanism spec JSON Schema, ``mechanism.schema.json``."""
+    return _schema_folder().joinpath("mechanism.schema.json").read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The mechanism spec JSON Schema, parsed (a shared object: do not change it)."""
+    parsed: dict[str, Any] = json.loads(schema_text())
+    return parsed
+
+
+@lru_cache(maxsize=None)
+def static_text(name: str) -> str:
+    """A file under ``renderer/static`` (the player's JS and CSS)."""
+    return resources.files("renderer").joinpath("static", name).read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def text_advances() -> dict[str, int]:
+    """Advance widths per character, in font units of 1000 per em (``data/text-metrics.json``)."""
+    text = resources.files("renderer").joinpath("data", "text-metrics.json").read_text("utf-8")
+    advances: dict[str, int] = json.loads(text)["advance"]
+    return advances

@@ -1,0 +1,78 @@
+"""File helpers every stage shares: atomic writes, digests of files, paths as users see them.
+
+Writes are atomic (a temporary file in the same folder, synced, then renamed),
+so a reader or an interrupted build never sees half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import OutputError
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when inside it, with ``/`` separators."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_digest_or_none(path: Path) -> str | None:
+    """Hex SHA-256 of a regular file's bytes, or ``None`` when it is missing, not regular or unreadable."""
+    try:
+        return sha256_hex(path.read_bytes()) if path.is_file() else None
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=1)
+def default_mode() -> int:
+    """Permission bits of new output files: ``0o666`` less the process umask (read once: reading it
+    means setting it, which must not happen while threads create files)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
+    """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
+
+    ``mode`` is the new file's permission bits (default: ``0o666`` less the
+    umask).  Returns False, writing nothing, when the file already holds
+    exactly ``data``.  Raises :class:`~renderer.errors.OutputError` (naming the
+    file) when it cannot write; an interrupted write leaves no temporary file behind.
+    """
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), default_mode() if mode is None else mode)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise
+    return True

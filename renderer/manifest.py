@@ -1,0 +1,131 @@
+"""``manifest.json``: what the output folder holds, spec by spec, and what may be retired from it.
+
+The manifest records, per spec (keyed by its path relative to the output
+folder), the spec's SHA-256, each output file's name and SHA-256, and its
+sources' status.  Retirement works from those records alone: a file is
+deleted only when a format could have written it for that spec
+(:func:`renderer.outputs.owned_by`) and its bytes still match the recorded digest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .files import display_path, file_digest_or_none, sha256_hex
+from .findings import Finding
+from .outputs import owned_by, slug_for
+from .results import SpecResult
+
+MANIFEST = "manifest.json"
+
+#: Largest manifest.json read back (bytes); a larger one is treated as damaged.
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+
+#: One spec's record as read back: the JSON object :func:`manifest_bytes` wrote for it.
+Entry = dict[str, Any]
+
+
+def recorded_outputs(entry: Entry) -> list[tuple[str, str | None]]:
+    """The (file name, SHA-256) pairs an entry records; items of another shape are skipped."""
+    pairs = []
+    for item in entry.get("outputs", []):
+        if isinstance(item, dict) and isinstance(item.get("path"), str):
+            digest = item.get("sha256")
+            pairs.append((item["path"], digest if isinstance(digest, str) else None))
+    return pairs
+
+
+def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) -> bytes:
+    """``manifest.json``: per spec its SHA-256, its outputs' SHA-256 and its sources' status.
+
+    Failed specs keep their ``previous`` entry (by spec path) so their old
+    output stays described.  Sorted by spec path; no timestamps.
+    """
+    entries = dict(previous)
+    for result in results:
+        if result.failed:
+            continue
+        entries[result.key] = {
+            "spec": result.key,
+            "sha256": result.loaded.sha256,
+            "outputs": [{"path": name, "sha256": sha256_hex(data)} for name, data in sorted(result.outputs.items())],
+            "sources": [check.as_dict() for check in result.checks],
+        }
+    body = {"generator": "mechdiagram", "format": 1, "specs": [entries[k] for k in sorted(entries)]}
+    # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
+    return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def read_manifest(output: Path) -> dict[str, Entry]:
+    """The entries of ``output/manifest.json`` by spec key; ``{}`` when it is missing, damaged or too large.
+    Entries of another shape than :func:`manifest_bytes` writes (a hand edit) are dropped."""
+    path = output / MANIFEST
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
+            return {}
+        data = json.loads(path.read_text("utf-8"))
+        specs = data.get("specs", []) if isinstance(data, dict) else []
+        return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
+                if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
+                and isinstance(entry.get("outputs", []), list)}
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return {}
+
+
+def spec_shown(output: Path, key: str) -> str:
+    """A manifest key (relative to the output folder) as a path from the working directory."""
+    return display_path(Path(os.path.normpath(output / key)))
+
+
+def retired(results: list[SpecResult], previous: dict[str, Entry], output: Path) -> tuple[dict[str, str], set[str]]:
+    """Output files that no spec produces any more, with the reason, and the manifest entries to drop.
+
+    A file is retired when the previous manifest lists it for a spec that now
+    produces other files (a scenario was renamed), or for a spec whose file no
+    longer exists (keys are relative to the output folder, so this does not
+    depend on where the command runs).  Only names a format writes for that
+    spec whose bytes still match the digest the manifest recorded are retired:
+    a file someone edited, or named in a hand-edited manifest, is never deleted.
+    """
+    produced = {r.key: r for r in results if not r.failed}
+    new_names = {name for r in produced.values() for name in r.outputs}
+    files: dict[str, str] = {}
+    dropped: set[str] = set()
+    for key, entry in previous.items():
+        if key in produced:
+            reason = f"no longer produced by {spec_shown(output, key)}"
+        elif not (output / key).exists():
+            reason = f"its spec {spec_shown(output, key)} no longer exists"
+            dropped.add(key)
+        else:
+            continue  # a spec not built this time, or one that failed: its output stays
+        slug = slug_for(Path(key))
+        for name, digest in recorded_outputs(entry):
+            if (name not in new_names and name == Path(name).name and owned_by(slug, name)
+                    and digest is not None and file_digest_or_none(output / name) == digest):
+                files[name] = reason
+    return files, dropped
+
+
+def manifest_collisions(results: list[SpecResult], previous: dict[str, Entry], output: Path) -> None:
+    """Fail a spec whose output names the manifest records for another spec that still exists
+    (two folders with an ``x.mechanism.json`` each, built into one output folder by two runs)."""
+    owners: dict[str, str] = {}
+    for key, entry in previous.items():
+        for name, _ in recorded_outputs(entry):
+            owners.setdefault(name, key)
+    for result in results:
+        if result.failed:
+            continue
+        for name in sorted(result.outputs):
+            other = owners.get(name)
+            if other is not None and other != result.key and (output / other).exists():
+                result.refuse(Finding(
+                    result.loaded.display, None,
+                    f"writes {name}, which {MANIFEST} records as the output of {spec_shown(output, other)}; "
+                    "rename one of the specs", "output-collision"))
+                break

@@ -1,0 +1,184 @@
+"""The output formats, one class each, found through one registry.
+
+Every file a spec produces comes from an :class:`OutputFormat` registered with
+:func:`register`: ``build`` writes what the formats render, ``check`` compares
+it with the output folder, and retirement asks the formats which names a spec
+may own (:func:`owned_by`), so a new format is one new class and nothing else
+changes.  A format names its files with a pattern of ``{slug}`` (the spec's
+output name) and, for a file per scenario, ``{scenario}`` (the scenario id).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import ClassVar
+
+from .html import FigureContext, figure_context, render_fragment, render_page
+from .layout import layout_scenario
+from .model import Scenario, Spec
+from .provenance import SourceCheck
+from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
+
+#: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
+_SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
+
+
+def slug_for(path: Path) -> str:
+    """The output name of a spec: its file name without ``.mechanism.json`` (or ``.json``), lower case,
+    with runs of other characters than ``a-z0-9_-`` made ``-``."""
+    name = path.name
+    for suffix in (".mechanism.json", ".json"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "mechanism"
+
+
+@dataclass
+class RenderJob:
+    """One valid spec on its way to files: what every format reads, each part computed once.
+
+    ``slug`` is the spec's output name; ``checks`` its source verification results.
+    """
+
+    spec: Spec
+    slug: str
+    checks: Sequence[SourceCheck]
+
+    @cached_property
+    def drawings(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario),
+                                             prefix_for(self.slug, scenario.id))
+                for scenario in self.spec.scenarios}
+
+    @cached_property
+    def figure(self) -> FigureContext:
+        """The HTML template context, inlining every scenario's animated SVG."""
+        inline = [self.drawings[scenario.id].animated for scenario in self.spec.scenarios]
+        return figure_context(self.spec, self.slug, inline, list(self.checks))
+
+
+class OutputFormat:
+    """One kind of output file.  Subclasses set :attr:`name`, :attr:`pattern` and :attr:`summary`
+    and implement :meth:`render_spec` (one file per spec) or :meth:`render_scenario` (one per scenario)."""
+
+    name: ClassVar[str]
+    pattern: ClassVar[str]
+    summary: ClassVar[str]
+
+    @classmethod
+    def per_scenario(cls) -> bool:
+        """True when the format writes one file per scenario."""
+        return "{scenario}" in cls.pattern
+
+    @classmethod
+    def file_name(cls, slug: str, scenario: str = "") -> str:
+        """The file name for ``slug`` (and ``scenario``, for a per-scenario format)."""
+        return cls.pattern.format(slug=slug, scenario=scenario)
+
+    @classmethod
+    def owns(cls, slug: str, name: str) -> bool:
+        """Whether ``name`` is a file this format writes for the spec named ``slug``, for any scenario id."""
+        regex = re.escape(cls.pattern).replace(re.escape("{slug}"), re.escape(slug))
+        regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID)
+        return re.fullmatch(regex, name) is not None
+
+    def render_spec(self, job: RenderJob) -> bytes:
+        """The bytes of the spec's file (per-spec formats)."""
+        raise NotImplementedError
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """The bytes of one scenario's file (per-scenario formats)."""
+        raise NotImplementedError
+
+
+_REGISTRY: dict[str, type[OutputFormat]] = {}
+
+
+def register(cls: type[OutputFormat]) -> type[OutputFormat]:
+    """Class decorator: add a format to the registry (in definition order).  Raises ``TypeError`` for a
+    name already registered."""
+    if cls.name in _REGISTRY:
+        raise TypeError(f"output format {cls.name!r} is registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def formats() -> list[OutputFormat]:
+    """One instance of every registered format, in registration order."""
+    return [cls() for cls in _REGISTRY.values()]
+
+
+def owned_by(slug: str, name: str) -> bool:
+    """Whether a file ``name`` (no folder) is one some format writes for the spec named ``slug``."""
+    return any(cls.owns(slug, name) for cls in _REGISTRY.values())
+
+
+@register
+class AnimatedSvg(OutputFormat):
+    """The animated SVG of a scenario: CSS keyframes, no script, works in ``<img>``."""
+
+    name = "svg"
+    pattern = "{slug}.{scenario}.svg"
+    summary = "animated SVG per scenario"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        return svg_document(job.drawings[scenario.id].animated)
+
+
+@register
+class PosterSvg(OutputFormat):
+    """The poster still of a scenario, for print, slides and readers who asked for reduced motion."""
+
+    name = "poster"
+    pattern = "{slug}.{scenario}.poster.svg"
+    summary = "still poster SVG per scenario"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        return svg_document(job.drawings[scenario.id].stills[0])
+
+
+@register
+class Page(OutputFormat):
+    """The standalone HTML page: figure, step player, transcript, limitations and sources."""
+
+    name = "page"
+    pattern = "{slug}.html"
+    summary = "standalone HTML page"
+
+    def render_spec(self, job: RenderJob) -> bytes:
+        return render_page(job.figure).encode("utf-8")
+
+
+@register
+class Fragment(OutputFormat):
+    """The embeddable HTML fragment: the page's figure without the document around it."""
+
+    name = "fragment"
+    pattern = "{slug}.fragment.html"
+    summary = "embeddable HTML fragment"
+
+    def render_spec(self, job: RenderJob) -> bytes:
+        return render_fragment(job.figure).encode("utf-8")
+
+
+def render_outputs(spec: Spec, slug: str, checks: Sequence[SourceCheck],
+                   chosen: Callable[[OutputFormat], bool] = lambda fmt: True) -> dict[str, bytes]:
+    """Every file of one valid spec, by file name: per scenario the per-scenario formats' files, then
+    the per-spec formats' files, each in registration order.  ``chosen`` filters the formats."""
+    job = RenderJob(spec, slug, checks)
+    active = [fmt for fmt in formats() if chosen(fmt)]
+    outputs: dict[str, bytes] = {}
+    for scenario in spec.scenarios:
+        for fmt in active:
+            if fmt.per_scenario():
+                outputs[fmt.file_name(slug, scenario.id)] = fmt.render_scenario(job, scenario)
+    for fmt in active:
+        if not fmt.per_scenario():
+            outputs[fmt.file_name(slug)] = fmt.render_spec(job)
+    return outputs

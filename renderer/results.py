@@ -1,0 +1,63 @@
+"""What a run produced, spec by spec: the objects :func:`renderer.build.execute` returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .findings import Finding
+from .load import LoadedSpec
+from .provenance import SourceCheck
+
+
+@dataclass
+class SpecResult:
+    """What one spec produced: findings, source checks and, if it passed, its output files.
+
+    ``slug`` is its output name; ``key`` its path relative to the output
+    folder (its manifest key); ``outputs`` maps a file name inside the output
+    folder to its bytes.
+    """
+
+    loaded: LoadedSpec
+    slug: str
+    key: str
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[SourceCheck] = field(default_factory=list)
+    outputs: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """True when any finding is an error."""
+        return any(f.is_error for f in self.findings)
+
+    def refuse(self, finding: Finding) -> None:
+        """Fail the spec with ``finding``, dropping its outputs (nothing of it is written)."""
+        self.findings.append(finding)
+        self.outputs = {}
+
+
+@dataclass
+class Report:
+    """The outcome of a run: per-spec results plus findings about the output folder and the files
+    written, left unchanged and deleted (names inside the output folder)."""
+
+    results: list[SpecResult]
+    output_findings: list[Finding] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding, spec by spec, then those about the output folder."""
+        return [f for r in self.results for f in r.findings] + self.output_findings
+
+    @property
+    def failed_specs(self) -> int:
+        """How many specs failed."""
+        return sum(r.failed for r in self.results)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing failed, else 1."""
+        return 1 if self.failed_specs or any(f.is_error for f in self.output_findings) else 0

@@ -1,0 +1,112 @@
+"""Stage 2, validate: the JSON Schema and the rules it cannot express, as small rule modules.
+
+:func:`check_spec` returns every finding of a parsed spec at once, each with
+its JSON Pointer, line and column, plus what later stages need: the typed
+:class:`~renderer.model.Spec` when the spec is valid, and the sources whose
+entries are well formed (they are verified even when other parts are wrong).
+
+Modules: :mod:`.schema` (the validators) with :mod:`.messages` (a table keyed
+by keyword); :mod:`.text` (characters and direction controls);
+:mod:`.references` and :mod:`.layout_rules` (cross-references on the typed
+:mod:`.outline`); :mod:`.limits`.  Rule ids are listed in :data:`RULES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..findings import Finding, pointer_tokens, sorted_findings
+from ..load import LoadedSpec
+from ..model import Source, Spec, spec_from_data
+from . import references
+from .context import RuleContext
+from .layout_rules import cell_collisions, lanes_and_positions
+from .limits import over_limits
+from .outline import outline
+from .schema import schema_findings, schema_is_valid
+from .text import text_rules
+
+#: The rules beside the schema, by rule id, as documented in the README.
+RULES = {
+    "unknown-target": "every key in active, paths and unselected names a target",
+    "not-a-path": "every key in paths names a target of kind path",
+    "path-endpoint": "a path's from and to name node targets",
+    "duplicate-target-id": "target ids are unique",
+    "duplicate-scenario-id": "scenario ids are unique",
+    "unknown-state-key": "state and initial keys are keys of stateLabels",
+    "unknown-lane": "layout.lanes names lanes that the target keys make",
+    "layout-position": "layout.positions names node targets, one per cell",
+    "xml-character": "text holds only characters that XML 1.0 allows",
+    "bidi-control": "text closes every direction embedding, override and isolate it opens",
+    "invisible-text": "text has at least one visible character",
+    "path-in-active": "active lists nodes; paths are animated through a step's paths",
+    "limit": "a spec stays within the size limits",
+}
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What validating one spec found.
+
+    ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);
+    ``spec`` is the typed model, ``None`` unless there are no findings;
+    ``sources`` are the sources to verify: those whose entries have no finding.
+    """
+
+    findings: list[Finding]
+    spec: Spec | None
+    sources: tuple[Source, ...]
+
+
+def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[Source, ...]:
+    if any(f.pointer in ("/sources", "") and f.rule in ("type", "maxItems") for f in findings):
+        return ()
+    broken = set()
+    for finding in findings:
+        tokens = pointer_tokens(finding.pointer or "")
+        if len(tokens) > 1 and tokens[0] == "sources":
+            broken.add(tokens[1])
+    return tuple(source for index, source in outline(loaded.data).sources if str(index) not in broken)
+
+
+def _findings(loaded: LoadedSpec) -> list[Finding]:
+    over = over_limits(loaded)
+    if over:  # the other checks would take long on a spec this size, and it is refused anyway
+        return over
+    ctx = RuleContext(loaded)
+    shape = outline(loaded.data)
+    findings = list(schema_findings(loaded, ctx.suggest))
+    text_rules(ctx, loaded.data)
+    references.target_ids(ctx, shape)
+    references.path_endpoints(ctx, shape)
+    references.scenarios(ctx, shape)
+    lanes_and_positions(ctx, shape)
+    findings += ctx.findings
+    # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;
+    # the enum says all there is to say.
+    enums = {f.pointer for f in findings if f.rule == "enum"}
+    findings = [f for f in findings if not (f.rule == "const" and f.pointer in enums)]
+    # An empty text fails minLength and the visible-text pattern; "must not be empty" says it.
+    empties = {f.pointer for f in findings if f.rule == "minLength"}
+    findings = [f for f in findings if not (f.rule == "pattern" and f.pointer in empties)]
+    return list({(f.pointer, f.message): f for f in findings}.values())
+
+
+def check_spec(loaded: LoadedSpec) -> Validation:
+    """Validate a parsed spec (``loaded.data`` must be a dict: a spec that parsed); see the module docstring."""
+    findings = _findings(loaded)
+    model = None
+    if not findings:
+        model = spec_from_data(loaded.data)
+        findings = cell_collisions(loaded, model)  # the layout's own placement, on the valid spec
+        if findings:
+            model = None
+    return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings))
+
+
+def validate(loaded: LoadedSpec) -> list[Finding]:
+    """All schema and rule findings of a parsed spec, sorted; an empty list means it is valid."""
+    return check_spec(loaded).findings
+
+
+__all__ = ["RULES", "Validation", "check_spec", "schema_is_valid", "validate"]

@@ -1,0 +1,27 @@
+"""What every rule of one validation run shares: the spec, the suggester and the findings so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..findings import Finding, pointer_join
+from ..load import LoadedSpec
+from .wording import Suggester
+
+#: A place in the spec as unescaped JSON Pointer tokens: ``("targets", "work0", "id")``.
+Where = tuple[str | int, ...]
+
+
+@dataclass
+class RuleContext:
+    """Collects the findings of one run; :meth:`add` locates each by its JSON Pointer."""
+
+    spec: LoadedSpec
+    suggest: Suggester = field(default_factory=Suggester)
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, where: Where, message: str, rule: str, *, key: bool = False) -> None:
+        """Record an error at ``where``; ``key=True`` points at the member's name rather than its value."""
+        pointer = pointer_join(*where)
+        line, column = self.spec.locate(pointer, key=key)
+        self.findings.append(Finding(self.spec.display, pointer, message, rule, line=line, column=column))

@@ -1,0 +1,84 @@
+"""Layout rules: ``layout.lanes`` names lanes the keys make (unknown-lane), and every node has a
+cell of its own (layout-position).
+
+:func:`lanes_and_positions` reads the :class:`~renderer.validate.outline.Outline`;
+:func:`cell_collisions` needs a valid spec, because it asks the layout stage
+itself where each node goes, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding, pointer_join
+from ..layout import grid_cells
+from ..load import LoadedSpec
+from ..model import Spec, parse_lane_key
+from .context import RuleContext
+from .outline import Outline
+from .wording import quote
+
+
+def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
+    """Rules unknown-lane and layout-position on what the spec says itself."""
+    if not outline.layout_present:
+        return
+    nodes = outline.keys_of("node")
+    lanes: list[str] = []
+    for key in nodes:
+        parsed = parse_lane_key(key)
+        if parsed and parsed[0] not in lanes:
+            lanes.append(parsed[0])
+    loose = [key for key in nodes if parse_lane_key(key) is None]
+    if outline.lanes_listed and loose:
+        ctx.add(("layout", "lanes"), f"lanes apply to a grid, where every node key is <lane><index>, but "
+                f"{', '.join(quote(k) for k in loose[:5])} {'is' if len(loose) == 1 else 'are'} not; rename "
+                "them or remove lanes", "unknown-lane")
+    listed: set[str] = set()
+    for lane in outline.lanes:
+        where = ("layout", "lanes", lane.index) if lane.short else ("layout", "lanes", lane.index, "key")
+        if lane.key in listed:
+            ctx.add(where, f"lane {quote(lane.key)} is listed more than once", "unknown-lane")
+        elif lane.key not in lanes:
+            ctx.add(where, f"lane {quote(lane.key)} has no targets{ctx.suggest(lane.key, lanes, 'lanes')}",
+                    "unknown-lane")
+        listed.add(lane.key)
+    cells: dict[tuple[int, int], str] = {}
+    for key, spot in outline.positions.items():
+        if key not in nodes:
+            what = "a path" if key in outline.target_map else "not a target"
+            hint = ctx.suggest(key, nodes, "node targets") if key not in outline.target_map else ""
+            ctx.add(("layout", "positions", key), f"{quote(key)} is {what}; positions place node targets{hint}",
+                    "layout-position", key=True)
+            continue
+        if spot is None:
+            continue
+        if spot in cells:
+            ctx.add(("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column {spot[1]}, "
+                    f"where {quote(cells[spot])} already is", "layout-position", key=True)
+        cells.setdefault(spot, key)
+
+
+def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule layout-position on a valid spec: two keys that name one grid cell, or a ``layout.positions``
+    cell where the automatic layout already puts another node."""
+    positions = model.layout.positions
+    cells, _ = grid_cells(model)
+    automatic: dict[tuple[int, int], str] = {}
+    findings = []
+
+    def add(pointer: str, message: str) -> None:
+        line, column = loaded.locate(pointer, key=True)
+        findings.append(Finding(loaded.display, pointer, message, "layout-position", line=line, column=column))
+
+    for key, spot in cells.items():
+        if key in positions:
+            continue
+        if spot in automatic:  # stage0 and stage00: the same lane and index
+            add(pointer_join("targets", key), f"{quote(key)} falls in the same cell as {quote(automatic[spot])} "
+                f"(row {spot[0]}, column {spot[1]}): their keys name the same lane and index; rename one or "
+                "place it with layout.positions")
+        automatic.setdefault(spot, key)
+    for key, spot in positions.items():
+        if spot in automatic:
+            add(pointer_join("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column "
+                f"{spot[1]}, where the automatic layout puts {quote(automatic[spot])}; choose a free cell or place both")
+    return findings

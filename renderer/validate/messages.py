@@ -1,0 +1,169 @@
+"""Schema error messages an author can act on, from a table keyed by JSON Schema keyword.
+
+Each entry of :data:`MESSAGES` turns one ``jsonschema`` error (seen through an
+:class:`ErrorView`) into a :class:`Message`; a keyword without an entry keeps
+``jsonschema``'s own message.  ``additionalProperties`` is not here: it gives
+one finding per unknown key (:func:`renderer.validate.schema.schema_findings`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..findings import pointer_join
+from .wording import SCHEMA_TYPES, quote, shown, type_name
+
+#: What a ``pattern`` of the schema asks for, in words.
+PATTERN_WORDS = {
+    "^[0-9a-f]{64}$": "64 lowercase hexadecimal digits (a SHA-256 digest)",
+    "^[A-Za-z_][A-Za-z0-9_.-]*$": "a letter or '_', then letters, digits, '_', '.' or '-'",
+    "^[A-Za-z][A-Za-z0-9_-]*$": "a letter, then letters, digits, '_' or '-'",
+    "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag such as en or pt-BR",
+    "\\S": "visible text, not only white space",
+}
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    """One ``jsonschema`` error: the failing ``keyword``, its schema value ``expected``, the instance
+    ``value`` at ``path`` (whose last part, as a message names it, is ``field``), and its subschema errors."""
+
+    keyword: str
+    expected: Any
+    value: Any
+    path: list[str | int]
+    field: str
+    schema_path: list[str | int]
+    context: list[Any]
+    fallback: str
+
+    @property
+    def pointer(self) -> str:
+        """JSON Pointer of the instance."""
+        return pointer_join(*self.path)
+
+    @property
+    def on_property_name(self) -> bool:
+        """True when the error is about an object key (``propertyNames``), not a value."""
+        return "propertyNames" in self.schema_path
+
+
+@dataclass(frozen=True)
+class Message:
+    """A finding's text and place: ``pointer`` and whether it points at the member's name (``on_key``)."""
+
+    text: str
+    pointer: str
+    on_key: bool = False
+
+
+class RequiredCounter:
+    """``jsonschema`` reports each missing key of an object as its own ``required`` error; this counts
+    them per object and schema place, so each names a different key."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[str, tuple[str | int, ...]], int] = {}
+
+    def next(self, view: ErrorView) -> int:
+        """How many ``required`` errors of this object and schema place came before this one."""
+        where = (view.pointer, tuple(view.schema_path))
+        nth = self.seen.get(where, 0)
+        self.seen[where] = nth + 1
+        return nth
+
+
+def _plain(view: ErrorView, text: str) -> Message:
+    return Message(text, view.pointer)
+
+
+def _required(view: ErrorView, counter: RequiredCounter) -> Message:
+    missing = [k for k in view.expected if isinstance(view.value, dict) and k not in view.value]
+    nth = counter.next(view)
+    return _plain(view, f"missing required key {quote(missing[nth] if nth < len(missing) else str(view.expected))}")
+
+
+def _one_of(view: ErrorView) -> Message:
+    kinds = [sub.validator_value for sub in view.context if sub.validator == "type" and not sub.path]
+    wanted = " or ".join(SCHEMA_TYPES.get(k, str(k)) for k in kinds)
+    return _plain(view, f"{view.field} must be {wanted}, not {type_name(view.value)}")
+
+
+def _type(view: ErrorView) -> Message:
+    if view.expected == "integer" and isinstance(view.value, float):
+        return _plain(view, f"{view.field} must be a whole number, not {view.value!r}")
+    return _plain(view, f"{view.field} must be {SCHEMA_TYPES.get(view.expected, view.expected)}, "
+                        f"not {type_name(view.value)}")
+
+
+def _pattern(view: ErrorView) -> Message:
+    words = PATTERN_WORDS.get(view.expected, f"the pattern {view.expected}")
+    if view.on_property_name:
+        return Message(f"key {quote(view.value)} must be {words}", pointer_join(*view.path, view.value), True)
+    return _plain(view, f"{view.field} must be {words}, not {quote(str(view.value))}")
+
+
+def _bound(view: ErrorView) -> Message:
+    least = view.keyword == "minimum"
+    if view.field == "duration" and least:
+        return _plain(view, f"duration must be at least {view.expected} ms, not {view.value}: a step shorter than "
+                            "that changes the figure more than three times a second (WCAG 2.2 SC 2.3.1)")
+    if view.field == "duration":
+        return _plain(view, f"duration must be at most {view.expected} ms (10 minutes), not {view.value}")
+    return _plain(view, f"{view.field} must be {'at least' if least else 'at most'} {view.expected}, not {view.value}")
+
+
+def _max_length(view: ErrorView) -> Message:
+    text = f"{view.field} is {len(view.value)} characters long; the limit is {view.expected}"
+    if view.on_property_name:
+        return Message(text, pointer_join(*view.path, view.value), True)
+    return _plain(view, text)
+
+
+def _min_items(view: ErrorView) -> Message:
+    noun = "entry" if view.expected == 1 else "entries"
+    return _plain(view, f"{view.field} must have at least {view.expected} {noun}")
+
+
+def _unique(view: ErrorView) -> Message:
+    seen: set[str] = set()
+    duplicate = None
+    for item in view.value:
+        text = json.dumps(item)
+        if text in seen:
+            duplicate = item
+            break
+        seen.add(text)
+    return _plain(view, f"{view.field} lists {quote(str(duplicate))} more than once")
+
+
+#: Message makers by JSON Schema keyword.
+MESSAGES: dict[str, Callable[[ErrorView], Message]] = {
+    "oneOf": _one_of,
+    "anyOf": _one_of,
+    "type": _type,
+    "const": lambda v: _plain(v, f"{v.field} must be {json.dumps(v.expected)}, not {shown(v.value)}"),
+    "enum": lambda v: _plain(v, f"{v.field} must be one of {', '.join(json.dumps(e) for e in v.expected)}, "
+                                f"not {shown(v.value)}"),
+    "pattern": _pattern,
+    "minimum": _bound,
+    "maximum": _bound,
+    "minLength": lambda v: _plain(v, f"{v.field} must not be empty"),
+    "maxLength": _max_length,
+    "maxItems": lambda v: _plain(v, f"{v.field} has {len(v.value)} entries; the limit is {v.expected}"),
+    "maxProperties": lambda v: _plain(v, f"{v.field} has {len(v.value)} entries; the limit is {v.expected}"),
+    "minItems": _min_items,
+    "minProperties": _min_items,
+    "uniqueItems": _unique,
+}
+
+
+def message_for(view: ErrorView, required: RequiredCounter) -> Message:
+    """The :class:`Message` for one error: from :data:`MESSAGES`, ``required`` counted per object,
+    else ``jsonschema``'s own text."""
+    if view.keyword == "required":
+        return _required(view, required)
+    maker = MESSAGES.get(view.keyword)
+    return maker(view) if maker else _plain(view, view.fallback)

@@ -1,0 +1,134 @@
+"""The JSON Schema half of validation: the validators and the findings their errors become.
+
+JSON Schema 2020-12 (``schema/mechanism.schema.json``, package data).
+jsonschema-rs, a required dependency, gives the yes/no verdict about a hundred
+times faster; ``jsonschema`` explains a spec that fails (its errors carry the
+paths and keywords the messages are made from), and also judges the rare data
+jsonschema-rs cannot take (a lone surrogate in a string).  The test suite
+checks that the two agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+from jsonschema.exceptions import ValidationError, relevance
+
+from ..assets import schema
+from ..findings import Finding, pointer_join
+from ..load import LoadedSpec
+from .messages import ErrorView, RequiredCounter, message_for
+from .wording import Suggester, quote
+
+
+def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every local ``$ref`` to ``#/$defs/...`` replaced by its target.
+
+    In 2020-12 a ``$ref`` beside other keywords applies both, so merging the
+    target with its siblings keeps the meaning; the schema has no recursive
+    definitions.  Validation then skips reference lookups, about twice as fast.
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    merged: dict[str, Any] = {}
+    ref = node.get("$ref")
+    local = isinstance(ref, str) and ref.startswith("#/$defs/")
+    if local:
+        merged.update(inline_refs(defs[ref[len("#/$defs/"):]], defs))
+    for key, value in node.items():
+        if key not in ("$ref", "$defs") or (key == "$ref" and not local):
+            merged[key] = inline_refs(value, defs)
+    return merged
+
+
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """The ``pattern`` keyword with ECMA-262 semantics for a final ``$`` (end of string only).
+
+    JSON Schema patterns are ECMA-262 regular expressions; Python's ``re``
+    also lets ``$`` match before a final newline, which would accept ``"id\\n"``.
+    """
+    if not validator.is_type(instance, "string"):
+        return
+    ecma = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
+    if not re.search(ecma, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=1)
+def explaining_validator() -> Any:
+    """The ``jsonschema`` Draft 2020-12 validator (ECMA-262 patterns, ``$ref`` inlined) that explains failures."""
+    full = schema()
+    ecma = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+    return ecma(inline_refs(full, full.get("$defs", {})))
+
+
+@lru_cache(maxsize=1)
+def fast_validator() -> Any:
+    """jsonschema-rs's Draft 2020-12 validator, for the yes/no verdict."""
+    return jsonschema_rs.Draft202012Validator(schema())
+
+
+def schema_is_valid(data: Any) -> bool | None:
+    """jsonschema-rs's verdict on ``data``, or ``None`` for data it cannot take (then ``jsonschema`` judges)."""
+    try:
+        return bool(fast_validator().is_valid(data))
+    except (UnicodeError, ValueError, TypeError, OverflowError):  # e.g. a lone surrogate
+        return None
+
+
+def _leaf(error: ValidationError) -> ValidationError:
+    """For oneOf/anyOf, the most relevant branch's error (the descent of jsonschema's best_match)."""
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        if all(any(sub.validator == "type" and not sub.path for sub in branch) for branch in branches.values()):
+            return error  # no branch takes a value of this type: the message names the types that would do
+        # min, as best_match descends: prefers the branch whose type matches the instance.
+        error = min(error.context, key=relevance)
+    return error
+
+
+def _field_name(path: list[str | int]) -> str:
+    if not path:
+        return "the spec"
+    if isinstance(path[-1], int) and len(path) > 1:  # an array item: "lanes[0]", not "0"
+        return f"{path[-2]}[{path[-1]}]"
+    return str(path[-1])
+
+
+def _unknown_keys(spec: LoadedSpec, error: ValidationError, path: list[str | int],
+                  suggest: Suggester) -> Iterator[Finding]:
+    """additionalProperties: one finding per unknown key, at the key, with the nearest known key."""
+    allowed = list(error.schema.get("properties", {}))
+    for key in [k for k in error.instance if k not in allowed]:
+        key_pointer = pointer_join(*path, key)
+        line, column = spec.locate(key_pointer, key=True)
+        message = f"unknown key {quote(key)}{suggest(key, allowed)}" if allowed else f"unknown key {quote(key)}"
+        yield Finding(spec.display, key_pointer, message, "additionalProperties", line=line, column=column)
+
+
+def schema_findings(spec: LoadedSpec, suggest: Suggester) -> Iterator[Finding]:
+    """Every schema error of ``spec.data`` as a located finding whose rule is the failing keyword."""
+    if schema_is_valid(spec.data):
+        return
+    required = RequiredCounter()
+    for error in explaining_validator().iter_errors(spec.data):
+        error = _leaf(error)
+        path = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            yield from _unknown_keys(spec, error, path, suggest)
+            continue
+        view = ErrorView(keyword=str(error.validator), expected=error.validator_value, value=error.instance,
+                         path=path, field=_field_name(path), schema_path=list(error.schema_path),
+                         context=list(error.context or ()), fallback=error.message)
+        said = message_for(view, required)
+        line, column = spec.locate(said.pointer, key=said.on_key)
+        yield Finding(spec.display, said.pointer, said.text, view.keyword, line=line, column=column)

@@ -1,0 +1,93 @@
+"""Text rules over every string of a spec, keys included: XML-valid characters (xml-character),
+closed direction controls (bidi-control) and something visible (invisible-text).
+
+Sources: XML 1.0 section 2.2 (allowed and discouraged characters), the HTML
+standard's parse errors for controls and noncharacters, Unicode UAX #9
+(explicit directional embeddings, overrides and isolates).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+from .context import RuleContext, Where
+from .wording import quote
+
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: Characters XML 1.0 allows but discourages (section 2.2) and HTML makes parse errors: DEL, the C1
+#: controls and the noncharacters.  They are refused too, so no output file holds one.
+_HTML_FORBIDDEN = re.compile("[\x7f-\x9f\ufdd0-\ufdef" + "".join(
+    chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)) + "]")
+
+_BLANKS = frozenset("\u2800\u3164\uffa0\u115f\u1160\u180e")  # blank symbols that are not white space
+_BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF U+202C
+_BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
+    """Every string in parsed JSON with its path, in document order; the flag says it is an object key."""
+    stack: list[tuple[Any, Where]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            yield where, node, False
+        elif isinstance(node, dict):
+            for k, v in reversed(list(node.items())):
+                yield (*where, k), k, True
+                stack.append((v, (*where, k)))
+        elif isinstance(node, list):
+            stack.extend((v, (*where, i)) for i, v in reversed(list(enumerate(node))))
+
+
+def visible(char: str) -> bool:
+    """Whether a character draws something: not white space, a format or combining character, or a blank."""
+    return not (char.isspace() or char in _BLANKS or unicodedata.category(char) in ("Cf", "Mn", "Me", "Cc", "Zs"))
+
+
+def unclosed_bidi(text: str) -> str | None:
+    """The first explicit directional formatting character of ``text`` left open (Unicode UAX #9), or None."""
+    if not _BIDI_CONTROLS.search(text):
+        return None
+    stack: list[str] = []
+    for char in text:
+        if char in _BIDI_EMBEDDINGS or char in _BIDI_ISOLATES:
+            stack.append(char)
+        elif char == "\u202c" and stack and stack[-1] in _BIDI_EMBEDDINGS:
+            stack.pop()
+        elif char == "\u2069" and any(c in _BIDI_ISOLATES for c in stack):  # a PDI with no open isolate is ignored
+            while stack.pop() not in _BIDI_ISOLATES:
+                pass
+    return stack[0] if stack else None
+
+
+def text_rules(ctx: RuleContext, data: Any) -> None:
+    """Rules invisible-text, xml-character and bidi-control: at most one finding per string."""
+    for path, text, is_key in strings(data):
+        what = "key" if is_key else "text"
+        if not is_key and text.strip() and not any(visible(char) for char in text):
+            ctx.add(path, f"text {quote(text)} has no visible character (only spaces, format characters or "
+                    "blank symbols); write visible text", "invisible-text")
+            continue
+        bad = _XML_FORBIDDEN.search(text)
+        if bad:
+            char = bad.group()
+            kind = "a control character" if ord(char) < 0x20 else "a character"
+            ctx.add(path, f"{what} {quote(text)} contains U+{ord(char):04X}, {kind} that XML 1.0 does not allow "
+                    "in SVG or HTML; remove it", "xml-character", key=is_key)
+            continue
+        bad = _HTML_FORBIDDEN.search(text)
+        if bad:
+            char = bad.group()
+            kind = "a control character" if ord(char) <= 0x9F else "a noncharacter"
+            ctx.add(path, f"{what} {quote(text)} contains U+{ord(char):04X}, {kind} that XML 1.0 discourages and "
+                    "HTML does not allow; remove it", "xml-character", key=is_key)
+            continue
+        unclosed = unclosed_bidi(text)
+        if unclosed:
+            ctx.add(path, f"{what} {quote(text)} opens U+{ord(unclosed):04X} {unicodedata.name(unclosed)} without "
+                    "closing it, which would reverse the text after it in the figure and player; close it (U+202C "
+                    "or U+2069) or remove it", "bidi-control", key=is_key)
