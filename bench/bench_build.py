@@ -76,7 +76,7 @@ def main() -> int:
         one.mkdir()
         (one / "reference.mechanism.json").write_text(json.dumps(synthetic_spec(0, 3, 6, 7)), "utf-8")
         times, peaks = [], []
-        for i in range(args.runs):
+        for _ in range(args.runs):
             shutil.rmtree(one / "out", ignore_errors=True)
             seconds, peak = run([exe, "build", "reference.mechanism.json", "-o", "out"], one)
             times.append(seconds)
@@ -89,7 +89,8 @@ def main() -> int:
         batch = work / "batch"
         (batch / "specs").mkdir(parents=True)
         for n in range(args.batch):
-            (batch / "specs" / f"spec{n:04d}.mechanism.json").write_text(json.dumps(synthetic_spec(n, 3, 10, 12)), "utf-8")
+            spec = json.dumps(synthetic_spec(n, 3, 10, 12))
+            (batch / "specs" / f"spec{n:04d}.mechanism.json").write_text(spec, "utf-8")
         seconds, peak = run([exe, "build", "specs", "-o", "out"], batch)
         per_spec = seconds * 1000 / args.batch
         rate = args.batch / seconds

@@ -4,7 +4,7 @@ player's JS and CSS, and the text metrics.  Nothing is read from the working dir
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -30,7 +30,7 @@ def schema() -> dict[str, Any]:
     return parsed
 
 
-@lru_cache(maxsize=None)
+@cache
 def static_text(name: str) -> str:
     """A file under ``renderer/static`` (the player's JS and CSS)."""
     return resources.files("renderer").joinpath("static", name).read_text("utf-8")

@@ -20,7 +20,7 @@ import click
 from . import __version__
 from .build import discover, execute
 from .config import Format, Mode, Options, project_settings
-from .errors import CommandFailed, HashError, MechdiagramError, OutputError, UsageError
+from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
 from .hashing import hash_files, write_spec_digests
@@ -33,11 +33,9 @@ _EXISTING = click.Path(exists=True, path_type=Path)
 
 def click_error(exc: MechdiagramError) -> click.ClickException:
     """The click exception that prints ``exc`` the way click prints errors, with its exit status."""
-    if isinstance(exc, UsageError):
+    if exc.exit_code == UsageError.exit_code:
         return click.UsageError(exc.message)
-    error = click.ClickException(exc.message)
-    error.exit_code = exc.exit_code
-    return error
+    return click.ClickException(exc.message)  # exit status 1
 
 
 def _translated(func: F) -> F:
@@ -205,7 +203,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None)
         click.echo(f"{display_path(path)}: {changed} source digest(s) written" if changed
                    else f"{display_path(path)}: source digests already current", err=True)
     if failed:
-        raise CommandFailed(f"{failed} spec(s) not updated")
+        raise CommandFailedError(f"{failed} spec(s) not updated")
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -61,14 +61,14 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
         raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
     if not isinstance(table, dict):
         raise ConfigError(f"{path.name}: [tool.mechdiagram] must be a table")
-    expected = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
+    expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
     for key, value in table.items():
         if key not in expected:
             raise ConfigError(f"{path.name}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
                               + ", ".join(expected))
         if not isinstance(value, expected[key]):
             raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
-        if key == "specs" and not all(isinstance(item, str) for item in value):
+        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
             raise ConfigError(f"{path.name}: [tool.mechdiagram] specs must be a list of strings")
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         if any("\0" in text for text in texts):

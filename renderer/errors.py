@@ -46,7 +46,7 @@ class HashError(MechdiagramError):
     """``mechdiagram hash``: a file cannot be read, or a spec whose digests cannot be written."""
 
 
-class CommandFailed(MechdiagramError):
+class CommandFailedError(MechdiagramError):
     """A command finished but failed; what failed was printed already and the message sums it up."""
 
 

@@ -6,6 +6,7 @@ so a reader or an interrupted build never sees half a file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -68,10 +69,8 @@ def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
             os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
         raise

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .errors import HashError, SourcePathError
 from .files import display_path, write_file
-from .load import load_spec
+from .findings import Finding
+from .load import LoadedSpec, load_spec
 from .provenance import file_sha256, resolve_source
 from .report import format_finding
 from .validate import validate
@@ -31,6 +32,19 @@ def hash_files(paths: list[Path]) -> list[str]:
     return lines
 
 
+def _span(loaded: LoadedSpec, pointer: str) -> tuple[int, int, int]:
+    """Offsets of a member of a validated spec: value start, value end, key start."""
+    span = loaded.span(pointer)
+    if span is None or span[2] is None:
+        raise HashError(f"{loaded.display}: cannot find {pointer} in the text; nothing written")
+    return span[0], span[1], span[2]
+
+
+def _replaceable_digest(finding: Finding) -> bool:
+    """A malformed ``sha256`` of a source: what ``hash --write`` replaces, so it does not stop the write."""
+    return finding.rule == "pattern" and re.fullmatch(r"/sources/\d+/sha256", finding.pointer or "") is not None
+
+
 def write_spec_digests(path: Path, root: Path) -> int:
     """Write the current SHA-256 of every source of the spec at ``path``; return how many changed.
 
@@ -39,8 +53,7 @@ def write_spec_digests(path: Path, root: Path) -> int:
     otherwise :class:`HashError` is raised and nothing is written.
     """
     loaded = load_spec(path, display_path(path))
-    findings = loaded.findings or [f for f in validate(loaded)
-                                   if not (f.rule == "pattern" and re.fullmatch(r"/sources/\d+/sha256", f.pointer or ""))]
+    findings = loaded.findings or [f for f in validate(loaded) if not _replaceable_digest(f)]
     if findings:
         raise HashError("\n".join(format_finding(f) for f in findings))
     text = loaded.text
@@ -54,16 +67,15 @@ def write_spec_digests(path: Path, root: Path) -> int:
         if source.sha256 == digest:
             continue
         if source.sha256 is not None:
-            start, end, _ = loaded.span(f"/sources/{index}/sha256")
+            start, end, _ = _span(loaded, f"/sources/{index}/sha256")
             edits.append((start, end, json.dumps(digest)))
         else:
-            _, path_end, key_start = loaded.span(f"/sources/{index}/path")  # type: ignore[misc]
-            line_start = text.rfind("\n", 0, key_start) + 1
-            indent = re.match(r"[ \t]*", text[line_start:]).group()
-            if text[line_start:key_start].strip():  # the object is on one line
+            _, path_end, key_start = _span(loaded, f"/sources/{index}/path")
+            before_key = text[text.rfind("\n", 0, key_start) + 1:key_start]
+            if before_key.strip():  # the object is on one line
                 insertion = f', "sha256": {json.dumps(digest)}'
-            else:
-                insertion = f',{newline}{indent}"sha256": {json.dumps(digest)}'
+            else:  # "sha256" goes on a line of its own, indented as "path" is
+                insertion = f',{newline}{before_key}"sha256": {json.dumps(digest)}'
             edits.append((path_end, path_end, insertion))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from markupsafe import Markup
 
@@ -81,21 +81,20 @@ class FigureContext(TypedDict):
     scenarios: list[ScenarioContext]
     limitations: list[str]
     sources: list[SourceContext]
-    player_data: dict[str, object]
+    player_data: dict[str, Any]
     player_js: Markup
     player_css: Markup
     csp: str
 
 
 def _seconds(ms: int) -> str:
-    text = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
-    return text
+    return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck]) -> FigureContext:
     """Build the template context; ``svgs`` holds one inline SVG per scenario, in order."""
     scenarios: list[ScenarioContext] = []
-    for scenario, svg in zip(spec.scenarios, svgs):
+    for scenario, svg in zip(spec.scenarios, svgs, strict=True):
         steps: list[StepContext] = [{
             "title": step.title,
             "heading": step_heading(scenario, i),
@@ -112,7 +111,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "id": s["id"], "title": s["title"],
         "steps": [{"heading": st["heading"], "title": st["title"], "state": st["state"],
                    "start": w["start"], "duration": w["duration"]}
-                  for st, w in zip(s["steps"], s["timeline"])],
+                  for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}
     js = static_text("player.js")
     sources: list[SourceContext] = [{

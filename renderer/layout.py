@@ -263,10 +263,10 @@ def _flow_cells(spec: Spec, nodes: list[str]) -> dict[str, tuple[int, int]]:
     if not edges:
         return {key: (i // FLOW_COLUMNS, i % FLOW_COLUMNS) for i, key in enumerate(nodes)}
     edges = _forward_edges(nodes, edges)
-    incoming = {key: 0 for key in nodes}
+    incoming = dict.fromkeys(nodes, 0)
     for _, dest in edges:
         incoming[dest] += 1
-    rank = {key: 0 for key in nodes}
+    rank = dict.fromkeys(nodes, 0)
     queue = [key for key in nodes if incoming[key] == 0]
     while queue:  # Kahn's algorithm on the acyclic edges: a node's column is its longest path from a source
         key = queue.pop(0)

@@ -17,11 +17,11 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
-
+from typing import Any, cast
 
 from .findings import Finding, escape_pointer_token, pointer_join
 
@@ -78,7 +78,20 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
 
 
-def _value_offsets(text: str) -> dict[str, list]:
+#: ``json.decoder.scanstring`` (untyped in the stubs): the string at an offset just after its quote,
+#: unescaped, and the offset after its closing quote.
+_scanstring = cast(Callable[[str, int], tuple[str, int]], vars(json.decoder)["scanstring"])
+#: ``match`` of patterns that match at every offset (both may match nothing), typed so.
+_Matcher = Callable[[str, int], "re.Match[str]"]
+
+#: A place in parsed JSON as unescaped JSON Pointer tokens.
+Where = tuple[str | int, ...]
+
+#: One pointer's offsets: [value start, key start or None, value end, key end or None].
+Place = list[Any]
+
+
+def _value_offsets(text: str) -> dict[str, Place]:
     """Map each JSON Pointer of a parsed document to [offset of its value, offset of its key or None,
     offset just after its value, offset just after its key or None].
 
@@ -87,12 +100,15 @@ def _value_offsets(text: str) -> dict[str, list]:
     (``"caf\\u00e9"`` is ``café``) and pointer tokens escaped as RFC 6901 says.
     A repeated key maps to its last occurrence.
     """
-    scanstring = json.decoder.scanstring
-    ws = _WHITESPACE.match
-    places: dict[str, list] = {}
-    stack: list[list] = []  # [pointer, is_object, index]
+    scanstring = _scanstring
+    ws = cast(_Matcher, _WHITESPACE.match)
+    scalar = cast(_Matcher, _SCALAR.match)
+    places: dict[str, Place] = {}
+    stack: list[list[Any]] = []  # [pointer, is_object, index]
     pos = ws(text, 0).end()
-    pointer, key_at, key_end = "", None, None
+    pointer: str = ""
+    key_at: int | None = None
+    key_end: int | None = None
 
     def read_key(at: int) -> tuple[str, int, int, int]:
         key, end = scanstring(text, at + 1)
@@ -118,7 +134,7 @@ def _value_offsets(text: str) -> dict[str, list]:
         elif char == '"':
             pos = entry[2] = scanstring(text, pos + 1)[1]
         else:
-            pos = entry[2] = _SCALAR.match(text, pos).end()
+            pos = entry[2] = scalar(text, pos).end()
         while True:  # after a value: close finished containers, move to the next member
             pos = ws(text, pos).end()
             if not stack:
@@ -137,13 +153,13 @@ def _value_offsets(text: str) -> dict[str, list]:
             pos = places[frame[0]][2] = pos + 1
 
 
-class _PairsDict(dict):
+class _PairsDict(dict[str, Any]):
     """A dict that remembers the keys its JSON object repeated."""
 
     duplicates: list[str]
 
 
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> _PairsDict:
     result = _PairsDict()
     duplicates = []
     for key, value in pairs:
@@ -176,7 +192,7 @@ class LoadedSpec:
         """Hex SHA-256 of the file's bytes."""
         return hashlib.sha256(self.raw).hexdigest()
 
-    def lean(self) -> "LoadedSpec":
+    def lean(self) -> LoadedSpec:
         """A copy without the parsed ``data`` and ``text`` (and so without their position maps), for results
         that travel between processes once their findings are located: ``sha256`` and ``display`` stay."""
         return LoadedSpec(path=self.path, display=self.display, raw=self.raw, findings=list(self.findings))
@@ -187,7 +203,7 @@ class LoadedSpec:
         return self.data is not None and not self.findings
 
     @cached_property
-    def _offsets(self) -> dict[str, list]:
+    def _offsets(self) -> dict[str, Place]:
         # Computed only when a finding needs a place: a second pass over the text, linear and iterative.
         try:
             return _value_offsets(self.text)
@@ -241,10 +257,10 @@ def _position_of_byte(raw: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
-def _find_specials(value: Any, path: tuple) -> list[tuple[str, tuple, str]]:
+def _find_specials(value: Any, path: Where) -> list[tuple[str, Where, str]]:
     """Walk parsed data for duplicate keys, non-finite constants, numbers out of range and deep nesting."""
-    found: list[tuple[str, tuple, str]] = []
-    stack = [(value, path)]
+    found: list[tuple[str, Where, str]] = []
+    stack: list[tuple[Any, Where]] = [(value, path)]
     too_deep = False
     while stack:
         node, where = stack.pop()
@@ -319,9 +335,8 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
     try:
         spec.text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, column = _position_of_byte(raw, exc.start)
         return fail(f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8",
-                    "encoding", line, column)
+                    "encoding", *_position_of_byte(raw, exc.start))
     try:
         data = json.loads(spec.text, object_pairs_hook=_pairs_hook, parse_constant=_NonFinite,
                           parse_int=_parse_int, parse_float=_parse_float)
@@ -334,6 +349,8 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
         return fail(f"invalid JSON: {exc}", "json-syntax")
 
     problems = _find_specials(data, ())
+    line: int | None
+    column: int | None
     for rule, where, name in problems:
         pointer = pointer_join(*where)
         if rule == "duplicate-key":

@@ -128,6 +128,7 @@ class AnimatedSvg(OutputFormat):
     summary = "animated SVG per scenario"
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.svg``: the drawing with every step's keyframes."""
         return svg_document(job.drawings[scenario.id].animated)
 
 
@@ -140,6 +141,7 @@ class PosterSvg(OutputFormat):
     summary = "still poster SVG per scenario"
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.poster.svg``: frame 0, without keyframes."""
         return svg_document(job.drawings[scenario.id].stills[0])
 
 
@@ -152,6 +154,7 @@ class Page(OutputFormat):
     summary = "standalone HTML page"
 
     def render_spec(self, job: RenderJob) -> bytes:
+        """``NAME.html``, UTF-8."""
         return render_page(job.figure).encode("utf-8")
 
 
@@ -164,6 +167,7 @@ class Fragment(OutputFormat):
     summary = "embeddable HTML fragment"
 
     def render_spec(self, job: RenderJob) -> bytes:
+        """``NAME.fragment.html``, UTF-8."""
         return render_fragment(job.figure).encode("utf-8")
 
 

@@ -15,10 +15,9 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Literal
 
 from .errors import SourcePathError, SourceStatus
-from .findings import Finding, pointer_join
+from .findings import Finding, Severity, pointer_join
 from .load import LoadedSpec
 from .model import Source
 
@@ -83,7 +82,8 @@ def resolve_source(root: Path, relpath: str) -> Path:
     except RuntimeError as exc:  # Python < 3.13 raises RuntimeError for a symbolic link loop
         raise SourcePathError("unreadable", "the path is a loop of symbolic links") from exc
     except OSError as exc:  # ELOOP on Python >= 3.13, or a folder on the way that cannot be searched
-        reason = "the path is a loop of symbolic links" if exc.errno == errno.ELOOP else f"cannot examine the file: {exc.strerror}"
+        looped = exc.errno == errno.ELOOP
+        reason = "the path is a loop of symbolic links" if looped else f"cannot examine the file: {exc.strerror}"
         raise SourcePathError("unreadable", reason) from exc
     if real != real_root and real_root not in real.parents:
         raise SourcePathError("refused", "the path leads out of the source root through a symbolic link")
@@ -166,7 +166,8 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
     for ending, digest in _line_ending_digests(real).items():
         if digest == source.sha256:
             message += (f"; the file matches once its line endings are converted to {ending}, so a checkout "
-                        "changed them (set the file to -text in .gitattributes, or rehash with mechdiagram hash --write)")
+                        "changed them (set the file to -text in .gitattributes, or rehash with "
+                        "mechdiagram hash --write)")
             break
     else:
         message += "; if the file changed on purpose, record its new digest with mechdiagram hash --write"
@@ -187,7 +188,7 @@ def check_sources(spec: LoadedSpec, sources: tuple[Source, ...], root: Path, *,
             continue
         pointer = pointer_join("sources", check.index, "sha256" if check.status == "mismatch" else "path")
         line, column = spec.locate(pointer)
-        severity = "error" if check.failed else "warning"
+        severity: Severity = "error" if check.failed else "warning"
         rule = f"source-{check.status}"
         findings.append(Finding(spec.display, pointer, check.message, rule, severity, line, column))
     return checks, findings

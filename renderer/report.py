@@ -17,11 +17,13 @@ from .findings import Finding
 #: separators (one finding, one line), bidirectional overrides and isolates (they reorder what a
 #: reader sees), lone surrogates (not encodable as UTF-8), noncharacters and the invisible U+FEFF.
 #: Each is printed as a \\uXXXX escape.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                          "\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
 
 
 #: The same for a JSON document, whose strings json.dumps already escapes C0 controls in.
-_UNPRINTABLE_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
+_UNPRINTABLE_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                               "\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
 
 
 def printable(text: str, pattern: re.Pattern[str] = _UNPRINTABLE) -> str:

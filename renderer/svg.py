@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 from xml.etree import ElementTree
 
 import jinja2
@@ -24,8 +25,8 @@ from svgwrite.base import Desc, Title
 from svgwrite.etree import CDATA
 
 from . import theme
-from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
 from .errors import RenderError
+from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
 from .model import Scenario, Spec
 from .templating import template
 from .timeline import Timeline
@@ -49,7 +50,7 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     cannot.  Names below the prefix are fixed words (``-node``, ``-f3``) or
     ``-n-<target id>``, so they cannot meet either.
     """
-    digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode()).hexdigest()
     return f"md-{digest[:10]}"
 
 
@@ -90,7 +91,7 @@ class _Drawer:
         return " ".join(f"{self.p}-{n}" for n in names)
 
     def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str,
-                   line_height: float = LINE_HEIGHT) -> "_Leaf":
+                   line_height: float = LINE_HEIGHT) -> _Leaf:
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
             return _Leaf("text", {"class": cls, "x": fmt(x), "y": fmt(y)}, lines[0])
         text = _Leaf("text", {"class": cls})
@@ -98,7 +99,7 @@ class _Drawer:
             text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
         return text
 
-    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs: str) -> "_Leaf":
+    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs: str) -> _Leaf:
         group = _Leaf("g", {"class": self.cls(*classes), **attrs})
         if ring:
             group.child("rect", {"class": self.cls("ring"), "height": fmt(box.h + 10), "rx": "9",
@@ -108,7 +109,7 @@ class _Drawer:
         group.xml.append(self.text_block(box.lines, box.cx, box.first_baseline, self.cls("label")).xml)
         return group
 
-    def arrow(self, key: str, active: bool):
+    def arrow(self, key: str, active: bool) -> Any:
         arrow = self.layout.arrows[key]
         dim = not active and key in self.scenario.unselected  # an unused path is drawn dimmed, as nodes are
         group = self.dwg.g(class_=self.cls("arrow", "dim") if dim else self.cls("arrow"))
@@ -118,14 +119,14 @@ class _Drawer:
                                           class_=self.cls("head-on" if active else "head")))
         return group
 
-    def panel_frame(self, frame: PanelFrame):
+    def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
         panel = self.layout.panel
         items = [self.text_block(frame.title, panel.x + 12, panel.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
-        for row, value in zip(panel.rows, frame.values):
+        for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, self.cls("pval")))
         return items
 
-    def frame(self, number: int, extra_class: str | None = None):
+    def frame(self, number: int, extra_class: str | None = None) -> Any:
         classes = ["frame", f"f{number}"] + ([extra_class] if extra_class else [])
         group = self.dwg.g(class_=self.cls(*classes), **{"data-md-frame": str(number), "aria-hidden": "true"})
         if number == 0:
@@ -185,22 +186,25 @@ class _Drawer:
         dwg.add(nodes)
         panel = layout.panel
         state = dwg.g(class_=self.cls("state"), **{"aria-hidden": "true"})
-        state.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6", class_=self.cls("panel")))
+        state.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6",
+                           class_=self.cls("panel")))
         for row in panel.rows:
             state.add(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
         dwg.add(state)
         dwg.add(self.frame(0, "poster"))
         for number in range(1, len(self.scenario.steps) + 1):
             dwg.add(self.frame(number))
-        labels = dwg.g(class_=self.cls("plabels"), **{"aria-hidden": "true"})  # on top: never hidden by a box or a step frame
-        for key, arrow in layout.arrows.items():
+        # On top: never hidden by a box or a step frame.
+        labels = dwg.g(class_=self.cls("plabels"), **{"aria-hidden": "true"})
+        for arrow in layout.arrows.values():
             if arrow.label_lines:
                 label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], self.cls("plabel"),
                                         PATH_LABEL_LINE)
                 label["text-anchor"] = arrow.label_anchor
                 labels.add(label)
         dwg.add(labels)
-        return dwg.get_xml()
+        root: ElementTree.Element = dwg.get_xml()
+        return root
 
 
 def _serialize(element: ElementTree.Element) -> str:
@@ -225,7 +229,7 @@ class _Pieces:
     def join(self, keep: set[str] | None = None, defs: str | None = None) -> str:
         """The SVG with the frames numbered in ``keep`` (all when None) and, if given, other ``defs``."""
         out = [self.open]
-        for child, part in zip(self.children, self.parts):
+        for child, part in zip(self.children, self.parts, strict=True):
             frame = child.get("data-md-frame")
             if frame is not None and keep is not None and frame not in keep:
                 continue
@@ -236,7 +240,9 @@ class _Pieces:
     def still(self, drawer: _Drawer, still: int) -> str:
         """Still frame ``still`` (0 the poster): other step frames and the keyframes left out."""
         defs = self.root.find("defs")
-        style = defs.find("style")
+        style = defs.find("style") if defs is not None else None
+        if defs is None or style is None:
+            raise RenderError("the drawing has no style sheet to replace")
         content = list(style)
         style[:] = [CDATA(drawer.css(still))]
         try:

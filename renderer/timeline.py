@@ -63,7 +63,7 @@ class Timeline:
             expected = window.end
 
     @classmethod
-    def from_durations(cls, durations: list[int]) -> "Timeline":
+    def from_durations(cls, durations: list[int]) -> Timeline:
         """Lay durations (ms) end to end."""
         windows, start = [], 0
         for i, duration in enumerate(durations):
@@ -72,7 +72,7 @@ class Timeline:
         return cls(tuple(windows))
 
     @classmethod
-    def for_scenario(cls, scenario: Scenario) -> "Timeline":
+    def for_scenario(cls, scenario: Scenario) -> Timeline:
         """The timeline of a scenario's steps."""
         return cls.from_durations([step.duration for step in scenario.steps])
 

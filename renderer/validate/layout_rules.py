@@ -80,5 +80,6 @@ def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:
     for key, spot in positions.items():
         if spot in automatic:
             add(pointer_join("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column "
-                f"{spot[1]}, where the automatic layout puts {quote(automatic[spot])}; choose a free cell or place both")
+                f"{spot[1]}, where the automatic layout puts {quote(automatic[spot])}; choose a free cell or "
+                "place both")
     return findings

@@ -96,6 +96,14 @@ class Outline:
         return [key for key, target in self.target_map.items() if target.kind == kind]
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -126,7 +134,7 @@ def _step(index: int, raw: dict[str, Any]) -> OutlineStep:
 
 
 def _scenario(index: int, raw: dict[str, Any]) -> OutlineScenario:
-    steps = raw.get("steps") if isinstance(raw.get("steps"), list) else []
+    steps = _list(raw.get("steps"))
     return OutlineScenario(index, _string(raw.get("id")), _refs(raw.get("unselected")), _keys(raw.get("initial")),
                            tuple(_step(n, step) for n, step in enumerate(steps) if isinstance(step, dict)),
                            len(steps))
@@ -152,17 +160,16 @@ def outline(data: dict[str, Any]) -> Outline:
     raw_targets = data.get("targets")
     targets = ({key: _target(key, raw) for key, raw in raw_targets.items() if isinstance(raw, dict)}
                if isinstance(raw_targets, dict) else None)
-    raw_scenarios = data.get("scenarios") if isinstance(data.get("scenarios"), list) else []
-    layout = data.get("layout")
-    layout = layout if isinstance(layout, dict) else {}
-    raw_lanes = layout.get("lanes") if isinstance(layout.get("lanes"), list) else []
+    raw_scenarios = _list(data.get("scenarios"))
+    layout = _object(data.get("layout"))
+    raw_lanes = _list(layout.get("lanes"))
     lanes = []
     for i, item in enumerate(raw_lanes):
         key = item if isinstance(item, str) else item.get("key") if isinstance(item, dict) else None
         if isinstance(key, str):
             lanes.append(OutlineLane(i, key, isinstance(item, str)))
-    raw_positions = layout.get("positions") if isinstance(layout.get("positions"), dict) else {}
-    raw_sources = data.get("sources") if isinstance(data.get("sources"), list) else []
+    raw_positions = _object(layout.get("positions"))
+    raw_sources = _list(data.get("sources"))
     sources = [(i, _source(raw)) for i, raw in enumerate(raw_sources)]
     return Outline(
         targets=targets,

@@ -40,7 +40,7 @@ def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     merged: dict[str, Any] = {}
     ref = node.get("$ref")
     local = isinstance(ref, str) and ref.startswith("#/$defs/")
-    if local:
+    if isinstance(ref, str) and local:
         merged.update(inline_refs(defs[ref[len("#/$defs/"):]], defs))
     for key, value in node.items():
         if key not in ("$ref", "$defs") or (key == "$ref" and not local):
@@ -65,7 +65,8 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
 def explaining_validator() -> Any:
     """The ``jsonschema`` Draft 2020-12 validator (ECMA-262 patterns, ``$ref`` inlined) that explains failures."""
     full = schema()
-    ecma = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+    ecma = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in types-jsonschema
+        jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
     return ecma(inline_refs(full, full.get("$defs", {})))
 
 
@@ -104,11 +105,12 @@ def _field_name(path: list[str | int]) -> str:
     return str(path[-1])
 
 
-def _unknown_keys(spec: LoadedSpec, error: ValidationError, path: list[str | int],
+def _unknown_keys(spec: LoadedSpec, error: ValidationError, instance: dict[str, Any], path: list[str | int],
                   suggest: Suggester) -> Iterator[Finding]:
     """additionalProperties: one finding per unknown key, at the key, with the nearest known key."""
-    allowed = list(error.schema.get("properties", {}))
-    for key in [k for k in error.instance if k not in allowed]:
+    subschema = error.schema if isinstance(error.schema, dict) else {}
+    allowed = list(subschema.get("properties", {}))
+    for key in [k for k in instance if k not in allowed]:
         key_pointer = pointer_join(*path, key)
         line, column = spec.locate(key_pointer, key=True)
         message = f"unknown key {quote(key)}{suggest(key, allowed)}" if allowed else f"unknown key {quote(key)}"
@@ -124,7 +126,7 @@ def schema_findings(spec: LoadedSpec, suggest: Suggester) -> Iterator[Finding]:
         error = _leaf(error)
         path = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            yield from _unknown_keys(spec, error, path, suggest)
+            yield from _unknown_keys(spec, error, error.instance, path, suggest)
             continue
         view = ErrorView(keyword=str(error.validator), expected=error.validator_value, value=error.instance,
                          path=path, field=_field_name(path), schema_path=list(error.schema_path),
