@@ -15,6 +15,9 @@ from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 
+#: A place in parsed JSON as unescaped JSON Pointer tokens: ``("targets", "work0", "id")``.
+Where = tuple[str | int, ...]
+
 
 @dataclass(frozen=True)
 class Finding:

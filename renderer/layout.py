@@ -11,20 +11,17 @@ elements (the drawing backend is :mod:`renderer.svg`).  Layout rules:
   rows of at most :data:`FLOW_COLUMNS`.
 * ``layout.positions`` puts a node in an explicit (row, column) cell.
 * Labels wrap inside their boxes; a box grows in height, never overflows.
-  Text is measured with the advance widths of a wide sans-serif face
-  (``data/text-metrics.json``) plus :data:`WIDTH_SAFETY`.
+  Text is measured by :mod:`renderer.measure`.
 """
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass, field
 
-from .assets import text_advances
+from .measure import text_width, wrap
 from .model import PathTarget, Scenario, Spec, parse_lane_key
 
-FONT_SIZE = 14.0
 LINE_HEIGHT = 18.0
 TITLE_SIZE = 15.0
 BOX_WIDTH = 140.0
@@ -40,68 +37,8 @@ PATH_LABEL_LINE = 14.0
 PATH_LABEL_WIDTH = 120.0
 MIN_WIDTH = 480.0
 FLOW_COLUMNS = 5
-WIDTH_SAFETY = 1.08
 ARROW_HEAD = 10.0
 PANEL_GAP = 24.0
-
-def text_width(text: str, size: float = FONT_SIZE) -> float:
-    """Width in px of ``text`` at ``size`` px, bold, with the safety margin.
-
-    Characters outside the metrics table count as 1 em when East Asian wide or
-    full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
-    """
-    table = text_advances()
-    units = 0
-    for char in text:
-        advance = table.get(char)
-        if advance is None:
-            if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-                advance = 0
-            elif unicodedata.east_asian_width(char) in ("W", "F"):
-                advance = 1000
-            else:
-                advance = 750
-        units += advance
-    return units * size / 1000 * WIDTH_SAFETY
-
-
-def _split_word(word: str, width: float, size: float) -> list[str]:
-    """Break a word wider than ``width`` between characters (never before a combining mark)."""
-    pieces, current = [], ""
-    for char in word:
-        if current and not unicodedata.combining(char) and text_width(current + char, size) > width:
-            pieces.append(current)
-            current = char
-        else:
-            current += char
-    if current:
-        pieces.append(current)
-    return pieces
-
-
-def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
-    """Greedy word wrap of ``text`` into lines no wider than ``width`` px.
-
-    Words longer than a line are broken between characters.  Returns at
-    least one line (``[""]`` for empty text).
-    """
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size) <= width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-            current = ""
-        if text_width(word, size) <= width:
-            current = word
-        else:
-            *full, current = _split_word(word, width, size)
-            lines.extend(full)
-    lines.append(current)
-    return lines
 
 
 @dataclass(frozen=True)

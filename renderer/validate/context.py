@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..findings import Finding, pointer_join
+from ..findings import Finding, Where, pointer_join
 from ..load import LoadedSpec
 from .wording import Suggester
 
-#: A place in the spec as unescaped JSON Pointer tokens: ``("targets", "work0", "id")``.
-Where = tuple[str | int, ...]
+__all__ = ["RuleContext", "Where"]
 
 
 @dataclass
