@@ -1,23 +1,37 @@
 # Two entry points for a fresh machine (see README.md):
 #   make gallery   set up .venv and build mechanisms/ into output/
-#   make test      set up .venv and chromium, then run every test (CI runs this)
+#   make test      set up .venv (with the test extras) and chromium, then lint, type-check and run
+#                  every test (CI runs this through .ci/run)
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup gallery test bench
+.PHONY: venv setup setup-test gallery test lint test-fast bench
 
-setup:
+venv:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+setup: venv
+	$(BIN)/python -m pip install --quiet .
+
+setup-test: venv
 	$(BIN)/python -m pip install --quiet '.[test]'
 
 gallery: setup
 	$(BIN)/mechdiagram build mechanisms -o output
 
-test: setup
+lint: setup-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: setup-test lint
 	./scripts/install-browser
 	$(BIN)/python -m pytest -p no:cacheprovider
+
+# Everything but the tests marked slow (browsers, property tests, subprocesses, the wheel).
+test-fast: setup-test
+	$(BIN)/python -m pytest -p no:cacheprovider -m 'not slow'
 
 bench: setup
 	$(BIN)/python bench/bench_build.py

@@ -1,0 +1,84 @@
+"""The release works away from the checkout, and a CRLF checkout keeps the pinned bytes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "mechanisms" / "prefill-decode.mechanism.json"
+NOTES = ROOT / "mechanisms" / "sources" / "prefill-decode-notes.md"
+
+pytestmark = pytest.mark.slow
+
+
+def _run(args: list[str | Path], cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
+    return done
+
+
+def _committed_outputs() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (ROOT / "output").iterdir() if p.name != "manifest.json"}
+
+
+def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
+    dist = tmp_path / "dist"
+    _run([sys.executable, "-m", "build", "--wheel", "--outdir", dist, ROOT], cwd=tmp_path)
+    wheels = list(dist.glob("mechdiagram-*.whl"))
+    assert len(wheels) == 1
+    names = set(zipfile.ZipFile(wheels[0]).namelist())
+    # The package data every stage reads through importlib.resources travels in the wheel.
+    for data in ("renderer/schema/mechanism.schema.json", "renderer/data/text-metrics.json",
+                 "renderer/static/player.js", "renderer/static/player.css", "renderer/templates/page.html",
+                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css"):
+        assert data in names, data
+    assert not any(name.startswith("tests/") for name in names)
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    python = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheels[0]], cwd=tmp_path)
+
+    # A project folder far from the checkout, holding a copy of our spec and its pinned source.
+    project = tmp_path / "blog"
+    (project / "mechanisms" / "sources").mkdir(parents=True)
+    shutil.copy(SPEC, project / "mechanisms" / SPEC.name)
+    shutil.copy(NOTES, project / "mechanisms" / "sources" / NOTES.name)
+    script = python.parent / ("mechdiagram.exe" if os.name == "nt" else "mechdiagram")
+    # The installed package is what runs: nothing of the checkout is on its path.
+    where = _run([python, "-c", "import renderer; print(renderer.__file__)"], cwd=project).stdout.strip()
+    assert Path(where).is_relative_to(env_dir) and not Path(where).is_relative_to(ROOT)
+    built = _run([script, "build", "mechanisms", "-o", "assets"], cwd=project)
+    assert "1 of 1 spec(s) built into assets/" in built.stderr
+    produced = {p.name: p.read_bytes() for p in (project / "assets").iterdir() if p.name != "manifest.json"}
+    assert produced == _committed_outputs()
+    _run([script, "check", "mechanisms", "-o", "assets"], cwd=project)
+
+
+def test_crlf_checkout_keeps_output_specs_and_sources_byte_identical(tmp_path):
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("needs a git checkout of the project")
+    clone = tmp_path / "windows"
+    _run(["git", "-c", "core.autocrlf=true", "clone", "--quiet", "--no-hardlinks", ROOT, clone], cwd=tmp_path)
+    head = _run(["git", "rev-parse", "HEAD"], cwd=clone).stdout.strip()
+    pinned = _run(["git", "ls-files", "output", "mechanisms"], cwd=clone).stdout.split()
+    assert pinned, "nothing committed under output/ and mechanisms/"
+    for name in pinned:
+        committed = subprocess.run(["git", "show", f"{head}:{name}"], cwd=clone, capture_output=True,
+                                   timeout=60, check=True).stdout
+        assert (clone / name).read_bytes() == committed, name
+    # Every other text file is checked out with LF too, so the checkout builds the same bytes.
+    readme = (clone / "README.md").read_bytes()
+    assert b"\r\n" not in readme
+    done = subprocess.run([sys.executable, "-m", "renderer", "check", "mechanisms", "-o", "output"], cwd=clone,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(clone)})
+    assert done.returncode == 0, done.stderr
+    assert "output/ is up to date" in done.stderr
