@@ -1,0 +1,59 @@
+"""One exception hierarchy, independent of click, turned into click errors only by the CLI."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from renderer import errors
+from renderer.cli import click_error, main
+
+PACKAGE = Path(errors.__file__).resolve().parent
+
+
+def test_every_exception_of_the_package_derives_from_mechdiagram_error():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(base, ast.Name) and base.id.endswith(("Error", "Exception")) for base in node.bases):
+                found.append((path.relative_to(PACKAGE).as_posix(), node.name))
+    # every exception class is defined in errors.py
+    assert {where for where, _ in found} == {"errors.py"}, found
+    classes = [cls for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, Exception)]
+    assert all(issubclass(cls, errors.MechdiagramError) for cls in classes)
+    assert len(classes) >= 8
+
+
+def test_the_package_but_the_cli_imports_no_click():
+    importers = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "click" or name.startswith("click.") for name in names):
+                importers.append(path.name)
+    assert sorted(set(importers)) == ["cli.py", "report.py"]  # report.py prints with click.echo, raises nothing
+    done = subprocess.run([sys.executable, "-c", "import sys, renderer.errors, renderer.build, renderer.validate; "
+                           "print('click' in sys.modules)"], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_click_errors_keep_message_and_exit_status():
+    usage = click_error(errors.UsageError("no spec files"))
+    assert usage.exit_code == 2 and usage.format_message() == "no spec files"
+    failed = click_error(errors.OutputError("cannot write out/x.svg: Permission denied"))
+    assert failed.exit_code == 1 and failed.format_message() == "cannot write out/x.svg: Permission denied"
+
+
+def test_a_usage_error_shows_the_commands_own_usage(tmp_path):
+    result = CliRunner().invoke(main, ["build", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "Usage: main build [OPTIONS] [SPECS]..." in result.output
+    assert "no spec files (*.mechanism.json) in" in result.output
