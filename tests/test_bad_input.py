@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import minimal_spec
+from support.specs import minimal_spec
 from renderer.cli import main
 from renderer.load import MAX_NESTING, MAX_SPEC_BYTES, load_spec, parse_text
 from renderer.report import printable

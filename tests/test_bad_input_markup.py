@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import minimal_spec
+from support.specs import minimal_spec
 from renderer.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"

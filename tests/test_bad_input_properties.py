@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import minimal_spec
+from support.specs import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
 from renderer.validate import _unclosed_bidi, _visible

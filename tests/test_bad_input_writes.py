@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import MECHANISMS, ROOT, minimal_spec
+from support.specs import MECHANISMS, ROOT, minimal_spec
 from renderer import build as build_module
 from renderer.build import MANIFEST, write_file
 from renderer.cli import main

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from reference_spec import dumps, reference_spec, write_reference, write_sources
+from support.reference_spec import dumps, reference_spec, write_reference, write_sources
 
 from renderer.build import execute
 from renderer.cli import main
@@ -257,7 +257,7 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     from click.testing import CliRunner
 
     from renderer.cli import main
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\n", "utf-8")
@@ -298,7 +298,7 @@ def test_manifest_keys_do_not_depend_on_the_working_directory(tmp_path, monkeypa
     from click.testing import CliRunner
 
     from renderer.cli import main
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\noutput = \"output\"\n", "utf-8")
     specs = tmp_path / "mechanisms"
@@ -316,7 +316,7 @@ def test_manifest_keys_do_not_depend_on_the_working_directory(tmp_path, monkeypa
 def _two_specs(root):
     import json as _json
 
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     specs = root / "mechanisms"
     specs.mkdir()
@@ -376,7 +376,7 @@ def test_two_runs_cannot_overwrite_each_others_same_named_output(tmp_path, monke
     from click.testing import CliRunner
 
     from renderer.cli import main
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     (tmp_path / "pyproject.toml").write_text("[tool.mechdiagram]\n", "utf-8")
     for folder, title in (("a", "First"), ("b", "Second")):
@@ -398,7 +398,7 @@ def test_concurrent_builds_into_one_folder_keep_both_manifest_entries(tmp_path):
     import subprocess
     import sys
 
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
@@ -417,7 +417,7 @@ def test_an_output_path_that_is_a_file_is_a_usage_error(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from renderer.cli import main
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.mechanism.json").write_text(_json.dumps(minimal_spec()), "utf-8")

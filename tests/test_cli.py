@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from reference_spec import dumps, reference_spec, write_reference
+from support.reference_spec import dumps, reference_spec, write_reference
 
 from renderer.cli import main
 
@@ -227,7 +227,7 @@ def test_sources_are_checked_even_when_the_spec_has_other_errors(project):
 
 
 def test_a_write_failure_is_reported_as_json_with_format_json(tmp_path, monkeypatch):
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ok.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")

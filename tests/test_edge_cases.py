@@ -8,7 +8,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from conftest import minimal_spec
+from support.specs import minimal_spec
 from renderer.cli import main
 from renderer.load import parse_text
 from renderer.timeline import Timeline

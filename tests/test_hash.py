@@ -8,7 +8,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
+from support.reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
 
 from renderer.cli import main
 
@@ -216,7 +216,7 @@ def test_hash_write_replaces_a_malformed_digest(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from renderer.cli import main
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_bytes(b"notes\n")
@@ -241,7 +241,7 @@ def test_hash_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path, monkeypa
 
     from click.testing import CliRunner
 
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
     from renderer.cli import main
 
     monkeypatch.chdir(tmp_path)

@@ -10,8 +10,8 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from conftest import minimal_spec
-from reference_spec import STEPS, dumps, reference_spec, write_sources
+from support.specs import minimal_spec
+from support.reference_spec import STEPS, dumps, reference_spec, write_sources
 
 from renderer.build import render_outputs
 from renderer.load import parse_text
@@ -304,7 +304,7 @@ def test_non_english_spec_keeps_english_controls_marked(tmp_path):
 def test_right_to_left_languages_set_the_direction_and_english_controls_stay_ltr():
     from renderer.html import figure_context, render_page
 
-    from conftest import minimal_spec
+    from support.specs import minimal_spec
     from renderer.model import spec_from_data
 
     data = minimal_spec()

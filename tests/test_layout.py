@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import minimal_spec
-from reference_spec import LABELS, LANES, reference_spec
+from support.specs import minimal_spec
+from support.reference_spec import LABELS, LANES, reference_spec
 
 from renderer import layout as L
 from renderer.layout import grid_cells, layout_scenario, text_width, wrap

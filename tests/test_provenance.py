@@ -8,7 +8,7 @@ import os
 
 import pytest
 from click.testing import CliRunner
-from reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
+from support.reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
 
 from renderer.cli import main
 from renderer.load import parse_text

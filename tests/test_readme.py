@@ -11,7 +11,7 @@ from renderer.cli import main
 from renderer.load import parse_text
 from renderer.validate import validate
 
-from conftest import ROOT
+from support.specs import ROOT
 
 
 def _readme() -> str:

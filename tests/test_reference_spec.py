@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from conftest import ROOT
+from support.specs import ROOT
 from renderer.cli import main
 
 REFERENCE = ROOT.parent / "shared" / "reference" / "prefill-decode.mechanism.json"

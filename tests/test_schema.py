@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from reference_spec import dumps, reference_spec
+from support.reference_spec import dumps, reference_spec
 
 from renderer.load import parse_text
 from renderer.validate import validate

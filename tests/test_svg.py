@@ -7,8 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import minimal_spec
-from reference_spec import STEP_MS, STEPS, reference_spec
+from support.specs import minimal_spec
+from support.reference_spec import STEP_MS, STEPS, reference_spec
 
 from renderer.build import render_outputs
 from renderer.model import spec_from_data

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import minimal_spec
-from reference_spec import dumps, reference_spec
+from support.specs import minimal_spec
+from support.reference_spec import dumps, reference_spec
 
 from renderer.errors import Finding
 from renderer.load import parse_text

@@ -6,9 +6,7 @@ listed column by column; two state rows; one scenario of seven steps of
 3000 ms each; provenance sources, two pinned by SHA-256 and one unpinned;
 no ``layout`` block.  The wording is this project's own.
 
-Import it from a test module with ``from reference_spec import ...``
-(pytest puts ``tests/`` on ``sys.path`` because ``tests/conftest.py`` has no
-package around it).
+Import it from a test module with ``from support.reference_spec import ...``.
 """
 
 from __future__ import annotations
