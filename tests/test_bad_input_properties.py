@@ -374,7 +374,7 @@ def test_fast_schema_check_agrees_on_the_negative_corpus():
     from renderer.load import load_spec
     from renderer.validate import _validator, schema_is_valid
 
-    cases = sorted((Path(__file__).parent / "cases" / "negative").glob("*.mechanism.json"))
+    cases = sorted((Path(__file__).parent / "validate" / "cases" / "negative").glob("*.mechanism.json"))
     assert cases
     for case in cases:
         loaded = load_spec(case)

@@ -54,3 +54,16 @@ def position(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
     line = text.count("\n", 0, index) + 1
     column = index - (text.rfind("\n", 0, index) + 1) + 1
     return line, column
+
+
+def big_spec(targets: int, scenarios: int, steps: int, active: int, *, bad_refs: bool = False) -> dict:
+    """The minimal spec with ``targets`` nodes and ``scenarios`` scenarios of ``steps`` steps, each step
+    activating ``active`` nodes (with ``bad_refs``: names that are not targets)."""
+    spec = minimal_spec()
+    spec["targets"] = {f"n{i}": {"id": f"t{i}", "kind": "node", "label": f"node {i}"} for i in range(targets)}
+    keys = list(spec["targets"])
+    spec["scenarios"] = [{"id": f"s{s}", "title": f"Scenario {s}", "steps": [
+        {"title": f"step {j}", "duration": 400, "state": {"stage": str(j)},
+         "active": [f"missing{s}x{j}x{k}" if bad_refs else keys[(j * active + k) % len(keys)] for k in range(active)]}
+        for j in range(steps)]} for s in range(scenarios)]
+    return spec

@@ -1,11 +1,11 @@
 """The negative corpus: one small bad spec per file, with the exact output of ``mechdiagram validate``.
 
-``tests/cases/negative/NAME.mechanism.json`` is a spec that must fail;
+``tests/validate/cases/negative/NAME.mechanism.json`` is a spec that must fail;
 ``NAME.expected`` holds, byte for byte, what ``mechdiagram validate --source-root . NAME.mechanism.json``
 prints on stderr when run inside that folder (one ``FILE:LINE:COLUMN: error: POINTER: MESSAGE [RULE]``
 line per finding, then the summary).  To add a case, write the spec and run::
 
-    MECHDIAGRAM_UPDATE_CASES=1 python3 -m pytest -q tests/test_bad_input_corpus.py
+    MECHDIAGRAM_UPDATE_CASES=1 python3 -m pytest -q tests/validate/test_validate_corpus.py
 
 then read the new ``.expected`` file before committing it: it is the specification of the message.
 The same run with ``--format json`` must carry the same findings (file, line, column, pointer, rule,
@@ -16,19 +16,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from renderer.cli import main
+from renderer.report import printable
+from support.cli import ERROR as LINE
 
 CASES = Path(__file__).resolve().parent / "cases" / "negative"
 SPECS = sorted(CASES.glob("*.mechanism.json"))
 UPDATE = bool(os.environ.get("MECHDIAGRAM_UPDATE_CASES"))
-LINE = re.compile(r"^(?P<file>[^:]+\.mechanism\.json)(?::(?P<line>\d+):(?P<column>\d+))?: error: "
-                  r"(?:(?P<pointer>/\S*): )?(?P<message>.*) \[(?P<rule>[A-Za-z-]+)\]$")
 
 
 def case_id(path: Path) -> str:
@@ -92,13 +91,8 @@ def test_negative_case_as_json(spec: Path, monkeypatch):
         assert (match["pointer"] or None) == (finding["pointer"] or None)
         assert match["rule"] == finding["rule"]
         # The text line escapes what a terminal would act on; the JSON string holds the message itself.
-        assert match["message"] == _escaped(finding["message"])
+        assert match["message"] == printable(finding["message"])
     assert text.stderr.splitlines()[-1] == "mechdiagram: " + document["summary"]["message"]
-
-
-def _escaped(message: str) -> str:
-    from renderer.report import printable
-    return printable(message)
 
 
 VALUE_START = set('{["-0123456789tfnNI')

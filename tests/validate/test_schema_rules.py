@@ -1,21 +1,20 @@
-"""The JSON Schema itself, and what it accepts and rejects (through :func:`renderer.validate.validate`)."""
+"""What the JSON Schema accepts and rejects (through :func:`renderer.validate.validate`), with the
+rewritten message, pointer and keyword of each rejection."""
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest
-from support.reference_spec import dumps, reference_spec
 
 from renderer.load import parse_text
 from renderer.validate import validate
+from support.reference_spec import dumps, reference_spec
+from support.specs import ROOT
 
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schema" / "mechanism.schema.json"
-SCHEMA = json.loads(SCHEMA_FILE.read_text("utf-8"))
+SCHEMA = json.loads((ROOT / "schema" / "mechanism.schema.json").read_text("utf-8"))
 DURATION_MIN = ("duration must be at least 334 ms, not {}: a step shorter than that changes the figure "
                 "more than three times a second (WCAG 2.2 SC 2.3.1)")
 
@@ -31,48 +30,6 @@ def schema_errors(data: dict) -> list[str]:
     """Messages of the raw jsonschema validator (no rewriting), for checks independent of the renderer."""
     validator = jsonschema.Draft202012Validator(SCHEMA)
     return [e.message for e in validator.iter_errors(data)]
-
-
-# --- the schema document ---------------------------------------------------------------------------
-
-def test_schema_is_valid_draft_2020_12():
-    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)  # raises SchemaError when invalid
-    # check_schema really checks: a broken copy is refused.
-    broken = copy.deepcopy(SCHEMA)
-    broken["properties"]["version"]["type"] = "whole number"
-    with pytest.raises(jsonschema.SchemaError):
-        jsonschema.Draft202012Validator.check_schema(broken)
-
-
-def test_schema_has_an_id():
-    assert isinstance(SCHEMA.get("$id"), str)
-    assert SCHEMA["$id"].strip()
-    assert SCHEMA["$id"] == "urn:mechdiagram:schema:mechanism:v1"
-
-
-def _undescribed(node, where="#") -> list[str]:
-    """JSON Pointers of every entry under a ``properties`` keyword that has no ``description``."""
-    missing = []
-    if isinstance(node, dict):
-        for name, sub in (node.get("properties") or {}).items():
-            if not (isinstance(sub, dict) and isinstance(sub.get("description"), str) and sub["description"].strip()):
-                missing.append(f"{where}/properties/{name}")
-        for key, value in node.items():
-            missing.extend(_undescribed(value, f"{where}/{key}"))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            missing.extend(_undescribed(value, f"{where}/{i}"))
-    return missing
-
-
-def test_every_property_has_a_description():
-    assert _undescribed(SCHEMA) == []
-    # Properties are found everywhere, including $defs and nested oneOf branches.
-    count = json.dumps(SCHEMA).count('"properties"')
-    assert count >= 10
-    assert _undescribed({"$defs": {"x": {"oneOf": [{"properties": {"a": {"type": "string"}}}]}}}) == [
-        "#/$defs/x/oneOf/0/properties/a"]
 
 
 # --- the reference format is accepted unchanged ----------------------------------------------------
