@@ -1,67 +1,39 @@
-"""``mechdiagram hash``: print digests as sha256sum does; ``--write`` fills in and corrects source
-digests of a spec and changes no other byte; it refuses when a source is missing."""
+"""``mechdiagram hash --write``: fills in and corrects the source digests of a spec and changes no other
+byte (line endings, escapes, links and file modes kept); it refuses when a source is missing, outside
+the source root, or the spec is invalid."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 
 import pytest
 from click.testing import CliRunner
-from support.reference_spec import SOURCE_TEXT, dumps, reference_spec, write_sources
 
 from renderer.cli import main
+from support.cli import invoke, run_cli
+from support.reference_spec import dumps, reference_spec, write_sources
+from support.specs import minimal_spec
 
 WRONG = "0" * 64
 
 
-def invoke(*args: str):
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
-    assert "Traceback" not in result.output
-    return result
-
-
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def pinned(tmp_path, monkeypatch):
+    """The working folder, holding the reference spec's source files; returns it and their digests."""
     monkeypatch.chdir(tmp_path)
     digests = write_sources(tmp_path)
     return tmp_path, digests
-
-
-def test_hash_prints_digest_and_file(project):
-    root, digests = project
-    result = invoke("hash", "notes/article.md")
-    assert result.exit_code == 0
-    assert result.stdout == f"{digests['notes/article.md']}  notes/article.md\n"
-    expected = hashlib.sha256(SOURCE_TEXT["notes/article.md"].encode("utf-8")).hexdigest()
-    assert digests["notes/article.md"] == expected
-
-
-def test_hash_prints_one_line_per_file_in_order(project):
-    root, digests = project
-    names = ["notes/provenance.json", "notes/article.md", "notes/old-figure.svg"]
-    result = invoke("hash", *names)
-    assert result.exit_code == 0
-    assert result.stdout.splitlines() == [f"{digests[name]}  {name}" for name in names]
-
-
-def test_hash_of_a_folder_fails_with_exit_1(project):
-    result = invoke("hash", "notes")
-    assert result.exit_code == 1
-    assert result.stderr.strip() == "Error: notes: not a regular file"
-
-
-def test_hash_of_a_missing_file_is_a_usage_error(project):
-    assert invoke("hash", "nope.md").exit_code == 2
 
 
 def _spec_text(data: dict) -> str:
     return dumps(data)
 
 
-def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(project):
-    root, digests = project
+def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(pinned):
+    root, digests = pinned
     data = reference_spec()
     data["sources"][0]["sha256"] = WRONG                       # wrong: replaced
     data["sources"][1]["sha256"] = digests["notes/old-figure.svg"]  # right: kept
@@ -93,8 +65,8 @@ def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(project):
     assert spec.read_text("utf-8") == expected
 
 
-def test_write_inserts_after_path_when_path_is_the_last_member(project):
-    root, digests = project
+def test_write_inserts_after_path_when_path_is_the_last_member(pinned):
+    root, digests = pinned
     text = ('{\n'
             '    "version": 1, "language": "en", "title": "T", "description": "D", "caption": "C", "alt": "A",\n'
             '    "sources": [\n'
@@ -118,8 +90,8 @@ def test_write_inserts_after_path_when_path_is_the_last_member(project):
     assert spec.read_text("utf-8") == expected
 
 
-def test_write_keeps_crlf_line_endings_and_non_ascii_text(project):
-    root, digests = project
+def test_write_keeps_crlf_line_endings_and_non_ascii_text(pinned):
+    root, digests = pinned
     data = reference_spec()
     data["sources"][0]["sha256"] = WRONG
     data["sources"][0]["description"] = "Ünïcödé notes — with “quotes”"
@@ -136,8 +108,8 @@ def test_write_keeps_crlf_line_endings_and_non_ascii_text(project):
     assert "\n" not in after.replace("\r\n", "")
 
 
-def test_write_refuses_when_a_source_is_missing(project):
-    root, digests = project
+def test_write_refuses_when_a_source_is_missing(pinned):
+    root, digests = pinned
     data = reference_spec()
     data["sources"].append({"path": "notes/gone.md"})
     data["sources"][0]["sha256"] = WRONG
@@ -156,8 +128,8 @@ def test_write_refuses_when_a_source_is_missing(project):
     assert sorted(p.name for p in root.iterdir()) == ["notes", "reference.mechanism.json"]  # no temporary file left
 
 
-def test_write_refuses_a_source_outside_the_root(project):
-    root, _ = project
+def test_write_refuses_a_source_outside_the_root(pinned):
+    root, _ = pinned
     data = reference_spec()
     data["sources"] = [{"path": "../outside.md"}]
     (root.parent / "outside.md").write_text("x", "utf-8")
@@ -170,8 +142,8 @@ def test_write_refuses_a_source_outside_the_root(project):
     assert spec.read_bytes() == before
 
 
-def test_write_refuses_an_invalid_spec(project):
-    root, _ = project
+def test_write_refuses_an_invalid_spec(pinned):
+    root, _ = pinned
     data = reference_spec()
     data["scenarios"][0]["steps"][0]["duration"] = 0
     spec = root / "reference.mechanism.json"
@@ -196,8 +168,8 @@ def test_write_uses_the_source_root_option(tmp_path, monkeypatch):
         digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]
 
 
-def test_one_refused_spec_does_not_stop_the_others(project):
-    root, digests = project
+def test_one_refused_spec_does_not_stop_the_others(pinned):
+    root, digests = pinned
     good, bad = reference_spec(), reference_spec()
     bad["sources"].append({"path": "notes/gone.md"})
     (root / "good.mechanism.json").write_text(_spec_text(good), "utf-8")
@@ -211,13 +183,6 @@ def test_one_refused_spec_does_not_stop_the_others(project):
 
 def test_hash_write_replaces_a_malformed_digest(tmp_path, monkeypatch):
     """An uppercase (malformed) sha256 is what --write is for: it is replaced, not refused."""
-    import json
-
-    from click.testing import CliRunner
-
-    from renderer.cli import main
-    from support.specs import minimal_spec
-
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_bytes(b"notes\n")
     data = minimal_spec()
@@ -226,24 +191,12 @@ def test_hash_write_replaces_a_malformed_digest(tmp_path, monkeypatch):
     spec.write_text(json.dumps(data, indent=2), "utf-8")
     result = CliRunner().invoke(main, ["hash", "--write", str(spec)])
     assert result.exit_code == 0, result.output
-    import hashlib
-
     expected = hashlib.sha256(b"notes\n").hexdigest()
     assert json.loads(spec.read_text("utf-8"))["sources"][0]["sha256"] == expected
     assert spec.read_text("utf-8") == json.dumps(data, indent=2).replace("A" * 64, expected)
 
 
 def test_hash_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path, monkeypatch):
-    import hashlib
-    import json
-    import os
-    import stat
-
-    from click.testing import CliRunner
-
-    from support.specs import minimal_spec
-    from renderer.cli import main
-
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_bytes(b"n\n")
     data = minimal_spec()
@@ -258,3 +211,17 @@ def test_hash_write_goes_through_a_symlink_and_keeps_the_mode(tmp_path, monkeypa
     assert link.is_symlink()
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
     assert json.loads(real.read_text("utf-8"))["sources"][0]["sha256"] == hashlib.sha256(b"n\n").hexdigest()
+
+
+def test_hash_write_finds_sources_whose_keys_are_escaped(tmp_path, spec_data, monkeypatch):
+    """``"p\\u0061th"`` is the key ``path``: hash --write used to fail with KeyError on it."""
+    (tmp_path / "notes.md").write_text("notes\n")
+    spec_data["sources"] = [{"path": "notes.md"}]
+    text = json.dumps(spec_data, indent=2).replace('"path": "notes.md"', '"p\\u0061th": "notes.md"')
+    (tmp_path / "s.mechanism.json").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("hash", "--write", "--source-root", ".", "s.mechanism.json")
+    assert result.exit_code == 0, result.output
+    written = (tmp_path / "s.mechanism.json").read_text()
+    assert '"p\\u0061th": "notes.md",\n      "sha256": "' in written
+    assert run_cli("validate", "--source-root", ".", "s.mechanism.json").exit_code == 0
