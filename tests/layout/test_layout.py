@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from support.specs import minimal_spec
-from support.reference_spec import LABELS, LANES, reference_spec
 
 from renderer import layout as L
 from renderer.layout import grid_cells, layout_scenario, text_width, wrap
 from renderer.model import spec_from_data
+from support.reference_spec import LABELS, LANES, reference_spec
+from support.specs import minimal_spec
 
 
 def laid_out(data: dict):
