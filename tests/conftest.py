@@ -22,7 +22,8 @@ if str(TESTS) not in sys.path:  # so that ``support`` imports under any import m
     sys.path.insert(0, str(TESTS))
 
 from support.hostile import LONG, SHORT, build_filled  # noqa: E402
-from support.reference_spec import write_reference  # noqa: E402
+from support.outputs import build_html  # noqa: E402
+from support.reference_spec import reference_spec, write_reference, write_sources  # noqa: E402
 from support.specs import minimal_spec  # noqa: E402
 
 
@@ -79,3 +80,13 @@ def hostile_outputs(tmp_path_factory) -> tuple[Path, Path]:
     hostile = build_filled(tmp, "hostile", SHORT, LONG)
     plain = build_filled(tmp, "plain", ("plain words " * 42)[:500], "plain words " * 60)
     return hostile, plain
+
+
+@pytest.fixture(scope="session")
+def reference_html(tmp_path_factory) -> tuple[dict, dict[str, str]]:
+    """The reference spec, with a fourth source that is not there, and its ``page`` and ``fragment``."""
+    root = tmp_path_factory.mktemp("sources")
+    data = reference_spec()
+    write_sources(root, data)
+    data["sources"].append({"path": "notes/not-here.md", "sha256": "2" * 64, "description": "Lost notes."})
+    return data, build_html(data, root)

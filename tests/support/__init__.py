@@ -11,4 +11,5 @@ any folder below it.  Fixtures are not here but in ``tests/conftest.py``.
 - :mod:`support.svg`: SVG (ElementTree) lookups and the parsed style sheet of an SVG.
 - :mod:`support.hostile`: hostile author text and the build of a spec filled with it.
 - :mod:`support.strategies`: hypothesis strategies for bad and valid specs.
+- :mod:`support.outputs`: the page and fragment of a spec, rendered in-process.
 """

@@ -7,6 +7,7 @@
 - ``keyframes``: every ``@keyframes`` block by name, as ``[(offset in percent, {property: value})]``;
 - ``media``: the rules of every ``@media`` block, by its condition;
 - ``at_rules``: the keyword of every at-rule met (``media``, ``keyframes``, ``import`` ...);
+- ``urls``: every URL the sheet names (``url(...)`` in a value, or an ``@import``);
 - ``errors``: what tinycss2 could not parse (tests expect none).
 
 Values are tinycss2's serialisation of the declaration's tokens, without surrounding white space
@@ -50,6 +51,7 @@ class Stylesheet:
     keyframes: dict[str, list[tuple[float, dict[str, str]]]] = field(default_factory=dict)
     media: dict[str, list[Rule]] = field(default_factory=dict)
     at_rules: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
     def rules_for(self, selector: str, *, at: str | None | object = ...) -> list[Rule]:
@@ -103,6 +105,8 @@ def _read_rules(nodes, within: tuple[str, ...], sheet: Stylesheet) -> None:
             keyword = node.lower_at_keyword
             sheet.at_rules.append(keyword)
             prelude = _text(node.prelude)
+            if keyword == "import":
+                sheet.urls.extend(_urls(node.prelude, strings=True))
             if keyword in KEYFRAMES:
                 sheet.keyframes[prelude] = _keyframes(node.content or [], sheet)
             elif keyword in GROUPING and node.content is not None:
@@ -136,6 +140,7 @@ def _declarations(content, sheet: Stylesheet) -> dict[str, str]:
     declarations = {}
     for node in tinycss2.parse_declaration_list(content or [], skip_comments=True, skip_whitespace=True):
         if node.type == "declaration":
+            sheet.urls.extend(_urls(node.value))
             value = tinycss2.serialize(node.value).strip()
             declarations[node.lower_name] = value + (" !important" if node.important else "")
         elif node.type == "error":
@@ -148,6 +153,19 @@ def _declarations(content, sheet: Stylesheet) -> dict[str, str]:
 def _text(tokens) -> str:
     """Tokens as text, each run of white space as one space."""
     return "".join(" " if token.type == "whitespace" else token.serialize() for token in tokens).strip()
+
+
+def _urls(tokens, *, strings: bool = False):
+    """URLs in tokens: ``url(x)``, ``url("x")`` (and, with ``strings``, any string, as ``@import "x"``)."""
+    for token in tokens:
+        if token.type == "url" or (strings and token.type == "string"):
+            yield token.value
+        elif token.type == "function" and token.lower_name == "url":
+            yield from (arg.value for arg in token.arguments if arg.type == "string")
+        elif token.type == "function":
+            yield from _urls(token.arguments, strings=strings)
+        elif token.type in ("() block", "[] block", "{} block"):
+            yield from _urls(token.content, strings=strings)
 
 
 def _classes(tokens):
