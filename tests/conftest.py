@@ -11,7 +11,9 @@ marked ``slow``: ``pytest -m 'not slow'`` runs the rest in seconds.
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -23,8 +25,20 @@ if str(TESTS) not in sys.path:  # so that ``support`` imports under any import m
 
 from support.hostile import LONG, SHORT, build_filled  # noqa: E402
 from support.outputs import build_html  # noqa: E402
-from support.reference_spec import reference_spec, write_reference, write_sources  # noqa: E402
+from support.reference_spec import dumps, reference_spec, write_reference, write_sources  # noqa: E402
 from support.specs import minimal_spec  # noqa: E402
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_ignore_collect(collection_path: Path, config):
+    """pytest's default ``norecursedirs`` skips every folder named ``build``; ``tests/build/`` holds the
+    build stage's tests, so it is collected (unless ``--ignore`` names it)."""
+    if collection_path == TESTS / "build":
+        ignored = {Path(os.path.abspath(p)) for p in config.getoption("ignore") or []}
+        globs = [os.path.abspath(g) for g in config.getoption("ignore_glob") or []]
+        if collection_path not in ignored and not any(fnmatch.fnmatch(str(collection_path), g) for g in globs):
+            return False
+    return None
 
 
 @pytest.fixture
@@ -90,3 +104,19 @@ def reference_html(tmp_path_factory) -> tuple[dict, dict[str, str]]:
     write_sources(root, data)
     data["sources"].append({"path": "notes/not-here.md", "sha256": "2" * 64, "description": "Lost notes."})
     return data, build_html(data, root)
+
+
+@pytest.fixture
+def broken(project) -> tuple[Path, str]:
+    """Beside :func:`project`'s spec, ``bad/broken.mechanism.json`` with three different problems, written
+    by the test (so positions are known); returns its path and text."""
+    data = reference_spec()
+    data["titel"] = "typo"                                   # line of "titel"
+    data["scenarios"][0]["steps"][1]["duration"] = -5
+    data["scenarios"][0]["steps"][2]["active"] = ["out1", "wrok1"]
+    data["sources"] = []  # its sources are another test's subject
+    path = project / "bad" / "broken.mechanism.json"
+    path.parent.mkdir()
+    text = dumps(data)
+    path.write_text(text, "utf-8")
+    return path, text
