@@ -10,7 +10,6 @@ from click.testing import CliRunner
 from renderer.cli import main
 from renderer.load import parse_text
 from renderer.validate import validate
-
 from support.specs import ROOT
 
 
