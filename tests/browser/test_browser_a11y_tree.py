@@ -10,7 +10,7 @@ import pytest
 
 import browser_support as bs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def quoted(text: str) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 import browser_support as bs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCHEMES = ["light", "dark"]
 STATES = ["playing", "paused", "reduced-motion"]

@@ -14,7 +14,7 @@ import pytest
 
 import browser_support as bs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCHEMES = ["light", "dark"]
 TEXT_MIN = 4.5

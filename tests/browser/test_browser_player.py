@@ -11,7 +11,7 @@ import pytest
 
 import browser_support as bs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ALL = bs.mechanism_slugs() + list(bs.GENERATED)
 

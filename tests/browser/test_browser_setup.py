@@ -10,7 +10,7 @@ import pytest
 
 import browser_support as bs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
