@@ -1,56 +1,35 @@
-"""Shared fixtures: paths of the repository and small specs built by the tests."""
+"""Shared fixtures.  Shared helpers are in ``tests/support/`` (see its ``__init__``).
+
+The tests are grouped by pipeline stage, one folder each (``load/``, ``validate/``, ``provenance/``,
+``hashing/``, ``layout/``, ``svg/``, ``html/``, ``build/``, ``cli/``, ``browser/``) and ``project/``
+for the README, the field's reference spec and packaging.  The stage folders are not packages, so
+every test module's file name is unique across them; ``browser/`` is a package (its conftest holds
+the browser fixtures).  Slow tests (browsers, property tests, subprocesses, worker processes) are
+marked ``slow``: ``pytest -m 'not slow'`` runs the rest in seconds.
+"""
 
 from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-MECHANISMS = ROOT / "mechanisms"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TESTS = Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:  # so that ``support`` imports under any import mode
+    sys.path.insert(0, str(TESTS))
 
-
-def minimal_spec() -> dict:
-    """A small valid spec in the reference format: 2 lanes by 2 columns, one path, 2 steps."""
-    return {
-        "version": 1,
-        "language": "en",
-        "title": "Tiny mechanism",
-        "description": "A two-by-two test mechanism.",
-        "caption": "Caption of the tiny mechanism.",
-        "alt": "Two lanes, two columns.",
-        "sources": [],
-        "limitations": ["Made for tests."],
-        "targets": {
-            "a0": {"id": "t-a0", "kind": "node", "label": "first"},
-            "a1": {"id": "t-a1", "kind": "node", "label": "second"},
-            "b0": {"id": "t-b0", "kind": "node", "label": "third"},
-            "b1": {"id": "t-b1", "kind": "node", "label": "fourth"},
-            "ab": {"id": "t-ab", "kind": "path", "from": "a0", "to": "b1", "label": "flow"},
-        },
-        "stateLabels": {"stage": "Stage"},
-        "scenarios": [{
-            "id": "main",
-            "title": "Main",
-            "description": "The only scenario.",
-            "initial": {"stage": "start"},
-            "unselected": ["b0"],
-            "steps": [
-                {"title": "One", "description": "First step.", "duration": 1000, "active": ["a0"],
-                 "paths": ["ab"], "state": {"stage": "one"}},
-                {"title": "Two", "description": "Second step.", "duration": 2000, "active": ["a1", "b1"],
-                 "paths": [], "state": {"stage": "two"}},
-            ],
-        }],
-    }
+from support.hostile import LONG, SHORT, build_filled  # noqa: E402
+from support.outputs import build_html  # noqa: E402
+from support.reference_spec import dumps, reference_spec, write_reference, write_sources  # noqa: E402
+from support.specs import minimal_spec  # noqa: E402
 
 
 @pytest.fixture
 def spec_data() -> dict:
-    """A fresh copy of :func:`minimal_spec`, free to mutate."""
+    """A fresh copy of :func:`support.specs.minimal_spec`, free to mutate."""
     return copy.deepcopy(minimal_spec())
 
 
@@ -65,3 +44,65 @@ def write_spec(tmp_path):
         path.write_bytes(text)
         return path
     return write
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A project folder, the working directory, with the reference spec and its pinned sources in
+    ``specs/`` (so ``--source-root specs`` verifies them)."""
+    root = tmp_path / "project"
+    write_reference(root / "specs", "reference")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def source_root(tmp_path: Path) -> Path:
+    """A source root with ``docs/notes.md`` and ``notes/a.md``, beside files outside it
+    (``outside.md``, ``outside/secret.txt``)."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.txt").write_text("secret\n")
+    (tmp_path / "outside.md").write_bytes(b"notes about the mechanism\n")
+    base = tmp_path / "root"
+    (base / "docs").mkdir(parents=True)
+    (base / "docs" / "notes.md").write_bytes(b"notes about the mechanism\n")
+    (base / "notes").mkdir()
+    (base / "notes" / "a.md").write_text("notes\n")
+    return base
+
+
+@pytest.fixture(scope="session")
+def hostile_outputs(tmp_path_factory) -> tuple[Path, Path]:
+    """The output folders of two builds of the same spec: every text field filled with hostile text
+    (:mod:`support.hostile`), and with plain text long enough to wrap too, so that both builds draw
+    multi-line labels."""
+    tmp = tmp_path_factory.mktemp("markup")
+    hostile = build_filled(tmp, "hostile", SHORT, LONG)
+    plain = build_filled(tmp, "plain", ("plain words " * 42)[:500], "plain words " * 60)
+    return hostile, plain
+
+
+@pytest.fixture(scope="session")
+def reference_html(tmp_path_factory) -> tuple[dict, dict[str, str]]:
+    """The reference spec, with a fourth source that is not there, and its ``page`` and ``fragment``."""
+    root = tmp_path_factory.mktemp("sources")
+    data = reference_spec()
+    write_sources(root, data)
+    data["sources"].append({"path": "notes/not-here.md", "sha256": "2" * 64, "description": "Lost notes."})
+    return data, build_html(data, root)
+
+
+@pytest.fixture
+def broken(project) -> tuple[Path, str]:
+    """Beside :func:`project`'s spec, ``bad/broken.mechanism.json`` with three different problems, written
+    by the test (so positions are known); returns its path and text."""
+    data = reference_spec()
+    data["titel"] = "typo"                                   # line of "titel"
+    data["scenarios"][0]["steps"][1]["duration"] = -5
+    data["scenarios"][0]["steps"][2]["active"] = ["out1", "wrok1"]
+    data["sources"] = []  # its sources are another test's subject
+    path = project / "bad" / "broken.mechanism.json"
+    path.parent.mkdir()
+    text = dumps(data)
+    path.write_text(text, "utf-8")
+    return path, text

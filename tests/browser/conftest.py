@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import browser_support as bs  # noqa: E402
+import browser_support as bs
 
 
 def on_ci() -> bool:
@@ -43,7 +43,7 @@ def chromium_executable(playwright=None) -> str | None:
     if playwright is not None:
         try:
             bundled = playwright.chromium.executable_path
-        except Exception:  # noqa: BLE001 - playwright raises its own error when it has no browser
+        except Exception:
             return None
         if bundled and os.path.isfile(bundled):
             return bundled
@@ -74,7 +74,7 @@ def launch(playwright_runtime):
         try:
             browser = playwright_runtime.chromium.launch(executable_path=executable,
                                                          args=bs.CHROMIUM_ARGS + list(extra))
-        except Exception as exc:  # noqa: BLE001 - any launch failure means the same: no browser
+        except Exception as exc:
             unavailable(f"chromium at {executable} does not start: {exc}")
         started.append(browser)
         return browser

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def quoted(text: str) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCHEMES = ["light", "dark"]
 STATES = ["playing", "paused", "reduced-motion"]

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCHEMES = ["light", "dark"]
 TEXT_MIN = 4.5

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LIGHT_ONLY_BLOG = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>A light-only blog</title>

@@ -3,11 +3,10 @@ stays put (SC 2.1.1, 2.4.3, 3.2.1), focus always visible (SC 2.4.7, 2.4.11) and 
 
 from __future__ import annotations
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCHEMES = ["light", "dark"]
 

@@ -7,11 +7,10 @@ only through ``page.clock.run_for``, to the millisecond.
 
 from __future__ import annotations
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ALL = bs.mechanism_slugs() + list(bs.GENERATED)
 

@@ -6,11 +6,10 @@ import os
 import subprocess
 import sys
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

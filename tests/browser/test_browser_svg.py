@@ -6,11 +6,10 @@ from __future__ import annotations
 import base64
 import time
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SVG_FACTS_JS = r"""
 (svg) => {

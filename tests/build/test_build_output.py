@@ -1,0 +1,94 @@
+"""Build: the expected files, deterministic bytes (twice, from another folder, in worker processes),
+the execute() report, and a spec at the limits rendered in reasonable time."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from renderer.build import execute
+from renderer.config import Options
+from support.cli import invoke, run_subprocess
+from support.reference_spec import reference_spec, write_reference
+from support.specs import big_spec
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
+                  "reference.one-request.poster.svg", "reference.one-request.svg"]
+
+
+def test_build_writes_the_expected_files(project):
+    result = invoke("build", "specs", "-o", "out", "--source-root", "specs")
+    assert result.exit_code == 0, result.output
+    assert sorted(snapshot(project / "out")) == EXPECTED_FILES
+    assert result.stderr.strip().splitlines()[-1] == (
+        "mechdiagram: 1 of 1 spec(s) built into out/ (5 file(s) written, 0 unchanged)")
+
+
+def test_two_builds_are_byte_identical(project):
+    assert invoke("build", "specs", "-o", "one", "--source-root", "specs").exit_code == 0
+    assert invoke("build", "specs", "-o", "two", "--source-root", "specs").exit_code == 0
+    one, two = snapshot(project / "one"), snapshot(project / "two")
+    assert sorted(one) == EXPECTED_FILES
+    assert one == two  # every byte of every file
+    # rebuilding in place changes nothing and says so
+    again = invoke("build", "specs", "-o", "one", "--source-root", "specs")
+    assert again.exit_code == 0
+    assert "(0 file(s) written, 5 unchanged)" in again.stderr
+    assert snapshot(project / "one") == one
+
+
+def test_build_does_not_depend_on_the_working_directory_or_spec_path_form(project, monkeypatch):
+    assert invoke("build", "specs", "-o", "one", "--source-root", "specs").exit_code == 0
+    monkeypatch.chdir(project / "specs")
+    assert invoke("build", ".", "-o", "../two", "--source-root", ".").exit_code == 0
+    one, two = snapshot(project / "one"), snapshot(project / "two")
+    assert {k: v for k, v in one.items() if k != "manifest.json"} == \
+        {k: v for k, v in two.items() if k != "manifest.json"}
+
+
+@pytest.mark.slow  # worker processes
+def test_parallel_and_serial_builds_are_identical(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for n in range(9):
+        data = reference_spec()
+        data["title"] = f"Reference number {n}"
+        write_reference(tmp_path / "specs", f"ref{n}", spec=data)
+    serial = execute(Options(mode="build", specs=[Path("specs")], output=Path("serial"),
+                             source_root=Path("specs"), jobs=1))
+    parallel = execute(Options(mode="build", specs=[Path("specs")], output=Path("parallel"),
+                               source_root=Path("specs"), jobs=2))
+    assert serial.exit_code == parallel.exit_code == 0
+    assert snapshot(tmp_path / "serial") == snapshot(tmp_path / "parallel")
+    assert len(snapshot(tmp_path / "serial")) == 9 * 4 + 1
+
+
+def test_execute_report(project):
+    report = execute(Options(mode="validate", specs=[Path("specs")], output=Path("out"), source_root=Path("specs")))
+    assert report.exit_code == 0 and report.failed_specs == 0
+    assert [r.slug for r in report.results] == ["reference"]
+    assert report.results[0].outputs == {}  # validate renders nothing
+    report = execute(Options(mode="build", specs=[Path("specs")], output=Path("out"), source_root=Path("specs")))
+    assert sorted(report.written) == EXPECTED_FILES and report.unchanged == []
+
+
+@pytest.mark.slow  # a subprocess rendering 8 large scenarios
+def test_a_spec_at_the_limits_renders_in_reasonable_time(tmp_path):
+    path = tmp_path / "big.mechanism.json"
+    path.write_text(json.dumps(big_spec(1000, 4, 500, 10)))
+    result, elapsed = run_subprocess("build", "--source-root", ".", "-o", "out", path.name, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert elapsed < 30
+    assert len(list((tmp_path / "out").glob("big.*.svg"))) == 8

@@ -1,0 +1,106 @@
+"""Writes are atomic: ``write_file`` writes a temporary file beside the target and renames it over the
+target; a failure at any point (an OSError, or KeyboardInterrupt) leaves the old file intact and no
+``*.tmp`` behind."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from renderer import files as files_module
+from renderer.errors import OutputError
+from renderer.files import write_file
+
+OLD, NEW = b"old contents\n", b"new contents\n"
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp") or p.name.startswith("."))
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> Path:
+    path = tmp_path / "out" / "figure.svg"
+    path.parent.mkdir()
+    path.write_bytes(OLD)
+    return path
+
+
+def test_write_file_replaces_and_reports_a_change(target):
+    assert write_file(target, NEW) is True
+    assert target.read_bytes() == NEW
+    assert leftovers(target.parent) == []
+
+
+def test_write_file_leaves_an_identical_file_alone(target):
+    before = target.stat().st_mtime_ns
+    assert write_file(target, OLD) is False
+    assert target.stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize("error", [OSError(errno.EXDEV, "Invalid cross-device link"), KeyboardInterrupt()],
+                         ids=["oserror", "keyboardinterrupt"])
+def test_failed_rename_keeps_the_old_file(target, monkeypatch, error):
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(files_module.os, "replace", fail)
+    with pytest.raises(OutputError if isinstance(error, OSError) else KeyboardInterrupt) as info:
+        write_file(target, NEW)
+    if isinstance(error, OSError):
+        assert "cannot write" in str(info.value.message) and "figure.svg" in info.value.message
+    assert target.read_bytes() == OLD
+    assert leftovers(target.parent) == []
+
+
+@pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()],
+                         ids=["disk-full", "keyboardinterrupt"])
+def test_failure_in_the_middle_of_the_write_keeps_the_old_file(target, monkeypatch, error):
+    real = os.fdopen
+
+    class HalfWritten:
+        """The temporary file, whose write stores half of the data and then fails."""
+
+        def __init__(self, fd, *args, **kwargs):
+            self._file = real(fd, *args, **kwargs)
+
+        def write(self, data):
+            self._file.write(data[: len(data) // 2])
+            self._file.flush()
+            raise error
+
+        def __getattr__(self, name):
+            return getattr(self._file, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self._file.close()
+
+    monkeypatch.setattr(files_module.os, "fdopen", HalfWritten)
+    with pytest.raises(OutputError if isinstance(error, OSError) else KeyboardInterrupt):
+        write_file(target, NEW * 1000)
+    assert target.read_bytes() == OLD
+    assert leftovers(target.parent) == []
+
+
+def test_interrupt_during_fsync_keeps_the_old_file(target, monkeypatch):
+    def interrupt(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files_module.os, "fsync", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        write_file(target, NEW)
+    assert target.read_bytes() == OLD
+    assert leftovers(target.parent) == []
+
+
+def test_a_directory_in_the_way_is_a_clear_error(tmp_path):
+    (tmp_path / "figure.svg").mkdir()
+    with pytest.raises(OutputError, match="cannot write"):
+        write_file(tmp_path / "figure.svg", NEW)
+    assert leftovers(tmp_path) == []

@@ -1,0 +1,103 @@
+"""One registry of output formats: build writes, check compares and retirement deletes what it lists."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from renderer import outputs
+from renderer.build import execute
+from renderer.config import Options
+from renderer.load import parse_text
+from renderer.manifest import MANIFEST
+from renderer.outputs import OutputFormat, owned_by, render_outputs
+from renderer.validate import check_spec
+
+SPEC = Path(__file__).resolve().parents[2] / "mechanisms" / "prefill-decode.mechanism.json"
+
+
+class Transcript(OutputFormat):
+    """A made-up plain-text format: one file per scenario with its step titles."""
+
+    name = "transcript-txt"
+    pattern = "{slug}.{scenario}.steps.txt"
+    summary = "step titles as text"
+
+    def render_scenario(self, job, scenario):
+        return "".join(f"{step.title}\n" for step in scenario.steps).encode("utf-8")
+
+
+@pytest.fixture
+def with_transcript(monkeypatch):
+    monkeypatch.setitem(outputs._REGISTRY, Transcript.name, Transcript)
+
+
+def _project(tmp_path: Path, scenario_id: str = "main") -> Path:
+    spec = {
+        "version": 1, "language": "en", "title": "T", "description": "D", "caption": "C", "alt": "A",
+        "sources": [], "limitations": [],
+        "targets": {"a0": {"id": "a", "kind": "node", "label": "A"}, "a1": {"id": "b", "kind": "node", "label": "B"}},
+        "stateLabels": {"s": "S"},
+        "scenarios": [{"id": scenario_id, "title": "M", "description": "d", "initial": {}, "unselected": [],
+                       "steps": [{"title": "First", "description": "x", "duration": 1000, "active": ["a0"],
+                                  "paths": [], "state": {"s": "1"}},
+                                 {"title": "Second", "description": "y", "duration": 1000, "active": ["a1"],
+                                  "paths": [], "state": {"s": "2"}}]}],
+    }
+    path = tmp_path / "specs" / "t.mechanism.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(spec), "utf-8")
+    return path
+
+
+def _options(tmp_path: Path, mode: str) -> Options:
+    return Options(mode=mode, specs=[tmp_path / "specs"], output=tmp_path / "out", source_root=tmp_path, jobs=1)
+
+
+def test_the_four_formats_name_every_file_of_our_spec():
+    loaded = parse_text(SPEC.read_bytes(), SPEC.name)
+    model = check_spec(loaded).spec
+    assert model is not None
+    files = render_outputs(model, "prefill-decode", [])
+    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST}
+    assert set(files) == committed
+    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "page", "fragment"]
+
+
+def test_a_format_is_registered_once():
+    with pytest.raises(TypeError, match="registered twice"):
+        outputs.register(outputs.Page)
+
+
+def test_ownership_follows_the_patterns():
+    assert owned_by("q", "q.main.svg") and owned_by("q", "q.main.poster.svg")
+    assert owned_by("q", "q.html") and owned_by("q", "q.fragment.html")
+    assert not owned_by("q", "q-one.main.svg")  # another spec's file
+    assert not owned_by("q", "q.main.steps.txt")  # no registered format writes it
+    assert not owned_by("q", "../q.html") and not owned_by("q", "notes.md")
+
+
+def test_a_new_format_is_built_checked_and_retired_with_no_other_change(tmp_path, with_transcript):
+    _project(tmp_path)
+    report = execute(_options(tmp_path, "build"))
+    assert report.exit_code == 0
+    text = tmp_path / "out" / "t.main.steps.txt"
+    assert text.read_text("utf-8") == "First\nSecond\n"
+    manifest = json.loads((tmp_path / "out" / MANIFEST).read_text("utf-8"))
+    assert "t.main.steps.txt" in [item["path"] for item in manifest["specs"][0]["outputs"]]
+
+    text.write_text("edited\n", "utf-8")
+    check = execute(_options(tmp_path, "check"))
+    assert check.exit_code == 1
+    assert [(f.file.endswith("t.main.steps.txt"), f.rule) for f in check.output_findings] == [(True, "stale-output")]
+
+    execute(_options(tmp_path, "build"))  # restores the file
+    _project(tmp_path, scenario_id="renamed")  # the old scenario's files are no longer produced
+    stale = execute(_options(tmp_path, "check"))
+    assert any(f.file.endswith("t.main.steps.txt") and "no longer produced" in f.message
+               for f in stale.output_findings)
+    rebuilt = execute(_options(tmp_path, "build"))
+    assert "t.main.steps.txt" in rebuilt.deleted
+    assert not text.exists() and (tmp_path / "out" / "t.renamed.steps.txt").is_file()

@@ -1,0 +1,283 @@
+"""Layout: the lane grid, its overrides, the flow fallback, and labels that fit their boxes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from renderer import layout as L
+from renderer.layout import grid_cells, layout_scenario
+from renderer.measure import text_width, wrap
+from renderer.model import spec_from_data
+from support.reference_spec import LABELS, LANES, reference_spec
+from support.specs import minimal_spec
+
+
+def laid_out(data: dict):
+    spec = spec_from_data(data)
+    return spec, layout_scenario(spec, spec.scenarios[0])
+
+
+def node(key: str, label: str | None = None) -> dict:
+    return {"id": f"t-{key}".replace("_", "-").replace(".", "-"), "kind": "node", "label": label or key}
+
+
+def path(key: str, source: str, dest: str) -> dict:
+    return {"id": f"p-{key}", "kind": "path", "from": source, "to": dest}
+
+
+def with_targets(targets: dict) -> dict:
+    data = minimal_spec()
+    data["targets"] = targets
+    data["scenarios"][0]["unselected"] = []
+    for step in data["scenarios"][0]["steps"]:
+        step["active"], step["paths"] = [], []
+    return data
+
+
+# --- the lane grid ---------------------------------------------------------------------------------
+
+def test_reference_spec_is_a_3_by_6_grid():
+    spec = spec_from_data(reference_spec())
+    cells, labels = grid_cells(spec)
+    expected = {f"{lane}{column}": (row, column) for row, lane in enumerate(LANES) for column in range(6)}
+    assert cells == expected
+    assert labels == [None, None, None]
+    _, layout = laid_out(reference_spec())
+    assert layout.cells == expected
+    rows = sorted({box.y for box in layout.boxes.values()})
+    columns = sorted({box.x for box in layout.boxes.values()})
+    assert len(rows) == 3 and len(columns) == 6
+    for key, box in layout.boxes.items():
+        row, column = expected[key]
+        assert (box.y, box.x) == (rows[row], columns[column])
+    assert layout.lanes == ()  # no lane labels without a layout block
+
+
+def test_rows_follow_the_first_appearance_of_each_lane():
+    data = reference_spec()
+    order = ["kv3", "work0", "out5"]  # kv appears first, then work, then out
+    data["targets"] = {key: data["targets"][key] for key in order + [k for k in data["targets"] if k not in order]}
+    cells, _ = grid_cells(spec_from_data(data))
+    assert {key[:-1] for key, (row, _) in cells.items() if row == 0} == {"kv"}
+    assert {key[:-1] for key, (row, _) in cells.items() if row == 1} == {"work"}
+    assert {key[:-1] for key, (row, _) in cells.items() if row == 2} == {"out"}
+
+
+def test_columns_are_the_sorted_distinct_indexes_as_numbers():
+    data = with_targets({"a10": node("a10"), "a2": node("a2"), "b5": node("b5"), "b2": node("b2")})
+    cells, _ = grid_cells(spec_from_data(data))
+    # 2 < 5 < 10 numerically (a text sort would put 10 first)
+    assert cells == {"a2": (0, 0), "b2": (1, 0), "b5": (1, 1), "a10": (0, 2)}
+
+
+def test_lane_keys_with_digits_inside_the_lane_name():
+    data = with_targets({"gpu0_q1": node("gpu0_q1"), "gpu0_q2": node("gpu0_q2"), "cpu_q1": node("cpu_q1")})
+    cells, _ = grid_cells(spec_from_data(data))
+    assert cells == {"gpu0_q1": (0, 0), "gpu0_q2": (0, 1), "cpu_q1": (1, 0)}
+
+
+def test_layout_lanes_reorder_the_rows_and_label_them():
+    data = reference_spec()
+    data["layout"] = {"lanes": ["kv", {"key": "work", "label": "Engine work"}]}
+    spec = spec_from_data(data)
+    cells, labels = grid_cells(spec)
+    assert cells["kv0"] == (0, 0) and cells["kv5"] == (0, 5)
+    assert cells["work0"] == (1, 0) and cells["work5"] == (1, 5)
+    assert cells["out0"] == (2, 0)  # lanes not listed follow, in order of appearance
+    assert labels == [None, "Engine work", None]
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert [header.lines for header in layout.lanes] == [("Engine work",)]
+    header = layout.lanes[0]
+    assert header.y == layout.boxes["work0"].y
+    # lane headers sit to the left of the grid
+    assert header.x + header.w <= min(box.x for box in layout.boxes.values())
+
+
+def test_layout_positions_override_one_node():
+    data = reference_spec()
+    data["layout"] = {"positions": {"kv5": {"row": 3, "column": 7}}}
+    cells, _ = grid_cells(spec_from_data(data))
+    assert cells["kv5"] == (3, 7)
+    assert cells["kv4"] == (2, 4)
+
+
+# --- the flow fallback -----------------------------------------------------------------------------
+
+def test_non_lane_keys_fall_back_to_flow_along_the_arrows():
+    data = with_targets({
+        "client": node("client"), "gateway": node("gateway"), "server": node("server"), "db": node("db"),
+        "cache": node("cache"),
+        "c_g": path("c_g", "client", "gateway"), "g_s": path("g_s", "gateway", "server"),
+        "s_d": path("s_d", "server", "db"), "g_c": path("g_c", "gateway", "cache"),
+    })
+    cells, labels = grid_cells(spec_from_data(data))
+    assert labels == []
+    # columns are the longest-path rank; nodes of one rank stack in rows
+    assert cells == {"client": (0, 0), "gateway": (0, 1), "server": (0, 2), "db": (0, 3), "cache": (1, 2)}
+
+
+def test_one_non_lane_key_makes_the_whole_spec_flow():
+    data = with_targets({"a0": node("a0"), "a1": node("a1"), "summary": node("summary")})
+    cells, _ = grid_cells(spec_from_data(data))
+    assert cells == {"a0": (0, 0), "a1": (0, 1), "summary": (0, 2)}  # rows of FLOW_COLUMNS, not lanes
+
+
+def test_flow_without_arrows_fills_rows_of_flow_columns():
+    keys = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+    data = with_targets({key: node(key) for key in keys})
+    cells, _ = grid_cells(spec_from_data(data))
+    assert L.FLOW_COLUMNS == 5
+    assert cells == {key: (i // 5, i % 5) for i, key in enumerate(keys)}
+
+
+def test_flow_with_a_cycle_still_places_every_node_once():
+    data = with_targets({"x": node("x"), "y": node("y"), "xy": path("xy", "x", "y"), "yx": path("yx", "y", "x")})
+    cells, _ = grid_cells(spec_from_data(data))
+    assert set(cells) == {"x", "y"}
+    assert len(set(cells.values())) == 2
+
+
+# --- geometry: no overlaps, labels fit -------------------------------------------------------------
+
+def _overlap(a, b) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+def _assert_labels_fit(layout, spec):
+    inner = L.BOX_WIDTH - 2 * L.PAD_X
+    for key, box in layout.boxes.items():
+        assert box.lines, key
+        for line in box.lines:
+            assert text_width(line) <= box.w - 2 * L.PAD_X, (key, line)
+            assert text_width(line) <= inner
+        assert len(box.lines) * L.LINE_HEIGHT + 2 * L.PAD_Y <= box.h + 1e-9, key
+        # the block of lines is centred inside the box, clear of its top and bottom edge
+        top = box.first_baseline - 0.75 * L.LINE_HEIGHT
+        assert top >= box.y + L.PAD_Y - 1e-9
+        assert top + len(box.lines) * L.LINE_HEIGHT <= box.y + box.h - L.PAD_Y + 1e-9
+        # nothing of the label is lost
+        assert " ".join(box.lines).split() == spec.targets[key].label.split() or \
+            "".join(box.lines).replace(" ", "") == spec.targets[key].label.replace(" ", "")
+        # every box is inside the canvas
+        assert box.x >= 0 and box.y >= 0 and box.x + box.w <= layout.width and box.y + box.h <= layout.height
+
+
+def test_reference_labels_fit_their_boxes():
+    spec, layout = laid_out(reference_spec())
+    _assert_labels_fit(layout, spec)
+    release = layout.boxes["kv5"]
+    assert spec.targets["kv5"].label == LABELS["kv"][5] == "Release request references"
+    assert text_width("Release request references") > L.BOX_WIDTH - 2 * L.PAD_X  # so it must wrap ...
+    assert len(release.lines) >= 2                                              # ... and it does
+    assert " ".join(release.lines) == "Release request references"
+    for a, b in itertools.combinations(layout.boxes.values(), 2):
+        assert not _overlap(a, b), (a.key, b.key)
+
+
+@pytest.mark.parametrize("label", [
+    "Release request references",
+    "A rather long label that needs several lines to fit inside a box",
+    "Supercalifragilisticexpialidocious-and-then-some-more",
+    "WWWWWWWWWWWWWWWWWWWW MMMMMMMMMMMMMMMM",
+    "漢字のラベルはとても長くなることがあります",
+    "mixed ünïcödé wörds — and dashes",
+])
+def test_any_label_fits_its_box(label):
+    data = minimal_spec()
+    data["targets"]["a1"]["label"] = label
+    spec, layout = laid_out(data)
+    _assert_labels_fit(layout, spec)
+    for a, b in itertools.combinations(layout.boxes.values(), 2):
+        assert not _overlap(a, b), (a.key, b.key)
+
+
+def test_tall_label_makes_its_whole_row_taller_and_pushes_the_next_row_down():
+    data = minimal_spec()
+    data["targets"]["a1"]["label"] = "one two three four five six seven eight nine ten eleven twelve"
+    _, layout = laid_out(data)
+    a0, a1, b0 = layout.boxes["a0"], layout.boxes["a1"], layout.boxes["b0"]
+    assert len(a1.lines) > 2
+    assert a0.h == a1.h > L.BOX_MIN_HEIGHT
+    assert b0.y >= a1.y + a1.h + L.GAP_Y
+
+
+def test_wrap_is_greedy_and_never_exceeds_the_width():
+    text = "the quick brown fox jumps over the lazy dog " * 3
+    lines = wrap(text, 100)
+    assert " ".join(lines) == " ".join(text.split())
+    for line, following in zip(lines, lines[1:]):
+        assert text_width(line) <= 100
+        # greedy: the next line's first word would not have fitted
+        assert text_width(f"{line} {following.split()[0]}") > 100
+    assert wrap("", 100) == [""]
+
+
+def test_text_width_scales_with_size_and_length():
+    assert text_width("ab") > text_width("a") > 0
+    assert text_width("abc", 28) == pytest.approx(2 * text_width("abc", 14))
+    assert text_width("W") > text_width("i")
+    assert text_width("\u0301") == 0  # a combining mark takes no room
+
+
+def test_arrows_run_from_edge_to_edge():
+    data = minimal_spec()
+    _, layout = laid_out(data)
+    arrow = layout.arrows["ab"]
+    source, dest = layout.boxes["a0"], layout.boxes["b1"]
+
+    def inside(point, box):
+        return box.x < point[0] < box.x + box.w and box.y < point[1] < box.y + box.h
+
+    assert not inside(arrow.start, source) and not inside(arrow.head[0], dest)
+    # within a few px of the boxes they join
+    assert abs(arrow.start[0] - (source.x + source.w)) <= 4 or abs(arrow.start[1] - (source.y + source.h)) <= 4
+    assert abs(arrow.head[0][0] - dest.x) <= 9 or abs(arrow.head[0][1] - dest.y) <= 9  # 8 px clear of an active outline
+
+
+def test_layout_is_deterministic():
+    spec = spec_from_data(reference_spec())
+    assert layout_scenario(spec, spec.scenarios[0]) == layout_scenario(spec, spec.scenarios[0])
+
+
+def test_flow_layout_breaks_cycles_instead_of_stacking_them():
+    """fetch -> decode -> execute -> fetch: one column each, the closing edge drawn back."""
+    data = minimal_spec()
+    data["targets"] = {
+        "fetch": {"id": "f", "kind": "node", "label": "fetch"},
+        "decode": {"id": "d", "kind": "node", "label": "decode"},
+        "execute": {"id": "e", "kind": "node", "label": "execute"},
+        "p1": {"id": "p1", "kind": "path", "from": "fetch", "to": "decode"},
+        "p2": {"id": "p2", "kind": "path", "from": "decode", "to": "execute"},
+        "p3": {"id": "p3", "kind": "path", "from": "execute", "to": "fetch", "label": "next PC"},
+    }
+    data["scenarios"][0]["unselected"] = []
+    data["scenarios"][0]["steps"] = [{"title": "Go", "duration": 1000, "active": ["fetch"], "paths": ["p3"]}]
+    spec = spec_from_data(data)
+    cells, _ = grid_cells(spec)
+    assert cells == {"fetch": (0, 0), "decode": (0, 1), "execute": (0, 2)}
+
+
+def test_flow_layout_puts_a_fan_out_in_one_column_and_its_reply_back():
+    data = minimal_spec()
+    targets = {"lb": {"id": "lb", "kind": "node", "label": "balancer"}}
+    for i in range(3):
+        targets[f"w{i}x"] = {"id": f"w{i}", "kind": "node", "label": f"worker {i}"}
+        targets[f"to{i}"] = {"id": f"to{i}", "kind": "path", "from": "lb", "to": f"w{i}x"}
+    targets["reply"] = {"id": "reply", "kind": "path", "from": "w0x", "to": "lb"}
+    data["targets"] = targets
+    data["scenarios"][0]["unselected"] = []
+    data["scenarios"][0]["steps"] = [{"title": "Go", "duration": 1000, "active": ["lb"]}]
+    cells, _ = grid_cells(spec_from_data(data))
+    assert cells == {"lb": (0, 0), "w0x": (0, 1), "w1x": (1, 1), "w2x": (2, 1)}
+
+
+def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
+    data = minimal_spec()
+    data["targets"]["ab"].update({"from": "a1", "to": "b1", "label": "a rather long label"})
+    _, layout = laid_out(data)
+    arrow = layout.arrows["ab"]
+    assert arrow.label_anchor == "start"
+    right = arrow.label_at[0] + text_width(arrow.label_lines[0], 12.0)
+    assert right + 10 <= layout.width

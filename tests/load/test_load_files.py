@@ -1,0 +1,67 @@
+"""Reading the spec file: the size limit, files that are not regular files, missing files and loops;
+a FIFO does not hang the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from renderer.load import MAX_SPEC_BYTES, load_spec
+from renderer.validate import validate
+from support.cli import run_cli, run_subprocess
+from support.specs import minimal_spec
+
+
+def only(spec) -> object:
+    assert len(spec.findings) == 1, spec.findings
+    return spec.findings[0]
+
+
+def test_a_5_mb_file_is_refused_without_parsing(tmp_path, monkeypatch):
+    path = tmp_path / "big.mechanism.json"
+    with open(path, "wb") as handle:
+        handle.write(b'{"title": "' + b"x" * (5 * 1024 * 1024) + b'"}')
+    monkeypatch.chdir(tmp_path)
+    start = time.monotonic()
+    result = run_cli("validate", "--source-root", ".", path.name)
+    assert time.monotonic() - start < 5
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"big.mechanism.json: error: the file is {5 * 1024 * 1024 + 13} bytes; the limit for a spec is "
+        f"{MAX_SPEC_BYTES} bytes (4 MiB) [limit-file-size]")
+
+
+def test_a_file_at_the_size_limit_is_read(tmp_path):
+    spec = minimal_spec()
+    text = json.dumps(spec)
+    spec["description"] = "x" * 4000
+    spec["limitations"] = ["y" * 4000] * ((MAX_SPEC_BYTES - len(text)) // 4004 - 2)
+    path = tmp_path / "edge.mechanism.json"
+    path.write_text(json.dumps(spec))
+    assert path.stat().st_size <= MAX_SPEC_BYTES
+    loaded = load_spec(path)
+    assert loaded.ok
+    assert [f.rule for f in validate(loaded)] == ["maxItems"]
+
+
+def test_spec_that_is_a_fifo_or_unreadable_gives_a_finding(tmp_path):
+    fifo = tmp_path / "pipe.mechanism.json"
+    os.mkfifo(fifo)
+    finding = only(load_spec(fifo))
+    assert (finding.rule, finding.message) == ("read", "cannot read the spec: not a regular file")
+    missing = only(load_spec(tmp_path / "gone.mechanism.json"))
+    assert missing.rule == "read" and "No such file" in missing.message
+    loop = tmp_path / "loop.mechanism.json"
+    loop.symlink_to(loop)
+    assert only(load_spec(loop)).rule == "read"
+
+
+@pytest.mark.slow  # a subprocess
+def test_fifo_spec_through_the_cli_does_not_hang(tmp_path):
+    os.mkfifo(tmp_path / "pipe.mechanism.json")
+    result, _ = run_subprocess("validate", "--source-root", ".", "pipe.mechanism.json", cwd=tmp_path, timeout=30)
+    assert result.returncode == 1
+    assert "pipe.mechanism.json: error: cannot read the spec: not a regular file [read]" in result.stderr

@@ -1,0 +1,55 @@
+"""The README's example spec is valid, and the commands it documents exist."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+
+from renderer.cli import main
+from renderer.load import parse_text
+from renderer.validate import validate
+from support.specs import ROOT
+
+
+def _readme() -> str:
+    return (ROOT / "README.md").read_text("utf-8")
+
+
+def test_readme_example_spec_validates():
+    block = re.search(r"```json\n(.*?)```", _readme(), re.S).group(1)
+    loaded = parse_text(block.encode("utf-8"), "README.md")
+    assert loaded.findings == []
+    assert validate(loaded) == []
+    assert json.loads(block)["scenarios"][0]["steps"][1]["paths"] == ["handoff"]
+
+
+def test_readme_names_every_command_and_option():
+    readme = _readme()
+    for command in ("build", "validate", "check", "hash"):
+        assert f"mechdiagram {command}" in readme
+        result = CliRunner().invoke(main, [command, "--help"])
+        assert result.exit_code == 0
+        for option in re.findall(r"(--[a-z-]+)", result.output):
+            if option not in ("--help", "--no-allow-missing-sources"):
+                assert option in readme, f"{command} {option} is not documented"
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text("utf-8")
+    assert "make test" in ci
+    assert "```sh\nmake test\n```" in _readme()
+    assert "```sh\nmake gallery\n```" in _readme()
+
+
+def test_readme_sample_findings_are_what_the_tool_prints(tmp_path, monkeypatch):
+    block = re.search(r"```json\n(.*?)```", _readme(), re.S).group(1)
+    block = block.replace('"active": ["stage1"], "paths": ["handoff"]', '"active": ["stage3"], "paths": ["handoff"]')
+    (tmp_path / "mechanisms").mkdir()
+    (tmp_path / "mechanisms" / "queue.mechanism.json").write_text(block, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "--allow-missing-sources"])
+    printed = result.stderr.splitlines()[:-1]
+    sample = re.search(r"stage3\"\]` in its second step:\n\n```\n(.*?)```", _readme(), re.S).group(1).splitlines()
+    assert printed == sample

@@ -1,0 +1,208 @@
+"""Validation rules beyond single references: patterns, visible text, direction controls, grid cells,
+case-folded scenario ids, one-of branches, required keys, nesting, and the size limits (refused
+quickly, naming the limit)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from renderer.load import load_spec, parse_text
+from renderer.validate import validate
+from renderer.validate.limits import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS
+from support.cli import run_cli, run_subprocess
+from support.specs import big_spec, minimal_spec
+
+
+def findings(data: dict) -> list[tuple[str, str, str]]:
+    return [(f.pointer, f.rule, f.message) for f in validate(parse_text(json.dumps(data).encode("utf-8"), "x.json"))]
+
+
+@pytest.mark.parametrize("pointer, edit", [
+    ("/scenarios/0/id", lambda d: d["scenarios"][0].update(id="main\n")),
+    ("/language", lambda d: d.update(language="en\n")),
+    ("/targets/a0/id", lambda d: d["targets"]["a0"].update(id="t-a0\n")),
+])
+def test_a_trailing_newline_does_not_satisfy_a_pattern(pointer, edit):
+    """JSON Schema patterns are ECMA-262: ``$`` is the end of the string, not the end of a line."""
+    data = minimal_spec()
+    edit(data)
+    assert [(p, rule) for p, rule, _ in findings(data)] == [(pointer, "pattern")]
+
+
+def test_a_target_key_with_a_trailing_newline_is_refused():
+    data = minimal_spec()
+    data["targets"]["a0\n"] = data["targets"].pop("a0")
+    assert ("/targets/a0\n", "pattern") in [(p, rule) for p, rule, _ in findings(data)]
+
+
+def test_whitespace_only_text_is_refused():
+    data = minimal_spec()
+    data["title"] = "   "
+    assert findings(data) == [("/title", "pattern", 'title must be visible text, not only white space, not "   "')]
+
+
+def test_two_keys_with_the_same_lane_and_index_are_refused():
+    data = minimal_spec()
+    data["targets"]["a00"] = {"id": "t-a00", "kind": "node", "label": "overlap"}
+    assert findings(data) == [(
+        "/targets/a00", "layout-position",
+        '"a00" falls in the same cell as "a0" (row 0, column 0): their keys name the same lane and index; '
+        "rename one or place it with layout.positions")]
+
+
+def test_scenario_ids_that_differ_only_in_case_are_refused():
+    data = minimal_spec()
+    data["scenarios"].append(dict(data["scenarios"][0], id="Main"))
+    assert findings(data) == [(
+        "/scenarios/1/id", "duplicate-scenario-id",
+        'scenario id "Main" differs only in case from the id of scenario 1 (/scenarios/0); '
+        "scenario ids must be unique, ignoring case")]
+
+
+def test_closed_direction_controls_and_right_to_left_text_are_fine():
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][0]["title"] = "\u202eevif\u202c and \u2067שלום\u2069 and مرحبا"
+    assert findings(data) == []
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (lambda d: d["targets"]["ab"].update(to="a0"),
+     ("/targets/ab/to", "path-endpoint", 'to "a0" is also the path\'s from; a path runs between two different nodes')),
+    (lambda d: d["scenarios"][0]["steps"][0]["active"].append("ab"),
+     ("/scenarios/0/steps/0/active/1", "path-in-active",
+      '"ab" is a path; active lists nodes to highlight, paths lists the paths to animate: move it to paths')),
+    (lambda d: (d["targets"].update(loose={"id": "l", "kind": "node", "label": "loose"}),
+                d.update(layout={"lanes": [{"key": "a", "label": "A"}]})),
+     ("/layout/lanes", "unknown-lane",
+      'lanes apply to a grid, where every node key is <lane><index>, but "loose" is not; rename them or remove lanes')),
+    (lambda d: d.update(title="\u200b\u00ad"),
+     ("/title", "invisible-text", 'text "\u200b\u00ad" has no visible character (only spaces, format characters or '
+      "blank symbols); write visible text")),
+    (lambda d: d["scenarios"][0]["steps"][0].update(title="\u202eabc\u2069"),
+     ("/scenarios/0/steps/0/title", "bidi-control",
+      'text "\u202eabc\u2069" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
+      "after it in the figure and player; close it (U+202C or U+2069) or remove it")),
+    # U+202E left open would reverse the words after it in the player's status and the transcript.
+    (lambda d: d["scenarios"][0]["steps"][0].update(title="Wait\u202e"),
+     ("/scenarios/0/steps/0/title", "bidi-control",
+      'text "Wait\u202e" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
+      "after it in the figure and player; close it (U+202C or U+2069) or remove it")),
+])
+def test_specs_that_would_draw_wrongly_are_refused(edit, expected):
+    data = minimal_spec()
+    edit(data)
+    assert findings(data) == [expected]
+
+
+def test_output_size_is_bounded_by_the_node_drawing_limit():
+    """1000 nodes in 50 scenarios would write hundreds of MB; the spec is refused, naming the limit."""
+    data = minimal_spec()
+    data["targets"] = {f"n{i}": {"id": f"t{i}", "kind": "node", "label": "x" * 20} for i in range(1000)}
+    scenario = {"id": "s", "title": "S", "steps": [{"title": "T", "duration": 1000, "active": ["n0"]}]}
+    data["scenarios"] = [dict(scenario, id=f"s{i}") for i in range(11)]
+    assert findings(data) == [(
+        "/scenarios", "limit",
+        "the scenarios draw 11000 nodes in all (nodes times scenarios); the limit is 10000: split the spec")]
+
+
+# --- schema and cross-reference errors carry the place of the offending value -----------------
+
+def _place(path: Path, line: int, column: int) -> str:
+    return path.read_text("utf-8").split("\n")[line - 1][column - 1:]
+
+
+@pytest.mark.parametrize("mutate, pointer, rule, starts", [
+    (lambda s: s.__setitem__("title", 5), "/title", "type", "5"),
+    (lambda s: s["targets"]["a1"].__setitem__("labl", "x"), "/targets/a1/labl", "additionalProperties", '"labl"'),
+    (lambda s: s["scenarios"][0]["steps"][1].__setitem__("duration", 20), "/scenarios/0/steps/1/duration",
+     "minimum", "20"),
+    (lambda s: s["scenarios"][0]["steps"][1]["active"].append("a7"), "/scenarios/0/steps/1/active/2",
+     "unknown-target", '"a7"'),
+    (lambda s: s["scenarios"][0]["steps"][1]["state"].__setitem__("stge", "x"), "/scenarios/0/steps/1/state/stge",
+     "unknown-state-key", '"stge"'),
+    (lambda s: s["targets"]["ab"].__setitem__("to", "ab"), "/targets/ab/to", "path-endpoint", '"ab"'),
+    (lambda s: s.__setitem__("layout", {"lanes": [{"key": "a"}, 7]}), "/layout/lanes/1", "oneOf", "7"),
+    (lambda s: s.__setitem__("sources", [{"path": "x", "sha256": "00"}]), "/sources/0/sha256", "pattern", '"00"'),
+])
+def test_schema_and_reference_findings_point_at_the_value(write_spec, spec_data, mutate, pointer, rule, starts):
+    mutate(spec_data)
+    path = write_spec(spec_data)
+    findings = validate(load_spec(path))
+    finding = next(f for f in findings if f.pointer == pointer)
+    assert finding.rule == rule
+    assert finding.line and finding.column
+    assert _place(path, finding.line, finding.column).startswith(starts)
+
+
+def test_oneof_reports_the_branch_that_fits_not_a_dump(write_spec, spec_data):
+    spec_data["layout"] = {"lanes": [{"key": "a", "lable": "A"}, True, "9x"]}
+    findings = {f.pointer: f for f in validate(load_spec(write_spec(spec_data)))}
+    # An object: the object branch's complaint, with a suggestion, not "is not of type 'string'".
+    assert findings["/layout/lanes/0/lable"].message == 'unknown key "lable"; did you mean "label"?'
+    assert "/layout/lanes/0" not in findings
+    # Neither a string nor an object: one message naming both shapes.
+    assert findings["/layout/lanes/1"].message == "lanes[1] must be a string or an object, not a boolean"
+    # A string: the string branch's pattern, not "must be an object".
+    assert "must be a letter" in findings["/layout/lanes/2"].message
+    for finding in findings.values():
+        assert "is not valid under any of the given schemas" not in finding.message
+        assert "_PairsDict" not in finding.message
+
+
+def test_every_missing_required_key_is_named(write_spec):
+    findings = validate(load_spec(write_spec({"version": 1})))
+    missing = sorted(f.message for f in findings if f.rule == "required")
+    assert missing == [f'missing required key "{k}"' for k in
+                       sorted(["language", "title", "description", "caption", "alt", "targets", "stateLabels",
+                               "scenarios"])]
+
+
+def test_nesting_within_the_limit_reaches_every_stage(write_spec, spec_data, monkeypatch):
+    deep = json.loads("[" * 25 + "]" * 25)
+    spec_data["scenarios"][0]["unselected"] = [deep, deep]
+    spec_data["caption"] = deep
+    spec_data["extra"] = {"x": deep}
+    path = write_spec(spec_data)
+    monkeypatch.chdir(path.parent)
+    result = run_cli("validate", "--source-root", ".", path.name)
+    assert result.exit_code == 1
+    assert "/caption: caption must be a string, not an array [type]" in result.stderr
+    assert '/extra: unknown key "extra"' in result.stderr
+    assert "unselected lists" in result.stderr
+
+
+# --- limits: refused quickly, naming the limit -----------------------------------------------------
+
+@pytest.mark.slow  # a subprocess over a 5000-target spec
+def test_thousands_of_targets_and_steps_are_refused_quickly(tmp_path):
+    path = tmp_path / "huge.mechanism.json"
+    path.write_text(json.dumps(big_spec(5000, 8, 500, 5)))
+    result, elapsed = run_subprocess("validate", "--source-root", ".", path.name, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert f"the limit is {MAX_TOTAL_STEPS}" in result.stderr
+    assert "[limit]" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert elapsed < 10
+
+
+def test_too_many_targets_names_the_limit(write_spec):
+    findings = validate(load_spec(write_spec(big_spec(1001, 1, 2, 1))))
+    assert [f.message for f in findings if f.pointer == "/targets"] == ["targets has 1001 entries; the limit is 1000"]
+
+
+def test_too_many_frame_entries_names_the_limit(write_spec):
+    findings = validate(load_spec(write_spec(big_spec(1000, 4, 500, 11))))
+    assert any(f.rule == "limit" and f"the limit is {MAX_FRAME_ENTRIES}" in f.message for f in findings)
+
+
+@pytest.mark.slow  # a subprocess printing 20000 findings
+def test_twenty_thousand_bad_references_are_reported_quickly(tmp_path):
+    path = tmp_path / "refs.mechanism.json"
+    path.write_text(json.dumps(big_spec(1000, 4, 500, 10, bad_refs=True)))
+    result, elapsed = run_subprocess("validate", "--source-root", ".", path.name, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.count("[unknown-target]") == 20000
+    assert elapsed < 15
