@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -25,6 +26,21 @@ from support.hostile import LONG, SHORT, build_filled  # noqa: E402
 from support.outputs import build_html  # noqa: E402
 from support.reference_spec import dumps, reference_spec, write_reference, write_sources  # noqa: E402
 from support.specs import minimal_spec  # noqa: E402
+
+
+@pytest.fixture
+def deny_open(monkeypatch):
+    """``deny_open("a.md")``: from then on, opening a path that ends with that name fails with EACCES, as
+    chmod 000 makes it for anyone but root (the tests run as root in CI)."""
+    real_open = os.open
+
+    def deny(name: str) -> None:
+        def opener(path, *args, **kwargs):
+            if str(path).endswith(name):
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_open(path, *args, **kwargs)
+        monkeypatch.setattr(os, "open", opener)
+    return deny
 
 
 @pytest.fixture

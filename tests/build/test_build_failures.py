@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import errno
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -18,21 +17,9 @@ from renderer import files as files_module
 from renderer.cli import main
 from renderer.manifest import MANIFEST
 from support.cli import invoke, run_cli
+from support.outputs import EXPECTED_FILES, sha, snapshot
 from support.reference_spec import dumps, reference_spec, write_sources
 from support.specs import MECHANISMS, ROOT, minimal_spec
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` by relative path, with its bytes."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
-                  "reference.one-request.poster.svg", "reference.one-request.svg"]
 
 
 def test_a_failing_spec_beside_a_good_one(project):

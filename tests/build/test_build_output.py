@@ -3,7 +3,6 @@ the execute() report, and a spec at the limits rendered in reasonable time."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -12,21 +11,9 @@ import pytest
 from renderer.build import execute
 from renderer.config import Options
 from support.cli import invoke, run_subprocess
+from support.outputs import EXPECTED_FILES, snapshot
 from support.reference_spec import reference_spec, write_reference
 from support.specs import big_spec
-
-
-def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` by relative path, with its bytes."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
-                  "reference.one-request.poster.svg", "reference.one-request.svg"]
 
 
 def test_build_writes_the_expected_files(project):

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import os
 
 import pytest
 
-from renderer import provenance
 from support.cli import invoke, run_cli
 from support.reference_spec import SOURCE_TEXT, write_sources
 
@@ -43,15 +41,8 @@ def test_hash_of_a_folder_fails_with_exit_1(pinned):
     assert result.stderr.strip() == "Error: notes: not a regular file"
 
 
-def test_unreadable_file_for_hash_command(source_root, monkeypatch):
-    real_open = os.open
-
-    def deny(path, *args, **kwargs):
-        if str(path).endswith("a.md"):
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(provenance.os, "open", deny)
+def test_unreadable_file_for_hash_command(source_root, monkeypatch, deny_open):
+    deny_open("a.md")
     monkeypatch.chdir(source_root)
     result = run_cli("hash", "notes/a.md")
     assert result.exit_code == 1

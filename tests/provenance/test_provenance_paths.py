@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from renderer import provenance
 from renderer.model import Source
 from renderer.provenance import check_source
 
@@ -170,16 +169,9 @@ def test_unreadable_file_chmod_000(source_root):
     assert "Permission denied" in result.message
 
 
-def test_unreadable_file_simulated(source_root, monkeypatch):
+def test_unreadable_file_simulated(source_root, deny_open):
     """What chmod 000 does for anyone but root: open() fails with EACCES."""
-    real_open = os.open
-
-    def deny(path, *args, **kwargs):
-        if str(path).endswith("a.md"):
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(provenance.os, "open", deny)
+    deny_open("a.md")
     result = check(source_root, "notes/a.md")
     assert (result.status, result.failed) == ("unreadable", True)
     assert result.message == "source notes/a.md: cannot read the file: Permission denied"

@@ -1,7 +1,8 @@
-"""Rendering a spec in-process, without the CLI: the page and fragment of a spec."""
+"""Rendering a spec in-process, without the CLI, and reading an output folder back."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from renderer.load import parse_text
@@ -18,3 +19,23 @@ def build_html(data: dict, root: Path, slug: str = "ref", allow_missing: bool = 
     checks, _ = check_sources(loaded, spec.sources, root, allow_missing=allow_missing)
     files = render_outputs(spec, slug, checks)
     return {"page": files[f"{slug}.html"].decode("utf-8"), "fragment": files[f"{slug}.fragment.html"].decode("utf-8")}
+
+
+#: What ``build`` writes for the reference spec saved as ``reference.mechanism.json``.
+EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
+                  "reference.one-request.poster.svg", "reference.one-request.svg"]
+
+
+def render(data: dict, slug: str = "ref") -> dict[str, bytes]:
+    """Every output file of the valid spec ``data`` by name, its sources unchecked."""
+    return render_outputs(spec_from_data(data), slug, [])
+
+
+def sha(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

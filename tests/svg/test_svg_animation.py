@@ -6,38 +6,16 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-import pytest
-
-from renderer.model import spec_from_data
-from renderer.outputs import render_outputs
 from renderer.svg import prefix_for
 from renderer.timeline import Timeline
 from support.css import Rule, Stylesheet, words
-from support.reference_spec import STEP_MS, STEPS, reference_spec
+from support.outputs import render as outputs
+from support.reference_spec import STEP_MS, STEPS
 from support.specs import minimal_spec
 from support.svg import stylesheet, text_of, with_class
 
 PREFIX = prefix_for("ref", "one-request")
 TINY = prefix_for("tiny", "main")
-
-
-def outputs(data: dict, slug: str = "ref") -> dict[str, bytes]:
-    return render_outputs(spec_from_data(data), slug, [])
-
-
-@pytest.fixture(scope="module")
-def reference_outputs() -> dict[str, bytes]:
-    return outputs(reference_spec())
-
-
-@pytest.fixture(scope="module")
-def animated(reference_outputs) -> ET.Element:
-    return ET.fromstring(reference_outputs["ref.one-request.svg"])
-
-
-@pytest.fixture(scope="module")
-def poster(reference_outputs) -> ET.Element:
-    return ET.fromstring(reference_outputs["ref.one-request.poster.svg"])
 
 
 def frame_number(name: str) -> int | None:

@@ -6,37 +6,15 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
-
-from renderer.model import spec_from_data
-from renderer.outputs import render_outputs
 from renderer.svg import prefix_for
 from support.cli import run_cli
+from support.outputs import render as outputs
 from support.reference_spec import STEPS, reference_spec
 from support.specs import minimal_spec
 from support.svg import SVG_NS, local, stylesheet, text_of, with_class, words
 
 PREFIX = prefix_for("ref", "one-request")
 TINY = prefix_for("tiny", "main")
-
-
-def outputs(data: dict, slug: str = "ref") -> dict[str, bytes]:
-    return render_outputs(spec_from_data(data), slug, [])
-
-
-@pytest.fixture(scope="module")
-def reference_outputs() -> dict[str, bytes]:
-    return outputs(reference_spec())
-
-
-@pytest.fixture(scope="module")
-def animated(reference_outputs) -> ET.Element:
-    return ET.fromstring(reference_outputs["ref.one-request.svg"])
-
-
-@pytest.fixture(scope="module")
-def poster(reference_outputs) -> ET.Element:
-    return ET.fromstring(reference_outputs["ref.one-request.poster.svg"])
 
 
 # --- XML and accessibility -------------------------------------------------------------------------
