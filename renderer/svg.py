@@ -113,8 +113,8 @@ class _Drawer:
         arrow = self.layout.arrows[key]
         dim = not active and key in self.scenario.unselected  # an unused path is drawn dimmed, as nodes are
         group = self.dwg.g(class_=self.cls("arrow", "dim") if dim else self.cls("arrow"))
-        group.add(self.dwg.line((fmt(arrow.start[0]), fmt(arrow.start[1])), (fmt(arrow.end[0]), fmt(arrow.end[1])),
-                                       class_=self.cls("flow" if active else "path")))
+        route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
+        group.add(self.dwg.path(d=route, class_=self.cls("flow" if active else "path")))
         group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],
                                           class_=self.cls("head-on" if active else "head")))
         return group
@@ -168,6 +168,12 @@ class _Drawer:
         dwg.elements.insert(0, title)
         dwg.defs.add(dwg.style(self.css(None)))
         dwg.add(dwg.rect((0, 0), (width, height), class_=self.cls("bg")))
+        if layout.bands:
+            bands = dwg.g(class_=self.cls("bands"), **{"aria-hidden": "true"})
+            for band in layout.bands:
+                bands.add(dwg.rect((fmt(band.x), fmt(band.y)), (fmt(band.w), fmt(band.h)), rx="8",
+                                   class_=self.cls("band")))
+            dwg.add(bands)
         lanes = dwg.g(class_=self.cls("lanes"), **{"aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75

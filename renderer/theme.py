@@ -28,6 +28,7 @@ class Palette:
     path: str
     active_path: str
     panel_fill: str
+    lane_fill: str
 
     def custom_properties(self) -> list[tuple[str, str]]:
         """``[("--md-bg", "#ffffff"), ...]`` in field order."""
@@ -37,10 +38,10 @@ class Palette:
 LIGHT = Palette(
     bg="#ffffff", text="#1f2328", muted="#57606a", node_fill="#f6f8fa", node_stroke="#6e7781",
     active_fill="#0b4a8b", active_text="#ffffff", active_stroke="#0b4a8b", dim_stroke="#6e7781",
-    path="#57606a", active_path="#0b4a8b", panel_fill="#f6f8fa",
+    path="#57606a", active_path="#0b4a8b", panel_fill="#f6f8fa", lane_fill="#f0f4f8",
 )
 DARK = Palette(
     bg="#0d1117", text="#e6edf3", muted="#9198a1", node_fill="#161b22", node_stroke="#8b949e",
     active_fill="#79c0ff", active_text="#0d1117", active_stroke="#79c0ff", dim_stroke="#6e7681",
-    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22",
+    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22", lane_fill="#121820",
 )

@@ -20,7 +20,7 @@ from ..load import LoadedSpec
 from ..model import Source, Spec, spec_from_data
 from . import references
 from .context import RuleContext
-from .layout_rules import cell_collisions, lanes_and_positions
+from .layout_rules import cell_collisions, lanes_and_positions, unclean_routes
 from .limits import over_limits
 from .outline import outline
 from .schema import schema_findings, schema_is_valid
@@ -40,6 +40,7 @@ RULES = {
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
     "path-in-active": "active lists nodes; paths are animated through a step's paths",
+    "route": "(a warning) every path has a route and a label clear of the boxes and the other labels",
     "limit": "a spec stays within the size limits",
 }
 
@@ -49,7 +50,7 @@ class Validation:
     """What validating one spec found.
 
     ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);
-    ``spec`` is the typed model, ``None`` unless there are no findings;
+    ``spec`` is the typed model, ``None`` when any finding is an error;
     ``sources`` are the sources to verify: those whose entries have no finding.
     """
 
@@ -99,7 +100,9 @@ def check_spec(loaded: LoadedSpec) -> Validation:
     if not findings:
         model = spec_from_data(loaded.data)
         findings = cell_collisions(loaded, model)  # the layout's own placement, on the valid spec
-        if findings:
+        if not findings:
+            findings = unclean_routes(loaded, model)
+        if any(f.is_error for f in findings):
             model = None
     return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings))
 

@@ -9,7 +9,7 @@ itself where each node goes, so the two can never disagree.
 from __future__ import annotations
 
 from ..findings import Finding, pointer_join
-from ..layout import grid_cells
+from ..layout import grid_cells, layout_scenario
 from ..load import LoadedSpec
 from ..model import Spec, parse_lane_key
 from .context import RuleContext
@@ -55,6 +55,25 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
             ctx.add(("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column {spot[1]}, "
                     f"where {quote(cells[spot])} already is", "layout-position", key=True)
         cells.setdefault(spot, key)
+
+
+def unclean_routes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule route (warnings): a path whose route or label could not be kept clear of the boxes and
+    the other labels, which a ``layout.positions`` override can cause.  Runs the layout itself."""
+    if not model.paths or not model.scenarios:
+        return []
+    layout = layout_scenario(model, model.scenarios[0])
+    findings = []
+    for key, arrow in layout.arrows.items():
+        if arrow.clean:
+            continue
+        pointer = pointer_join("targets", key)
+        line, column = loaded.locate(pointer, key=True)
+        findings.append(Finding(
+            loaded.display, pointer, f"path {quote(key)} has no route and label clear of the boxes and the other "
+            "labels; move its nodes apart (layout.positions) or shorten its label", "route", "warning",
+            line, column))
+    return findings
 
 
 def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from renderer import layout as L
 from renderer.layout import grid_cells, layout_scenario
+from renderer.layout import sizes as L
 from renderer.measure import text_width, wrap
 from renderer.model import spec_from_data
 from support.reference_spec import LABELS, LANES, reference_spec
@@ -146,7 +146,7 @@ def _overlap(a, b) -> bool:
 
 
 def _assert_labels_fit(layout, spec):
-    inner = L.BOX_WIDTH - 2 * L.PAD_X
+    inner = L.BOX_MAX_WIDTH - 2 * L.PAD_X
     for key, box in layout.boxes.items():
         assert box.lines, key
         for line in box.lines:
@@ -169,9 +169,18 @@ def test_reference_labels_fit_their_boxes():
     _assert_labels_fit(layout, spec)
     release = layout.boxes["kv5"]
     assert spec.targets["kv5"].label == LABELS["kv"][5] == "Release request references"
-    assert text_width("Release request references") > L.BOX_WIDTH - 2 * L.PAD_X  # so it must wrap ...
-    assert len(release.lines) >= 2                                              # ... and it does
+    assert text_width("Release request references") > L.BOX_MAX_WIDTH - 2 * L.PAD_X  # so it must wrap ...
+    assert len(release.lines) >= 2                                                  # ... and it does
     assert " ".join(release.lines) == "Release request references"
+    # every box of a column has the column's width, and no column is wider than its widest label needs
+    columns: dict[int, set[float]] = {}
+    for key, box in layout.boxes.items():
+        columns.setdefault(layout.cells[key][1], set()).add(box.w)
+    assert all(len(widths) == 1 for widths in columns.values())
+    for col, (width,) in columns.items():
+        widest = max(text_width(line) for key, box in layout.boxes.items() if layout.cells[key][1] == col
+                     for line in box.lines)
+        assert width == pytest.approx(max(L.BOX_MIN_WIDTH, widest + 2 * L.PAD_X), abs=0.1)  # at 0.1 precision
     for a, b in itertools.combinations(layout.boxes.values(), 2):
         assert not _overlap(a, b), (a.key, b.key)
 
@@ -278,6 +287,6 @@ def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
     data["targets"]["ab"].update({"from": "a1", "to": "b1", "label": "a rather long label"})
     _, layout = laid_out(data)
     arrow = layout.arrows["ab"]
-    assert arrow.label_anchor == "start"
-    right = arrow.label_at[0] + text_width(arrow.label_lines[0], 12.0)
-    assert right + 10 <= layout.width
+    assert arrow.label_anchor == "middle" and arrow.label_box is not None
+    assert arrow.label_box.x >= 10 and arrow.label_box.right + 10 <= layout.width
+    assert arrow.label_box.w == pytest.approx(text_width(arrow.label_lines[0], 12.0))

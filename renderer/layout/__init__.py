@@ -1,0 +1,85 @@
+"""Stage 4, layout: place the boxes, route the paths, place their labels and the state panel.
+
+Geometry only, in SVG user units; nothing here knows about SVG elements (the drawing stage,
+:mod:`renderer.svg`, writes what it is handed).  The phases, each a module:
+
+* :mod:`.placement`: cells (a lane grid for ``<lane><index>`` keys, else the layered layout of
+  :mod:`.layered`), then boxes sized to their text in columns as wide as their content;
+* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides;
+* :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
+* :mod:`.panel`: the state panel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..model import Scenario, Spec
+from .geometry import Arrow, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
+from .labels import place_labels
+from .panel import panel, step_heading
+from .placement import grid_cells, path_label_lines, place
+from .routing import PathEnds, route_all
+from .sizes import LINE_HEIGHT, MARGIN, MIN_WIDTH, PANEL_GAP, PATH_LABEL_LINE
+
+__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Box", "LaneBand", "LaneHeader", "Layout", "Panel",
+           "PanelFrame", "PanelRow", "grid_cells", "layout_scenario", "step_heading"]
+
+
+def _shift_point(p: Point, dx: float, dy: float) -> Point:
+    return (round(p[0] + dx, 1), round(p[1] + dy, 1))
+
+
+def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float, float]:
+    xs = [r.x for r in rects] + [p[0] for p in points]
+    ys = [r.y for r in rects] + [p[1] for p in points]
+    xe = [r.right for r in rects] + [p[0] for p in points]
+    ye = [r.bottom for r in rects] + [p[1] for p in points]
+    return min(xs, default=0.0), min(ys, default=0.0), max(xe, default=0.0), max(ye, default=0.0)
+
+
+def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
+    """Lay out one scenario's figure: boxes, routed arrows, lane headers and bands, and the state panel.
+
+    The same spec gives the same geometry for every scenario but the panel's text.
+    """
+    cells, lane_labels = grid_cells(spec)
+    placed = place(spec, cells, lane_labels)
+    boxes = placed.boxes
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in boxes and p.dest in boxes and p.source != p.dest]
+    routes = route_all(boxes, ends)
+    label_lines = {p.key: path_label_lines(p.label) for p in spec.paths if p.key in routes}
+    obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes)]
+    labels = place_labels({key: route.points for key, route in routes.items()}, label_lines, obstacles)
+
+    rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
+                         *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
+    points = [p for route in routes.values() for p in (*route.points, *route.head)]
+    left, top, right, bottom = _bounds(rects, points)
+    dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
+    boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
+    arrows = {}
+    for key, route in routes.items():
+        label = labels.get(key)
+        arrows[key] = Arrow(
+            key, tuple(_shift_point(p, dx, dy) for p in route.points),
+            (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
+             _shift_point(route.head[2], dx, dy)),
+            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label_lines.get(key, ()),
+            Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
+            route.clean and (label is None or label.clean))
+    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
+    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
+    width = max(MIN_WIDTH, right - left + 2 * MARGIN)
+    panel_top = bottom - top + MARGIN + PANEL_GAP
+    state = panel(spec, scenario, MARGIN, panel_top, width - 2 * MARGIN)
+    direction = "grid" if lane_labels else ("down" if _flows_down(cells, spec) else "right")
+    return Layout(width, panel_top + state.h + MARGIN, boxes, arrows, lanes, state, cells, bands, direction)
+
+
+def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:
+    """Whether the layered layout put its layers in rows (the paths mostly go down)."""
+    down = sum(cells[p.dest][0] > cells[p.source][0] for p in spec.paths if p.source in cells and p.dest in cells)
+    right = sum(cells[p.dest][1] > cells[p.source][1] for p in spec.paths if p.source in cells and p.dest in cells)
+    return down > right

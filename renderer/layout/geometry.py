@@ -1,0 +1,182 @@
+"""The typed geometry the layout stage hands to the drawing stage.
+
+Lengths are SVG user units (CSS px at scale 1); ``x`` grows rightwards and ``y``
+downwards.  The drawing stage writes these objects as they are, with no offsets
+of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .sizes import LINE_HEIGHT
+
+Point = tuple[float, float]
+
+#: Coordinates are written at 0.1 precision; closer than this is the same place.
+EPSILON = 0.05
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle: top-left ``x``, ``y``, width ``w``, height ``h``."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        """x of the right edge."""
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        """y of the bottom edge."""
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        """Centre x."""
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        """Centre y."""
+        return self.y + self.h / 2
+
+    def grown(self, by: float) -> Rect:
+        """The rectangle with ``by`` added on every side."""
+        return Rect(self.x - by, self.y - by, self.w + 2 * by, self.h + 2 * by)
+
+    def overlaps(self, other: Rect) -> bool:
+        """True when the interiors intersect (touching edges do not count)."""
+        return self.x < other.right and other.x < self.right and self.y < other.bottom and other.y < self.bottom
+
+    def crossed_by(self, a: Point, b: Point) -> bool:
+        """True when the horizontal or vertical segment ``a``-``b`` passes through the interior (a segment
+        along an edge or ending on one does not; coordinates within 0.05 of an edge count as on it)."""
+        e = EPSILON
+        if a[1] == b[1]:
+            low, high = sorted((a[0], b[0]))
+            return self.y + e < a[1] < self.bottom - e and low < self.right - e and self.x + e < high
+        low, high = sorted((a[1], b[1]))
+        return self.x + e < a[0] < self.right - e and low < self.bottom - e and self.y + e < high
+
+
+@dataclass(frozen=True)
+class Box(Rect):
+    """A node's box and its wrapped label ``lines``; ``key`` is its target key."""
+
+    key: str = ""
+    lines: tuple[str, ...] = ()
+
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first label line, centring the block vertically."""
+        block = len(self.lines) * LINE_HEIGHT
+        return self.y + (self.h - block) / 2 + LINE_HEIGHT * 0.75
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """A path target's route: ``points`` an orthogonal polyline from the port on the source box to the
+    base of the arrowhead, ``head`` the arrowhead triangle (tip first, at the target's port), the label's
+    anchor point ``label_at`` and its lines, and ``label_box`` the rectangle the label covers.
+
+    ``clean`` is False when no route or label position free of boxes and other labels was found.
+    """
+
+    key: str
+    points: tuple[Point, ...]
+    head: tuple[Point, Point, Point]
+    label_at: Point = (0.0, 0.0)
+    label_anchor: str = "middle"
+    label_lines: tuple[str, ...] = ()
+    label_box: Rect | None = None
+    clean: bool = True
+
+    @property
+    def start(self) -> Point:
+        """Where the route leaves the source box."""
+        return self.points[0]
+
+    @property
+    def end(self) -> Point:
+        """The base of the arrowhead."""
+        return self.points[-1]
+
+
+@dataclass(frozen=True)
+class LaneHeader:
+    """A lane label at the left of a grid row."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LaneBand:
+    """The tinted band behind one lane of a grid (a row), from its header to the last column."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame)."""
+
+    key: str
+    label: tuple[str, ...]
+    y: float
+
+
+@dataclass(frozen=True)
+class PanelFrame:
+    """The state panel's changing content in one frame (the poster, or a step):
+    the heading lines and each row's value lines, in row order."""
+
+    title: tuple[str, ...]
+    values: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    title_y: float
+    value_x: float
+    rows: tuple[PanelRow, ...]
+    poster: PanelFrame
+    steps: tuple[PanelFrame, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
+
+    ``cells`` is each node's (row, column) in the grid the boxes sit in;
+    ``direction`` is ``"grid"`` for a lane grid, else ``"right"`` or ``"down"`` (the layered
+    layout's flow direction).
+    """
+
+    width: float
+    height: float
+    boxes: dict[str, Box]
+    arrows: dict[str, Arrow]
+    lanes: tuple[LaneHeader, ...]
+    panel: Panel
+    cells: dict[str, tuple[int, int]] = field(default_factory=dict)
+    bands: tuple[LaneBand, ...] = ()
+    direction: str = "grid"

@@ -1,0 +1,110 @@
+"""Path label placement: each label goes beside a segment of its route, where it touches no box, no
+node text and no other label, and preferably crosses no other route.
+
+Candidates, best first: beside the longest segments (above or below a horizontal one, right or left
+of a vertical one), at its middle, then at its quarters.  The first candidate free of boxes and
+labels wins; among those it prefers one that crosses no route.  When every candidate collides, the
+least bad one is taken and the label marked not clean (``validate`` warns about it).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..measure import text_width
+from .geometry import Point, Rect
+from .sizes import PATH_LABEL_LINE, PATH_LABEL_SIZE
+
+#: Gap between a label and the segment it names.
+LABEL_GAP = 5.0
+#: Room kept free around a box: its active ring and a little air.
+BOX_AIR = 7.0
+#: Baseline of a label's first line below the top of its block.
+FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
+
+
+@dataclass(frozen=True)
+class PlacedLabel:
+    """A label's anchor (``at``: centre x, first baseline y; text-anchor middle), its block and whether
+    it is clear of boxes and other labels."""
+
+    at: Point
+    block: Rect
+    clean: bool
+
+
+def label_size(lines: Sequence[str]) -> tuple[float, float]:
+    """Width and height of a label block."""
+    return max(text_width(line, PATH_LABEL_SIZE) for line in lines), len(lines) * PATH_LABEL_LINE
+
+
+def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
+    segments = sorted(itertools.pairwise(points),
+                      key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
+    found: list[Rect] = []
+    for fraction in (0.5, 0.3, 0.7, 0.15, 0.85):
+        for a, b in segments:
+            mx, my = a[0] + (b[0] - a[0]) * fraction, a[1] + (b[1] - a[1]) * fraction
+            if a[1] == b[1]:  # horizontal: above, then below
+                found.append(Rect(mx - w / 2, my - LABEL_GAP - h, w, h))
+                found.append(Rect(mx - w / 2, my + LABEL_GAP, w, h))
+            else:  # vertical: right, then left
+                found.append(Rect(mx + LABEL_GAP + 2, my - h / 2, w, h))
+                found.append(Rect(mx - LABEL_GAP - 2 - w, my - h / 2, w, h))
+    return found
+
+
+def _nudged(candidates: list[Rect], hard: Sequence[Rect]) -> list[Rect]:
+    """Each candidate, then, where it overlaps an obstacle, the same block slid along the route just
+    clear of it (by at most half its own size)."""
+    out: list[Rect] = []
+    for block in candidates:
+        out.append(block)
+        for rect in hard:
+            if not block.overlaps(rect):
+                continue
+            for dx in (rect.x - block.right, rect.right - block.x):
+                if abs(dx) <= block.w / 2 + 1:
+                    out.append(Rect(block.x + dx, block.y, block.w, block.h))
+            for dy in (rect.y - block.bottom, rect.bottom - block.y):
+                if abs(dy) <= block.h / 2 + 1:
+                    out.append(Rect(block.x, block.y + dy, block.w, block.h))
+    return out
+
+
+def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
+    grown = block.grown(1.0)
+    count = 0
+    for a, b in segments:
+        if grown.crossed_by(a, b) or (a[0] == b[0] == grown.x) or (a[1] == b[1] == grown.y):
+            count += 1
+    return count
+
+
+def place_labels(routes: dict[str, Sequence[Point]], lines: dict[str, tuple[str, ...]],
+                 obstacles: Sequence[Rect]) -> dict[str, PlacedLabel]:
+    """Place the label of every route that has ``lines``, in the order of ``routes``."""
+    hard = [rect.grown(BOX_AIR) for rect in obstacles]
+    segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
+    placed: dict[str, PlacedLabel] = {}
+    for key, points in routes.items():
+        text = lines.get(key, ())
+        if not text or len(points) < 2:
+            continue
+        w, h = label_size(text)
+        others = [seg for other, segs in segments.items() if other != key for seg in segs]
+        taken = [label.block.grown(3.0) for label in placed.values()]
+        best: tuple[tuple[int, int, int], Rect] | None = None
+        for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
+            bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
+            score = (bumps, _crosses(block, others), order)
+            if best is None or score < best[0]:
+                best = (score, block)
+            if score[:2] == (0, 0):
+                break
+        assert best is not None
+        (bumps, _, _), block = best
+        placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, bumps == 0)
+    return placed

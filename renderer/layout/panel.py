@@ -1,0 +1,39 @@
+"""The state panel under the diagram: a heading per frame and one row per ``stateLabels`` key."""
+
+from __future__ import annotations
+
+from ..measure import text_width, wrap
+from ..model import Scenario, Spec
+from .geometry import Panel, PanelFrame, PanelRow
+from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_SIZE
+
+
+def step_heading(scenario: Scenario, index: int) -> str:
+    """The state panel's heading for step ``index`` (0-based): ``Step 3 of 7: title``."""
+    return f"Step {index + 1} of {len(scenario.steps)}: {scenario.steps[index].title}"
+
+
+def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) -> Panel:
+    """The panel at (``x``, ``top``), ``width`` wide; rows sit at the same height in every frame,
+    spaced for the frame that needs most lines."""
+    label_w = min(max((text_width(label) for label in spec.state_labels.values()), default=0), width * 0.35)
+    value_x = x + PAD_X + label_w + 12
+    value_w = width - (value_x - x) - PAD_X
+    title_w = width - 2 * PAD_X
+    keys = list(spec.state_labels)
+    poster_title = f"{scenario.title}: before the first step"
+    frames = [PanelFrame(tuple(wrap(poster_title, title_w, TITLE_SIZE)),
+                         tuple(tuple(wrap(scenario.initial.get(k, "") or "–", value_w)) for k in keys))]
+    for i, step in enumerate(scenario.steps):
+        frames.append(PanelFrame(tuple(wrap(step_heading(scenario, i), title_w, TITLE_SIZE)),
+                                 tuple(tuple(wrap(step.state.get(k, "") or "–", value_w)) for k in keys)))
+    title_lines = max(len(f.title) for f in frames)
+    title_y = top + PAD_Y + TITLE_SIZE
+    y = title_y + (title_lines - 1) * (LINE_HEIGHT + 2) + LINE_HEIGHT + 4
+    rows = []
+    for r, key in enumerate(keys):
+        label = tuple(wrap(spec.state_labels[key], label_w))
+        rows.append(PanelRow(key, label, y))
+        y += max(len(label), max(len(f.values[r]) for f in frames)) * LINE_HEIGHT + 4
+    height = y - LINE_HEIGHT + 5 - 4 + PAD_Y - top  # last baseline, its descent, padding
+    return Panel(x, top, width, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]))

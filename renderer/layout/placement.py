@@ -1,0 +1,160 @@
+"""Cells to coordinates: node boxes sized to their text, columns as wide as their widest box, rows as
+tall as their tallest, with channels between them wide enough for the routes and their labels.
+
+The lane grid's cells come from :func:`grid_cells` (``<lane><index>`` keys); every other spec's from
+:mod:`renderer.layout.layered`.  ``layout.positions`` overrides either.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..measure import text_width, wrap
+from ..model import Spec, parse_lane_key
+from .geometry import Box, LaneBand, LaneHeader
+from .layered import layered_cells
+from .sizes import (
+    BOX_MAX_WIDTH,
+    BOX_MIN_HEIGHT,
+    BOX_MIN_WIDTH,
+    FLOW_COLUMNS,
+    GAP_X,
+    GAP_Y,
+    LANE_HEADER_WIDTH,
+    LINE_HEIGHT,
+    MARGIN,
+    PAD_X,
+    PAD_Y,
+    PATH_LABEL_LINE,
+    PATH_LABEL_SIZE,
+    PATH_LABEL_WIDTH,
+)
+
+Cells = dict[str, tuple[int, int]]
+
+
+def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
+    return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
+
+
+def grid_cells(spec: Spec, *, down: bool | None = None) -> tuple[Cells, list[str | None]]:
+    """Every node's (row, column) cell, and each row's lane label (lane grids only).
+
+    A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
+    appearance (or ``layout.lanes``), the sorted distinct indexes are columns.  Otherwise the
+    layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
+    direction from the graph's shape alone: down for more than four layers); nodes without
+    paths follow in rows of :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells.
+    """
+    nodes = [t.key for t in spec.nodes]
+    parsed = {key: parse_lane_key(key) for key in nodes}
+    grid = {key: lane_index for key, lane_index in parsed.items() if lane_index is not None}
+    cells: Cells = {}
+    labels: list[str | None] = []
+    if nodes and len(grid) == len(nodes):
+        lanes: list[str] = [lane.key for lane in spec.layout.lanes]
+        for lane, _ in grid.values():
+            if lane not in lanes:
+                lanes.append(lane)
+        column_of = {index: col for col, index in enumerate(sorted({index for _, index in grid.values()}))}
+        for key, (lane, index) in grid.items():
+            cells[key] = (lanes.index(lane), column_of[index])
+        label_of = {lane.key: lane.label for lane in spec.layout.lanes}
+        labels = [label_of.get(lane) for lane in lanes]
+    else:
+        edges = _edges(spec, nodes)
+        linked = [key for key in nodes if any(key in edge for edge in edges)]
+        loose = [key for key in nodes if key not in linked]
+        if linked:
+            if down is None:
+                probe = layered_cells(linked, edges, down=False)
+                down = max(c for _, c in probe.values()) + 1 > 4
+            cells = layered_cells(linked, edges, down=down)
+        first_row = max((r for r, _ in cells.values()), default=-1) + 1
+        for i, key in enumerate(loose):
+            cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
+    cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
+    return cells, labels
+
+
+def box_lines(label: str) -> tuple[str, ...]:
+    """A node label wrapped for a box at most :data:`BOX_MAX_WIDTH` wide."""
+    return tuple(wrap(label, BOX_MAX_WIDTH - 2 * PAD_X))
+
+
+def natural_width(lines: tuple[str, ...]) -> float:
+    """The width of a box holding ``lines``: the widest line and padding, within the box bounds."""
+    widest = max((text_width(line) for line in lines), default=0.0)
+    return math.ceil(min(BOX_MAX_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
+
+
+def path_label_lines(label: str | None) -> tuple[str, ...]:
+    """A path label wrapped to :data:`PATH_LABEL_WIDTH`."""
+    return tuple(wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if label else ()
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``)."""
+
+    boxes: dict[str, Box]
+    lanes: tuple[LaneHeader, ...]
+    bands: tuple[LaneBand, ...]
+    right: float
+    bottom: float
+
+
+def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
+    """Gaps between columns and between rows: room for two routes side by side and the widest label
+    of a path that runs along that gap."""
+    gap_x, gap_y = GAP_X, GAP_Y
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or not path.label:
+            continue
+        lines = path_label_lines(path.label)
+        wide = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
+            gap_x = max(gap_x, wide + 24)
+        else:  # the label sits beside a vertical run or above a horizontal one in a row gap
+            gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
+            if c1 == c2:
+                gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 24)
+    return round(gap_x, 1), round(gap_y, 1)
+
+
+def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:
+    """Coordinates for ``cells``: see the module docstring."""
+    lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
+    n_rows = max((r for r, _ in cells.values()), default=-1) + 1
+    n_cols = max((c for _, c in cells.values()), default=-1) + 1
+    col_w = [BOX_MIN_WIDTH] * n_cols
+    row_h = [BOX_MIN_HEIGHT] * n_rows
+    for key, (r, c) in cells.items():
+        col_w[c] = max(col_w[c], natural_width(lines[key]))
+        row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
+    header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - 8)) if label else () for label in lane_labels]
+    for r, hl in enumerate(header_lines[:n_rows]):
+        row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+    gap_x, gap_y = _channel(spec, cells)
+    has_headers = any(header_lines)
+    left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers else 0), 1)
+    col_x = [left]
+    for w in col_w[:-1]:
+        col_x.append(round(col_x[-1] + w + gap_x, 1))
+    row_y = [MARGIN]
+    for h in row_h[:-1]:
+        row_y.append(round(row_y[-1] + h + gap_y, 1))
+    boxes = {}
+    for key, (r, c) in cells.items():
+        boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])
+    right = (col_x[-1] + col_w[-1]) if n_cols else MARGIN
+    bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
+    lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
+                  for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    bands: tuple[LaneBand, ...] = ()
+    if lane_labels:  # a lane grid: one tinted band per lane, reaching into half of each gap
+        bands = tuple(LaneBand(MARGIN - 8, row_y[r] - gap_y / 2 + 4, right + 8 - (MARGIN - 8), row_h[r] + gap_y - 8)
+                      for r in range(n_rows))
+    return Placement(boxes, lanes, bands, right, bottom)

@@ -1,0 +1,353 @@
+"""Orthogonal edge routing: every path runs in horizontal and vertical segments around the boxes.
+
+Each route leaves its source box from a port on one side and meets a port on a side of its
+target box, with the arrowhead's tip just outside that edge.  Routes are shortest paths (Dijkstra
+with a Manhattan heuristic, i.e. A*) on a grid of candidate coordinates: every box edge at the
+route distances, the ports, the middle of every channel and a ring around the figure; a grid step
+that would cross a box (grown by :data:`~renderer.layout.sizes.CLEARANCE`) is not allowed.  A step
+costs its length, a bend :data:`BEND_COST`, and a step along a stretch another route already uses
+costs more, so parallel routes spread out.
+
+Two passes: the first picks each route's sides (the side facing the other box costs least), the
+second spreads the routes that share a side along it, in the order of where they go, so that two
+opposite paths between the same boxes run apart.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .geometry import Box, Point, Rect
+from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP
+
+#: Sides of a box and their outward unit normals.
+SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
+#: Cost of one bend, in user units of length.
+BEND_COST = 40.0
+#: Extra cost per unit of length along a stretch another route already uses, or runs right beside.
+SHARED_COST = 3.0
+NEAR_COST = 1.5
+#: Lines closer than this look like one.
+NEAR = 9.0
+#: Passing straight across another route, and meeting one where either turns (which reads as a join).
+CROSS_COST = 15.0
+JOIN_COST = 150.0
+#: Where a route leaves its source: this far out of the box, clear of an active box's ring.
+SOURCE_STUB = 12.0
+#: Where a route turns in towards its target: room for the arrowhead and its gap.
+TARGET_STUB = HEAD_GAP + ARROW_HEAD + 5.0
+
+
+@dataclass(frozen=True)
+class Route:
+    """A routed path: ``points`` from the source port to the arrowhead's base, ``head`` (tip first),
+    the sides used, and ``clean`` False when no route clear of other boxes exists."""
+
+    points: tuple[Point, ...]
+    head: tuple[Point, Point, Point]
+    sides: tuple[str, str]
+    clean: bool
+
+
+def _port(box: Rect, side: str, fraction: float = 0.5) -> Point:
+    if side in ("left", "right"):
+        return (box.x if side == "left" else box.right, box.y + box.h * fraction)
+    return (box.x + box.w * fraction, box.y if side == "top" else box.bottom)
+
+
+def _out(point: Point, side: str, distance: float) -> Point:
+    nx, ny = SIDES[side]
+    return (point[0] + nx * distance, point[1] + ny * distance)
+
+
+def _side_cost(box: Rect, other: Rect, side: str) -> float:
+    """0 for the side that faces ``other`` along the axis they are furthest apart on, more otherwise."""
+    dx, dy = other.cx - box.cx, other.cy - box.cy
+    facing = ("right" if dx >= 0 else "left") if abs(dx) >= abs(dy) else ("bottom" if dy >= 0 else "top")
+    if side == facing:
+        return 0.0
+    opposite = {"right": "left", "left": "right", "top": "bottom", "bottom": "top"}[facing]
+    return 120.0 if side == opposite else 30.0
+
+
+class _Grid:
+    """Candidate coordinates and the grid steps that stay clear of every box."""
+
+    def __init__(self, boxes: Sequence[Rect], extra_x: Sequence[float], extra_y: Sequence[float]) -> None:
+        xs = set(extra_x)
+        ys = set(extra_y)
+        for box in boxes:
+            for d in (SOURCE_STUB, TARGET_STUB):
+                xs.update((box.x - d, box.right + d))
+                ys.update((box.y - d, box.bottom + d))
+        if boxes:
+            ring = TARGET_STUB + 14
+            xs.update((min(b.x for b in boxes) - ring, max(b.right for b in boxes) + ring))
+            ys.update((min(b.y for b in boxes) - ring, max(b.bottom for b in boxes) + ring))
+        self.xs = self._with_middles(sorted(xs))
+        self.ys = self._with_middles(sorted(ys))
+        self.blocked_h: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i + 1, j)
+        self.blocked_v: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i, j + 1)
+        for box in boxes:
+            grown = box.grown(CLEARANCE - 0.5)
+            rows = range(bisect.bisect_right(self.ys, grown.y), bisect.bisect_left(self.ys, grown.bottom))
+            cols = range(bisect.bisect_right(self.xs, grown.x), bisect.bisect_left(self.xs, grown.right))
+            x_steps = range(max(0, bisect.bisect_left(self.xs, grown.x) - 1), bisect.bisect_left(self.xs, grown.right))
+            y_steps = range(max(0, bisect.bisect_left(self.ys, grown.y) - 1), bisect.bisect_left(self.ys, grown.bottom))
+            for j in rows:
+                for i in x_steps:
+                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i + 1], self.ys[j])):
+                        self.blocked_h.add((i, j))
+            for i in cols:
+                for j in y_steps:
+                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i], self.ys[j + 1])):
+                        self.blocked_v.add((i, j))
+
+    @staticmethod
+    def _with_middles(values: list[float]) -> list[float]:
+        out: list[float] = []
+        for a, b in itertools.pairwise(values):
+            out.append(a)
+            if b - a > 2 * CLEARANCE:
+                out.append(round((a + b) / 2, 1))
+        if values:
+            out.append(values[-1])
+        return sorted(set(out))
+
+    def index(self, point: Point) -> tuple[int, int]:
+        return (bisect.bisect_left(self.xs, point[0]), bisect.bisect_left(self.ys, point[1]))
+
+    def step_open(self, i: int, j: int, di: int, dj: int) -> bool:
+        ni, nj = i + di, j + dj
+        if not (0 <= ni < len(self.xs) and 0 <= nj < len(self.ys)):
+            return False
+        if dj == 0:
+            return (min(i, ni), j) not in self.blocked_h
+        return (i, min(j, nj)) not in self.blocked_v
+
+
+_MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+class _Usage:
+    """What the routes so far occupy: grid steps (by count), the grid points they pass, and the points
+    where they turn."""
+
+    def __init__(self) -> None:
+        self.steps: dict[tuple[int, int, int, int], int] = {}
+        self.points: set[tuple[int, int]] = set()
+        self.turns: set[tuple[int, int]] = set()
+
+    def add(self, cells: list[tuple[int, int]]) -> None:
+        for a, b in itertools.pairwise(cells):
+            key = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+            self.steps[key] = self.steps.get(key, 0) + 1
+        self.points.update(cells)
+        for a, b, c in zip(cells, cells[1:], cells[2:], strict=False):
+            if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
+                self.turns.add(b)
+
+    def step_cost(self, grid: _Grid, i: int, j: int, ni: int, nj: int, turning: bool) -> float:
+        """The extra cost of a step from (i, j) to (ni, nj), turning at (i, j) or not."""
+        length = abs(grid.xs[ni] - grid.xs[i]) + abs(grid.ys[nj] - grid.ys[j])
+        key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
+        extra = length * SHARED_COST * self.steps.get(key, 0)
+        if i == ni:  # vertical: lines just left or right of it
+            for side in (i - 1, i + 1):
+                if (0 <= side < len(grid.xs) and abs(grid.xs[side] - grid.xs[i]) < NEAR
+                        and self.steps.get((side, key[1], side, key[3]), 0)):
+                    extra += length * NEAR_COST
+        else:
+            for side in (j - 1, j + 1):
+                if (0 <= side < len(grid.ys) and abs(grid.ys[side] - grid.ys[j]) < NEAR
+                        and self.steps.get((key[0], side, key[2], side), 0)):
+                    extra += length * NEAR_COST
+        if (i, j) in self.points:
+            extra += JOIN_COST if turning or (i, j) in self.turns else CROSS_COST
+        return extra
+
+
+def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
+            goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]],
+            used: _Usage) -> tuple[list[tuple[int, int]], int, int] | None:
+    """Cheapest grid path from one of ``starts`` (stub point, leaving direction, cost) to a goal cell
+    (cell -> [(arrival direction, cost, goal number)]): the grid cells, and the start and goal numbers."""
+    goal_cells = list(goals)
+    xs, ys = grid.xs, grid.ys
+
+    def estimate(i: int, j: int) -> float:
+        return min(abs(xs[i] - xs[a]) + abs(ys[j] - ys[b]) for a, b in goal_cells)
+
+    frontier: list[tuple[float, float, int, int, int, int, int, int]] = []  # ..., goal number or -1
+    best: dict[tuple[int, int, int, int], float] = {}
+    parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None] = {}
+    start_of: dict[tuple[int, int, int, int], int] = {}
+    counter = 0
+    for number, (point, (di, dj), cost) in enumerate(starts):
+        i, j = grid.index(point)
+        state = (i, j, di, dj)
+        if cost < best.get(state, float("inf")):
+            best[state] = cost
+            parent[state] = None
+            start_of[state] = number
+            heapq.heappush(frontier, (cost + estimate(i, j), cost, counter, i, j, di, dj, -1))
+            counter += 1
+    while frontier:
+        _, cost, _, i, j, di, dj, reached = heapq.heappop(frontier)
+        state = (i, j, di, dj)
+        if reached >= 0:
+            cells = [(i, j)]
+            root = state
+            while parent[root] is not None:
+                root = parent[root]  # type: ignore[assignment]
+                cells.append((root[0], root[1]))
+            return cells[::-1], start_of[root], reached
+        if cost > best.get(state, float("inf")):
+            continue
+        for arrive, extra, number in goals.get((i, j), ()):
+            if arrive == (di, dj):  # the last stretch runs straight into the target, never a hook
+                heapq.heappush(frontier, (cost + extra, cost + extra, counter, i, j, di, dj, number))
+                counter += 1
+        for mi, mj in _MOVES:
+            if (mi, mj) == (-di, -dj) or not grid.step_open(i, j, mi, mj):
+                continue
+            ni, nj = i + mi, j + mj
+            length = abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j])
+            turning = (mi, mj) != (di, dj)
+            step = length + used.step_cost(grid, i, j, ni, nj, turning) + (BEND_COST if turning else 0.0)
+            new_state = (ni, nj, mi, mj)
+            new_cost = cost + step
+            if new_cost < best.get(new_state, float("inf")):
+                best[new_state] = new_cost
+                parent[new_state] = state
+                heapq.heappush(frontier, (new_cost + estimate(ni, nj), new_cost, counter, ni, nj, mi, mj, -1))
+                counter += 1
+    return None
+
+
+def _simplified(points: list[Point]) -> tuple[Point, ...]:
+    """``points`` without repeats and without the middle point of three on one line."""
+    out: list[Point] = []
+    for point in points:
+        if out and out[-1] == point:
+            continue
+        if len(out) >= 2 and (out[-2][0] == out[-1][0] == point[0] or out[-2][1] == out[-1][1] == point[1]):
+            out[-1] = point
+            continue
+        out.append(point)
+    return tuple(out)
+
+
+def _head(port: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
+    """The arrowhead meeting ``port`` on ``side`` of the target (tip first), and its base's centre."""
+    tip = _out(port, side, HEAD_GAP)
+    base = _out(port, side, HEAD_GAP + ARROW_HEAD)
+    nx, ny = SIDES[side]
+    half = ARROW_HEAD / 2
+    return (tip, (base[0] - ny * half, base[1] - nx * half), (base[0] + ny * half, base[1] + nx * half)), base
+
+
+@dataclass(frozen=True)
+class PathEnds:
+    """A path to route: its key and the keys of its source and target boxes."""
+
+    key: str
+    source: str
+    dest: str
+
+
+def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, dict[str, float]],
+           used: _Usage) -> Route:
+    """One route, from the ports ``sides[source|dest]`` (side -> fraction along it) allow."""
+    source, dest = boxes[path.source], boxes[path.dest]
+    starts = []
+    begins = list(sides["source"].items())
+    for side, fraction in begins:
+        port = _port(source, side, fraction)
+        starts.append((_out(port, side, SOURCE_STUB), SIDES[side], _side_cost(source, dest, side)))
+    goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]] = {}
+    ends = list(sides["dest"].items())
+    for number, (side, fraction) in enumerate(ends):
+        port = _port(dest, side, fraction)
+        nx, ny = SIDES[side]
+        goals.setdefault(grid.index(_out(port, side, TARGET_STUB)), []).append(
+            ((-nx, -ny), _side_cost(dest, source, side), number))
+    found = _search(grid, starts, goals, used)
+    if found is None:  # walled in: a straight line, reported as not clean
+        side = next(iter(sides["dest"]))
+        head, base = _head(_port(dest, side, sides["dest"][side]), side)
+        first = next(iter(sides["source"]))
+        return Route((_port(source, first, sides["source"][first]), base), head, (first, side), False)
+    cells, began, reached = found
+    side_out, fraction_out = begins[began]
+    side_in, fraction_in = ends[reached]
+    used.add(cells)
+    head, base = _head(_port(dest, side_in, fraction_in), side_in)
+    middle = [(grid.xs[i], grid.ys[j]) for i, j in cells]
+    points = _simplified([_port(source, side_out, fraction_out), *middle, base])
+    return Route(points, head, (side_out, side_in), True)
+
+
+def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, Route]:
+    """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``."""
+    all_sides = dict.fromkeys(SIDES, 0.5)
+    grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
+    used = _Usage()
+    first = {p.key: _route(grid, boxes, p, {"source": all_sides, "dest": all_sides}, used) for p in paths}
+    # Second pass: the routes on one side of a box share it out, ordered by where they go.
+    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
+    for p in paths:
+        out_side, in_side = first[p.key].sides
+        far_in, far_out = boxes[p.dest], boxes[p.source]
+        users.setdefault((p.source, out_side), []).append((_along(out_side, far_in), p.key, "source"))
+        users.setdefault((p.dest, in_side), []).append((_along(in_side, far_out), p.key, "dest"))
+    fractions: dict[tuple[str, str], float] = {}
+    for (_, _side), items in users.items():
+        items.sort()
+        for n, (_, key, end) in enumerate(items):
+            fractions[(key, end)] = 0.5 if len(items) == 1 else 0.25 + 0.5 * n / (len(items) - 1)
+    counts = {side_key: len(items) for side_key, items in users.items()}
+    for p in paths:  # a port alone on its side lines up with the other end's port: a straight route
+        out_side, in_side = first[p.key].sides
+        if {out_side, in_side} not in ({"left", "right"}, {"top", "bottom"}):
+            continue
+        source, dest = boxes[p.source], boxes[p.dest]
+        for alone, other, end, other_end, side, other_side in (
+                (dest, source, "dest", "source", in_side, out_side),
+                (source, dest, "source", "dest", out_side, in_side)):
+            if counts[(p.dest if end == "dest" else p.source, side)] != 1:
+                continue
+            there = _port(other, other_side, fractions[(p.key, other_end)])
+            axis = 1 if side in ("left", "right") else 0
+            low, size = (alone.y, alone.h) if axis else (alone.x, alone.w)
+            fraction = (there[axis] - low) / size
+            if 0.15 <= fraction <= 0.85:
+                fractions[(p.key, end)] = fraction
+            break
+    ports = [PathEnds(p.key, p.source, p.dest) for p in paths]
+    coords_x, coords_y = [], []
+    for p in ports:
+        out_side, in_side = first[p.key].sides
+        for box, side, end in ((boxes[p.source], out_side, "source"), (boxes[p.dest], in_side, "dest")):
+            point = _port(box, side, fractions[(p.key, end)])
+            coords_x.append(point[0])
+            coords_y.append(point[1])
+    grid = _Grid(list(boxes.values()), coords_x, coords_y)
+    used = _Usage()
+    routes = {}
+    for p in ports:
+        out_side, in_side = first[p.key].sides
+        routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
+                                                "dest": {in_side: fractions[(p.key, "dest")]}}, used)
+        if not first[p.key].clean:
+            routes[p.key] = Route(routes[p.key].points, routes[p.key].head, routes[p.key].sides, False)
+    return routes
+
+
+def _along(side: str, other: Rect) -> float:
+    """Where ``other`` lies along ``side``'s direction: routes to boxes further along go further along."""
+    return other.cy if side in ("left", "right") else other.cx

@@ -1,0 +1,32 @@
+"""Sizes of the figure, in SVG user units (CSS px at scale 1): one place for every spacing."""
+
+from __future__ import annotations
+
+from ..measure import FONT_SIZE
+
+__all__ = ["FONT_SIZE"]
+
+LINE_HEIGHT = 18.0
+TITLE_SIZE = 15.0
+#: Boxes are as wide as their longest label line plus padding, within these bounds.
+BOX_MIN_WIDTH = 96.0
+BOX_MAX_WIDTH = 200.0
+BOX_MIN_HEIGHT = 56.0
+PAD_X = 12.0
+PAD_Y = 10.0
+GAP_X = 48.0
+GAP_Y = 40.0
+MARGIN = 20.0
+LANE_HEADER_WIDTH = 116.0
+PATH_LABEL_SIZE = 12.0
+PATH_LABEL_LINE = 14.0
+PATH_LABEL_WIDTH = 120.0
+MIN_WIDTH = 480.0
+#: Nodes without any path are placed in rows of this many.
+FLOW_COLUMNS = 5
+ARROW_HEAD = 10.0
+#: Routes keep this far from every box they do not start or end at.
+CLEARANCE = 10.0
+#: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
+HEAD_GAP = 7.0
+PANEL_GAP = 24.0

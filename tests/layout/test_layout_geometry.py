@@ -1,0 +1,134 @@
+"""Geometry of every figure: routes clear of boxes, labels clear of boxes and of each other, all in the canvas."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from renderer.layout import layout_scenario
+from renderer.layout.geometry import Rect
+from renderer.layout.sizes import HEAD_GAP, PAD_X
+from renderer.measure import text_width
+from renderer.model import spec_from_data
+from support.reference_spec import reference_spec
+from support.specs import MECHANISMS
+from support.topologies import topologies
+
+SHAPES = topologies() | {"reference": reference_spec()}
+SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
+
+
+def _segments(arrow):
+    return list(itertools.pairwise(arrow.points))
+
+
+@pytest.fixture(scope="module", params=sorted(SHAPES))
+def figure(request):
+    spec = spec_from_data(SHAPES[request.param])
+    return spec, layout_scenario(spec, spec.scenarios[0])
+
+
+def test_routes_are_orthogonal_and_never_cross_a_box(figure):
+    _, layout = figure
+    for key, arrow in layout.arrows.items():
+        assert len(arrow.points) >= 2
+        for a, b in _segments(arrow):
+            assert a[0] == b[0] or a[1] == b[1], (key, a, b)  # horizontal or vertical
+            for box in layout.boxes.values():
+                assert not box.crossed_by(a, b), (key, box.key, a, b)
+        assert arrow.clean, key
+
+
+def test_arrowheads_meet_the_target_edge(figure):
+    spec, layout = figure
+    for key, arrow in layout.arrows.items():
+        target = layout.boxes[spec.targets[key].dest]
+        tip = arrow.head[0]
+        inside = target.x < tip[0] < target.right and target.y < tip[1] < target.bottom
+        assert not inside, key
+        gaps = [abs(tip[0] - target.x), abs(tip[0] - target.right), abs(tip[1] - target.y), abs(tip[1] - target.bottom)]
+        assert min(gaps) == pytest.approx(HEAD_GAP, abs=0.2), key
+        assert arrow.points[-1] != arrow.points[-2]
+
+
+def test_routes_leave_from_their_source_side(figure):
+    spec, layout = figure
+    for key, arrow in layout.arrows.items():
+        source = layout.boxes[spec.targets[key].source]
+        x, y = arrow.start
+        near = lambda v, w: abs(v - w) < 0.05  # noqa: E731
+        on_side = ((near(x, source.x) or near(x, source.right)) and source.y <= y <= source.bottom) or \
+            ((near(y, source.y) or near(y, source.bottom)) and source.x <= x <= source.right)
+        assert on_side, (key, arrow.start)
+
+
+def test_two_routes_never_share_a_stretch(figure):
+    _, layout = figure
+    for (k1, a1), (k2, a2) in itertools.combinations(layout.arrows.items(), 2):
+        for (p, q), (r, s) in itertools.product(_segments(a1), _segments(a2)):
+            if p[0] == q[0] == r[0] == s[0]:  # both vertical on one line
+                overlap = min(max(p[1], q[1]), max(r[1], s[1])) - max(min(p[1], q[1]), min(r[1], s[1]))
+            elif p[1] == q[1] == r[1] == s[1]:
+                overlap = min(max(p[0], q[0]), max(r[0], s[0])) - max(min(p[0], q[0]), min(r[0], s[0]))
+            else:
+                continue
+            assert overlap <= 0, (k1, k2)
+
+
+def test_labels_touch_no_box_no_node_text_and_no_other_label(figure):
+    _, layout = figure
+    blocks = {key: arrow.label_box for key, arrow in layout.arrows.items() if arrow.label_lines}
+    for key, block in blocks.items():
+        assert block is not None
+        for box in layout.boxes.values():
+            assert not block.overlaps(box.grown(2)), (key, box.key)
+        for header in layout.lanes:
+            assert not block.overlaps(Rect(header.x, header.y, header.w, header.h)), key
+    for (k1, b1), (k2, b2) in itertools.combinations(blocks.items(), 2):
+        assert not b1.overlaps(b2), (k1, k2)
+
+
+def test_everything_is_inside_the_canvas(figure):
+    _, layout = figure
+    rects = [*layout.boxes.values(), *(a.label_box for a in layout.arrows.values() if a.label_box),
+             layout.panel, *layout.bands]
+    for rect in rects:
+        assert rect.x >= 0 and rect.y >= 0 and rect.x + rect.w <= layout.width and rect.y + rect.h <= layout.height
+    for arrow in layout.arrows.values():
+        for x, y in (*arrow.points, *arrow.head):
+            assert 0 <= x <= layout.width and 0 <= y <= layout.height
+
+
+def test_box_text_stays_inside_its_box(figure):
+    _, layout = figure
+    for box in layout.boxes.values():
+        for line in box.lines:
+            assert text_width(line) <= box.w - 2 * PAD_X + 1e-6, (box.key, line)
+
+
+def test_no_two_boxes_overlap(figure):
+    _, layout = figure
+    for a, b in itertools.combinations(layout.boxes.values(), 2):
+        assert not a.grown(10).overlaps(b), (a.key, b.key)
+
+
+def test_the_layered_layout_flows_one_way():
+    spec = spec_from_data(SHAPES["chain"])
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert layout.direction == "down"  # six layers: top to bottom suits a column
+    rows = [layout.cells[f"n{i}x"][0] for i in range(6)]
+    assert rows == sorted(rows) and len(set(rows)) == 6
+    assert len({layout.cells[f"n{i}x"][1] for i in range(6)}) == 1  # a chain runs straight
+    spec = spec_from_data(SHAPES["opposite-pairs"])
+    assert layout_scenario(spec, spec.scenarios[0]).direction == "right"
+
+
+def test_fan_out_crossings_are_reduced():
+    spec = spec_from_data(SHAPES["fan-out-in"])
+    layout = layout_scenario(spec, spec.scenarios[0])
+    workers = sorted((layout.cells[f"w{i}x"], i) for i in range(6))
+    assert len({cell[1] for cell, _ in workers}) == 1  # the six workers share one layer
+    lb, agg = layout.cells["lb"], layout.cells["agg"]
+    assert lb[1] < workers[0][0][1] < agg[1]
