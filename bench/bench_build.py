@@ -106,7 +106,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="whole-process builds of the reference-sized spec")
     parser.add_argument("--batch", type=int, default=200, help="synthetic specs in the batch")
     args = parser.parse_args()
-    exe = shutil.which("mechdiagram")
+    # The console script beside this interpreter (make bench runs .venv/bin/python), else one on PATH.
+    beside = Path(sys.executable).parent / "mechdiagram"
+    exe = str(beside) if beside.is_file() else shutil.which("mechdiagram")
     if exe is None:
         sys.exit("mechdiagram is not installed: run `make setup` or `pip install .` first")
     ok = True
