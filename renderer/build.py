@@ -72,7 +72,7 @@ def process(path: Path, options: Options) -> SpecResult:
                                                    allow_missing=options.allow_missing_sources)
     result.findings.extend(sorted_findings(validation.findings + source_findings))
     if not result.failed and options.mode != "validate" and validation.spec is not None:
-        result.outputs = render_outputs(validation.spec, result.slug, result.checks)
+        result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)
     return result
 
 

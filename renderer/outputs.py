@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from .html import FigureContext, figure_context, render_fragment, render_page
-from .layout import layout_scenario
+from .layout import Diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
 from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
@@ -48,11 +48,12 @@ class RenderJob:
     spec: Spec
     slug: str
     checks: Sequence[SourceCheck]
+    diagram: Diagram | None = None
 
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
-        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario),
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
                                              prefix_for(self.slug, scenario.id))
                 for scenario in self.spec.scenarios}
 
@@ -172,10 +173,12 @@ class Fragment(OutputFormat):
 
 
 def render_outputs(spec: Spec, slug: str, checks: Sequence[SourceCheck],
-                   chosen: Callable[[OutputFormat], bool] = lambda fmt: True) -> dict[str, bytes]:
+                   chosen: Callable[[OutputFormat], bool] = lambda fmt: True,
+                   diagram: Diagram | None = None) -> dict[str, bytes]:
     """Every file of one valid spec, by file name: per scenario the per-scenario formats' files, then
-    the per-spec formats' files, each in registration order.  ``chosen`` filters the formats."""
-    job = RenderJob(spec, slug, checks)
+    the per-spec formats' files, each in registration order.  ``chosen`` filters the formats;
+    ``diagram`` is the spec's laid-out figure when validation computed it already."""
+    job = RenderJob(spec, slug, checks, diagram)
     active = [fmt for fmt in formats() if chosen(fmt)]
     outputs: dict[str, bytes] = {}
     for scenario in spec.scenarios:

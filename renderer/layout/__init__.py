@@ -12,7 +12,7 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..model import Scenario, Spec
 from .geometry import Arrow, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
@@ -22,8 +22,8 @@ from .placement import grid_cells, path_label_lines, place
 from .routing import PathEnds, route_all
 from .sizes import LINE_HEIGHT, MARGIN, MIN_WIDTH, PANEL_GAP, PATH_LABEL_LINE
 
-__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Box", "LaneBand", "LaneHeader", "Layout", "Panel",
-           "PanelFrame", "PanelRow", "grid_cells", "layout_scenario", "step_heading"]
+__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout", "Panel",
+           "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
 
 
 def _shift_point(p: Point, dx: float, dy: float) -> Point:
@@ -38,11 +38,33 @@ def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float
     return min(xs, default=0.0), min(ys, default=0.0), max(xe, default=0.0), max(ye, default=0.0)
 
 
-def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
-    """Lay out one scenario's figure: boxes, routed arrows, lane headers and bands, and the state panel.
+@dataclass(frozen=True)
+class Diagram:
+    """The part of a figure every scenario shares: boxes, routed arrows, lanes and bands, each node's
+    cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram."""
 
-    The same spec gives the same geometry for every scenario but the panel's text.
-    """
+    width: float
+    bottom: float
+    boxes: dict[str, Box]
+    arrows: dict[str, Arrow]
+    lanes: tuple[LaneHeader, ...]
+    bands: tuple[LaneBand, ...]
+    cells: dict[str, tuple[int, int]]
+    direction: str
+
+
+def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
+    """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
+    and the scenario's state panel under it."""
+    shared = drawn if drawn is not None else diagram(spec)
+    panel_top = shared.bottom + MARGIN + PANEL_GAP
+    state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    return Layout(shared.width, panel_top + state.h + MARGIN, shared.boxes, shared.arrows, shared.lanes, state,
+                  shared.cells, shared.bands, shared.direction)
+
+
+def diagram(spec: Spec) -> Diagram:
+    """Boxes, routes and labels of a spec: see the module docstring."""
     cells, lane_labels = grid_cells(spec)
     placed = place(spec, cells, lane_labels)
     boxes = placed.boxes
@@ -72,10 +94,8 @@ def layout_scenario(spec: Spec, scenario: Scenario) -> Layout:
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     width = max(MIN_WIDTH, right - left + 2 * MARGIN)
-    panel_top = bottom - top + MARGIN + PANEL_GAP
-    state = panel(spec, scenario, MARGIN, panel_top, width - 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if _flows_down(cells, spec) else "right")
-    return Layout(width, panel_top + state.h + MARGIN, boxes, arrows, lanes, state, cells, bands, direction)
+    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
 
 
 def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:

@@ -8,9 +8,10 @@ that would cross a box (grown by :data:`~renderer.layout.sizes.CLEARANCE`) is no
 costs its length, a bend :data:`BEND_COST`, and a step along a stretch another route already uses
 costs more, so parallel routes spread out.
 
-Two passes: the first picks each route's sides (the side facing the other box costs least), the
-second spreads the routes that share a side along it, in the order of where they go, so that two
-opposite paths between the same boxes run apart.
+Each route uses the sides of its two boxes that face each other; the routes that share a side
+are spread along it, in the order of where they go, so that two opposite paths between the same
+boxes run apart, and a port alone on its side lines up with the other end.  A route walled in on
+those sides may use any side.
 """
 
 from __future__ import annotations
@@ -151,9 +152,10 @@ class _Usage:
             if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
                 self.turns.add(b)
 
-    def step_cost(self, grid: _Grid, i: int, j: int, ni: int, nj: int, turning: bool) -> float:
-        """The extra cost of a step from (i, j) to (ni, nj), turning at (i, j) or not."""
-        length = abs(grid.xs[ni] - grid.xs[i]) + abs(grid.ys[nj] - grid.ys[j])
+    def step_cost(self, grid: _Grid, i: int, j: int, ni: int, nj: int, turning: bool, length: float) -> float:
+        """The extra cost of a step ``length`` long from (i, j) to (ni, nj), turning at (i, j) or not."""
+        if not self.points:
+            return 0.0
         key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
         extra = length * SHARED_COST * self.steps.get(key, 0)
         if i == ni:  # vertical: lines just left or right of it
@@ -176,11 +178,15 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
             used: _Usage) -> tuple[list[tuple[int, int]], int, int] | None:
     """Cheapest grid path from one of ``starts`` (stub point, leaving direction, cost) to a goal cell
     (cell -> [(arrival direction, cost, goal number)]): the grid cells, and the start and goal numbers."""
-    goal_cells = list(goals)
     xs, ys = grid.xs, grid.ys
+    # Manhattan distance to the box around every goal: admissible, and one comparison per axis.
+    gx0, gx1 = min(xs[a] for a, _ in goals), max(xs[a] for a, _ in goals)
+    gy0, gy1 = min(ys[b] for _, b in goals), max(ys[b] for _, b in goals)
 
     def estimate(i: int, j: int) -> float:
-        return min(abs(xs[i] - xs[a]) + abs(ys[j] - ys[b]) for a, b in goal_cells)
+        x, y = xs[i], ys[j]
+        return (gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0) + \
+            (gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0)
 
     frontier: list[tuple[float, float, int, int, int, int, int, int]] = []  # ..., goal number or -1
     best: dict[tuple[int, int, int, int], float] = {}
@@ -218,7 +224,7 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
             ni, nj = i + mi, j + mj
             length = abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j])
             turning = (mi, mj) != (di, dj)
-            step = length + used.step_cost(grid, i, j, ni, nj, turning) + (BEND_COST if turning else 0.0)
+            step = length + used.step_cost(grid, i, j, ni, nj, turning, length) + (BEND_COST if turning else 0.0)
             new_state = (ni, nj, mi, mj)
             new_cost = cost + step
             if new_cost < best.get(new_state, float("inf")):
@@ -294,10 +300,7 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``."""
-    all_sides = dict.fromkeys(SIDES, 0.5)
-    grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
-    used = _Usage()
-    first = {p.key: _route(grid, boxes, p, {"source": all_sides, "dest": all_sides}, used) for p in paths}
+    first = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
     # Second pass: the routes on one side of a box share it out, ordered by where they go.
     users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
     for p in paths:
@@ -343,9 +346,21 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, Rou
         out_side, in_side = first[p.key].sides
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used)
-        if not first[p.key].clean:
-            routes[p.key] = Route(routes[p.key].points, routes[p.key].head, routes[p.key].sides, False)
+        if not routes[p.key].clean:  # walled in on the facing sides: let the search pick any side
+            every = dict.fromkeys(SIDES, 0.5)
+            routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used)
     return routes
+
+
+@dataclass(frozen=True)
+class _Sides:
+    sides: tuple[str, str]
+
+
+def _facing(source: Rect, dest: Rect) -> _Sides:
+    """The sides of ``source`` and ``dest`` that face each other (see :func:`_side_cost`)."""
+    return _Sides((min(SIDES, key=lambda side: _side_cost(source, dest, side)),
+                   min(SIDES, key=lambda side: _side_cost(dest, source, side))))
 
 
 def _along(side: str, other: Rect) -> float:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..findings import Finding, pointer_tokens, sorted_findings
+from ..layout import Diagram
 from ..load import LoadedSpec
 from ..model import Source, Spec, spec_from_data
 from . import references
@@ -51,12 +52,14 @@ class Validation:
 
     ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);
     ``spec`` is the typed model, ``None`` when any finding is an error;
-    ``sources`` are the sources to verify: those whose entries have no finding.
+    ``sources`` are the sources to verify: those whose entries have no finding;
+    ``diagram`` the laid-out figure of a valid spec (validation routes its paths), for the drawing.
     """
 
     findings: list[Finding]
     spec: Spec | None
     sources: tuple[Source, ...]
+    diagram: Diagram | None = None
 
 
 def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[Source, ...]:
@@ -96,15 +99,15 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
 def check_spec(loaded: LoadedSpec) -> Validation:
     """Validate a parsed spec (``loaded.data`` must be a dict: a spec that parsed); see the module docstring."""
     findings = _findings(loaded)
-    model = None
+    model = drawn = None
     if not findings:
         model = spec_from_data(loaded.data)
         findings = cell_collisions(loaded, model)  # the layout's own placement, on the valid spec
         if not findings:
-            findings = unclean_routes(loaded, model)
+            findings, drawn = unclean_routes(loaded, model)
         if any(f.is_error for f in findings):
-            model = None
-    return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings))
+            model = drawn = None
+    return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings), drawn)
 
 
 def validate(loaded: LoadedSpec) -> list[Finding]:

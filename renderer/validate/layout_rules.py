@@ -9,7 +9,7 @@ itself where each node goes, so the two can never disagree.
 from __future__ import annotations
 
 from ..findings import Finding, pointer_join
-from ..layout import grid_cells, layout_scenario
+from ..layout import Diagram, diagram, grid_cells
 from ..load import LoadedSpec
 from ..model import Spec, parse_lane_key
 from .context import RuleContext
@@ -57,14 +57,13 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
         cells.setdefault(spot, key)
 
 
-def unclean_routes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+def unclean_routes(loaded: LoadedSpec, model: Spec) -> tuple[list[Finding], Diagram]:
     """Rule route (warnings): a path whose route or label could not be kept clear of the boxes and
-    the other labels, which a ``layout.positions`` override can cause.  Runs the layout itself."""
-    if not model.paths or not model.scenarios:
-        return []
-    layout = layout_scenario(model, model.scenarios[0])
+    the other labels, which a ``layout.positions`` override can cause.  Runs the layout itself, and
+    returns its diagram for the drawing stage."""
+    drawn = diagram(model)
     findings = []
-    for key, arrow in layout.arrows.items():
+    for key, arrow in drawn.arrows.items():
         if arrow.clean:
             continue
         pointer = pointer_join("targets", key)
@@ -73,7 +72,7 @@ def unclean_routes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
             loaded.display, pointer, f"path {quote(key)} has no route and label clear of the boxes and the other "
             "labels; move its nodes apart (layout.positions) or shorten its label", "route", "warning",
             line, column))
-    return findings
+    return findings, drawn
 
 
 def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:
