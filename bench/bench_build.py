@@ -4,9 +4,8 @@ Targets: one build of a reference-sized spec (18 targets, 7 steps) under 0.5 s
 and under 100 MiB peak memory; a batch of synthetic specs (200 specs of 30
 targets and 12 steps each) at 100 specs per second or more; the layered layout
 and routing of a 10-node flow with a dozen paths, and the layout of the
-reference-sized spec, at most 20 ms a build (a build lays a figure out twice:
-validation checks its routes, rendering draws them); a 40-node graph is
-reported.  Run from the repository root with the package installed:
+reference-sized spec, at most 20 ms a build (validation lays the figure out
+once and the drawing reuses it); a 40-node graph is reported.  Run from the repository root with the package installed:
 
     python bench/bench_build.py [--runs 5] [--batch 200]
 
@@ -145,11 +144,11 @@ def main() -> int:
         reference["targets"]["p1"] = {"id": "p1", "kind": "path", "from": "lanea1", "to": "laneb1", "label": "logits"}
         reference["targets"]["p2"] = {"id": "p2", "kind": "path", "from": "laneb1", "to": "lanea2",
                                       "label": "next input"}
-        for name, spec, budget in (("reference-sized lane grid with 2 paths", reference, 10.0),
-                                   ("10-node flow, 12 labelled paths", flow_spec(10, SERVING_EDGES), 10.0),
+        for name, spec, budget in (("reference-sized lane grid with 2 paths", reference, 20.0),
+                                   ("10-node flow, 12 labelled paths", flow_spec(10, SERVING_EDGES), 20.0),
                                    ("40-node graph, 45 paths", flow_spec(40, FORTY_EDGES, labels=False), None)):
             ms = layout_ms(spec)
-            verdict = f"(twice a build: {2 * ms:.1f} ms of the 20 ms allowed)" if budget else "(reported only)"
+            verdict = f"(target: at most {budget:.0f} ms)" if budget else "(reported only)"
             print(f"layout and routing, {name}: median {ms:.1f} ms {verdict}")
             if budget is not None:
                 ok &= ms <= budget
