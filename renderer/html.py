@@ -55,6 +55,7 @@ class ScenarioContext(TypedDict):
     title: str
     description: str
     svg: Markup
+    min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
     steps: list[StepContext]
     timeline: list[dict[str, int]]
 
@@ -87,14 +88,22 @@ class FigureContext(TypedDict):
     csp: str
 
 
+def _px(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
 
 
-def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck]) -> FigureContext:
-    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order."""
+def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
+                   min_widths: list[float] | None = None) -> FigureContext:
+    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and
+    ``min_widths`` the CSS px below which each may not shrink (default 0: any width)."""
     scenarios: list[ScenarioContext] = []
-    for scenario, svg in zip(spec.scenarios, svgs, strict=True):
+    widths = min_widths if min_widths is not None else [0.0] * len(svgs)
+    for scenario, svg, min_width in zip(spec.scenarios, svgs, widths, strict=True):
         steps: list[StepContext] = [{
             "title": step.title,
             "heading": step_heading(scenario, i),
@@ -105,7 +114,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         } for i, step in enumerate(scenario.steps)]
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "svg": Markup(svg), "steps": steps, "timeline": Timeline.for_scenario(scenario).as_json(),
+            "svg": Markup(svg), "min_width": _px(min_width), "steps": steps,
+            "timeline": Timeline.for_scenario(scenario).as_json(),
         })
     player_data = {"scenarios": [{
         "id": s["id"], "title": s["title"],

@@ -27,6 +27,7 @@ from svgwrite.etree import CDATA
 from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
+from .layout.sizes import FONT_SIZE, PATH_LABEL_SIZE, TITLE_SIZE
 from .model import Scenario, Spec
 from .templating import template
 from .timeline import Timeline
@@ -149,6 +150,7 @@ class _Drawer:
         frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
         return _css_template().render(
             prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+            sizes={"label": fmt(FONT_SIZE), "path_label": fmt(PATH_LABEL_SIZE), "title": fmt(TITLE_SIZE)},
             animated=still is None, frames=frames, total=timeline.total, still=still)
 
     def draw(self) -> ElementTree.Element:
@@ -263,6 +265,7 @@ class ScenarioSvgs:
 
     animated: str
     stills: dict[int, str]
+    width: float = 0.0  # the drawing's natural width, in user units (CSS px at scale 1)
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -279,7 +282,7 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix)
     pieces = _Pieces(drawer.draw())
-    return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills})
+    return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills}, layout.width)
 
 
 def svg_document(svg: str) -> bytes:

@@ -120,7 +120,7 @@ def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
         else:  # the label sits beside a vertical run or above a horizontal one in a row gap
             gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
             if c1 == c2:
-                gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 24)
+                gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
     return round(gap_x, 1), round(gap_y, 1)
 
 

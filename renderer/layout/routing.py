@@ -30,7 +30,9 @@ SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom":
 #: Cost of one bend, in user units of length.
 BEND_COST = 40.0
 #: Extra cost per unit of length along a stretch another route already uses, or runs right beside.
-SHARED_COST = 3.0
+SHARED_COST = 20.0
+#: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
+SHARED_STEP = 400.0
 NEAR_COST = 1.5
 #: Lines closer than this look like one.
 NEAR = 9.0
@@ -142,6 +144,10 @@ class _Usage:
         self.steps: dict[tuple[int, int, int, int], int] = {}
         self.points: set[tuple[int, int]] = set()
         self.turns: set[tuple[int, int]] = set()
+        #: Every route's stub points (where it leaves its port and where it turns in to its target), by
+        #: route: another route passing there would run into that route's first or last stretch.
+        self.stubs: dict[tuple[int, int], str] = {}
+        self.current = ""
 
     def add(self, cells: list[tuple[int, int]]) -> None:
         for a, b in itertools.pairwise(cells):
@@ -154,10 +160,12 @@ class _Usage:
 
     def step_cost(self, grid: _Grid, i: int, j: int, ni: int, nj: int, turning: bool, length: float) -> float:
         """The extra cost of a step ``length`` long from (i, j) to (ni, nj), turning at (i, j) or not."""
+        owner = self.stubs.get((ni, nj))
+        stub = SHARED_STEP if owner is not None and owner != self.current else 0.0
         if not self.points:
-            return 0.0
+            return stub
         key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
-        extra = length * SHARED_COST * self.steps.get(key, 0)
+        extra = stub + (SHARED_STEP + length * SHARED_COST) * self.steps.get(key, 0)
         if i == ni:  # vertical: lines just left or right of it
             for side in (i - 1, i + 1):
                 if (0 <= side < len(grid.xs) and abs(grid.xs[side] - grid.xs[i]) < NEAR
@@ -341,8 +349,15 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, Rou
             coords_y.append(point[1])
     grid = _Grid(list(boxes.values()), coords_x, coords_y)
     used = _Usage()
+    for p in ports:
+        out_side, in_side = first[p.key].sides
+        out_port = _port(boxes[p.source], out_side, fractions[(p.key, "source")])
+        in_port = _port(boxes[p.dest], in_side, fractions[(p.key, "dest")])
+        used.stubs.setdefault(grid.index(_out(out_port, out_side, SOURCE_STUB)), p.key)
+        used.stubs.setdefault(grid.index(_out(in_port, in_side, TARGET_STUB)), p.key)
     routes = {}
     for p in ports:
+        used.current = p.key
         out_side, in_side = first[p.key].sides
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used)

@@ -10,16 +10,18 @@ LINE_HEIGHT = 18.0
 TITLE_SIZE = 15.0
 #: Boxes are as wide as their longest label line plus padding, within these bounds.
 BOX_MIN_WIDTH = 96.0
-BOX_MAX_WIDTH = 200.0
+BOX_MAX_WIDTH = 160.0
 BOX_MIN_HEIGHT = 56.0
-PAD_X = 12.0
+PAD_X = 10.0
 PAD_Y = 10.0
-GAP_X = 48.0
+GAP_X = 40.0
 GAP_Y = 40.0
 MARGIN = 20.0
 LANE_HEADER_WIDTH = 116.0
-PATH_LABEL_SIZE = 12.0
-PATH_LABEL_LINE = 14.0
+PATH_LABEL_SIZE = 13.0
+#: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
+MIN_TEXT_PX = 12.0
+PATH_LABEL_LINE = 15.0
 PATH_LABEL_WIDTH = 120.0
 MIN_WIDTH = 480.0
 #: Nodes without any path are placed in rows of this many.

@@ -48,6 +48,10 @@
     this.stage = root.querySelector(".md-stage");
     this.scenes = Array.prototype.slice.call(root.querySelectorAll("[data-md-scene]"));
     this.playButton = root.querySelector(".md-play");
+    /* The button shows one word and keeps the other, invisible, in the same place: its width never changes. */
+    this.playWord = root.querySelector(".md-play .md-word");
+    this.playGhost = root.querySelector(".md-play .md-ghost");
+    this.canvases = Array.prototype.slice.call(root.querySelectorAll("[data-md-canvas]"));
     this.position = root.querySelector(".md-position");
     this.status = root.querySelector(".md-status");
     this.select = root.querySelector(".md-scenario");
@@ -74,6 +78,17 @@
       if (title) { title.hidden = true; }
     });
     this.root.querySelector(".md-controls").hidden = false;
+    /* A figure wider than its column scrolls in its frame: then the frame takes keyboard focus, so that
+       the arrow keys scroll it (WCAG 2.2 SC 2.1.1); a frame that fits is no tab stop. */
+    var frames = function () {
+      self.canvases.forEach(function (canvas) {
+        var scrolls = canvas.scrollWidth > canvas.clientWidth + 1;
+        if (scrolls) { canvas.setAttribute("tabindex", "0"); canvas.setAttribute("role", "group"); }
+        else { canvas.removeAttribute("tabindex"); canvas.removeAttribute("role"); }
+      });
+    };
+    frames();
+    window.addEventListener("resize", frames);
     this.status.hidden = false;
     this.playButton.addEventListener("click", function () {
       if (self.playing) { self.pause(); } else { self.play(); }
@@ -152,7 +167,8 @@
   Player.prototype.play = function () {
     this.playing = true;
     this.status.setAttribute("aria-live", "off");
-    this.playButton.textContent = "Pause animation";
+    this.playWord.textContent = "Pause";
+    this.playGhost.textContent = "Play";
     this.svg().removeAttribute("data-md-paused");
     this.schedule();
   };
@@ -165,7 +181,8 @@
     this.timer = null;
     this.playing = false;
     this.status.setAttribute("aria-live", "polite");
-    this.playButton.textContent = "Play animation";
+    this.playWord.textContent = "Play";
+    this.playGhost.textContent = "Pause";
     this.svg().setAttribute("data-md-paused", "");
   };
 

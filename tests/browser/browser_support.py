@@ -478,6 +478,9 @@ def ids_report_js() -> str:
 #: The visible state of one figure's player (argument: the figure's root element).
 STATE_JS = r"""
 (root) => {
+  // The text a reader hears: the button's text without its aria-hidden parts (the invisible other word).
+  const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
+    : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");
   const play = root.querySelector(".md-play");
   const status = root.querySelector(".md-status");
   const scenes = Array.from(root.querySelectorAll("[data-md-scene]"));
@@ -486,7 +489,7 @@ STATE_JS = r"""
   const flow = svg && svg.querySelector("[data-md-current] [class$='-flow']");
   const select = root.querySelector(".md-scenario");
   return {
-    label: play.textContent.trim(),
+    label: heard(play).trim(),
     pressed: play.getAttribute("aria-pressed"),
     position: root.querySelector(".md-position").textContent.trim(),
     status: status.textContent.replace(/[\u2068\u2069]/g, "").trim(),  // author text is isolated (FSI ... PDI)

@@ -41,8 +41,11 @@ def test_figure_has_caption_and_inline_svg(document):
 
 
 def test_controls_buttons_and_position(document):
-    buttons = [b.words() for b in document.find_all("button")]
+    buttons = [b.heard() for b in document.find_all("button")]
     assert buttons == ["Pause animation", "Previous step", "Next step"]
+    # the play button also holds its other word, invisible, so that its width never changes
+    ghost = document.find_all("span", "md-ghost")
+    assert [g.words() for g in ghost] == ["Play"] and ghost[0].attrs.get("aria-hidden") == "true"
     assert all(b.attrs.get("type") == "button" for b in document.find_all("button"))
     assert document.find_all("select") == []  # one scenario: no choice
     assert document.find("p", "md-position").words() == "Step 1 of 7"

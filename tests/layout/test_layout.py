@@ -289,4 +289,4 @@ def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
     arrow = layout.arrows["ab"]
     assert arrow.label_anchor == "middle" and arrow.label_box is not None
     assert arrow.label_box.x >= 10 and arrow.label_box.right + 10 <= layout.width
-    assert arrow.label_box.w == pytest.approx(text_width(arrow.label_lines[0], 12.0))
+    assert arrow.label_box.w == pytest.approx(text_width(arrow.label_lines[0], L.PATH_LABEL_SIZE))

@@ -60,6 +60,15 @@ class Node:
         """The text with each run of white space as one space, stripped."""
         return " ".join(self.text().split())
 
+    def heard(self) -> str:
+        """What a screen reader reads of the element: its words without ``aria-hidden="true"`` parts."""
+        def walk(element) -> str:
+            if element.get("aria-hidden") == "true":
+                return element.tail or ""
+            inner = (element.text or "") + "".join(walk(child) for child in element)
+            return inner + (element.tail or "") if element is not self.element else inner
+        return " ".join(walk(self.element).split())
+
     def iter(self):
         """This node and every element below it, in document order."""
         yield self
