@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from .assets import static_text
 from .layout import step_heading
+from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
 from .model import Spec
 from .provenance import SourceCheck
 from .templating import template
@@ -56,6 +57,7 @@ class ScenarioContext(TypedDict):
     description: str
     svg: Markup
     min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
+    max_width: str  # CSS px: nor does it grow past its own size
     steps: list[StepContext]
     timeline: list[dict[str, int]]
 
@@ -98,12 +100,14 @@ def _seconds(ms: int) -> str:
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
-                   min_widths: list[float] | None = None) -> FigureContext:
-    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and
-    ``min_widths`` the CSS px below which each may not shrink (default 0: any width)."""
+                   widths: list[float] | None = None) -> FigureContext:
+    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
+    their natural widths (user units).  Each SVG is shown at most at its natural width and at least at
+    the width at which its smallest text (:data:`PATH_LABEL_SIZE`) is :data:`MIN_TEXT_PX` CSS px."""
     scenarios: list[ScenarioContext] = []
-    widths = min_widths if min_widths is not None else [0.0] * len(svgs)
-    for scenario, svg, min_width in zip(spec.scenarios, svgs, widths, strict=True):
+    natural = widths if widths is not None else [0.0] * len(svgs)
+    for scenario, svg, width in zip(spec.scenarios, svgs, natural, strict=True):
+        min_width, max_width = width * MIN_TEXT_PX / PATH_LABEL_SIZE, width or 100000.0
         steps: list[StepContext] = [{
             "title": step.title,
             "heading": step_heading(scenario, i),
@@ -114,7 +118,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         } for i, step in enumerate(scenario.steps)]
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "svg": Markup(svg), "min_width": _px(min_width), "steps": steps,
+            "svg": Markup(svg), "min_width": _px(min_width), "max_width": _px(max_width), "steps": steps,
             "timeline": Timeline.for_scenario(scenario).as_json(),
         })
     player_data = {"scenarios": [{

@@ -19,7 +19,6 @@ from typing import ClassVar
 
 from .html import FigureContext, figure_context, render_fragment, render_page
 from .layout import Diagram, layout_scenario
-from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
 from .model import Scenario, Spec
 from .provenance import SourceCheck
 from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
@@ -62,9 +61,8 @@ class RenderJob:
     def figure(self) -> FigureContext:
         """The HTML template context, inlining every scenario's animated SVG."""
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
-        # Scaled below MIN_TEXT_PX / PATH_LABEL_SIZE of its width, the smallest text would be under 12 px.
-        min_widths = [d.width * MIN_TEXT_PX / PATH_LABEL_SIZE for d in drawn]
-        return figure_context(self.spec, self.slug, [d.animated for d in drawn], list(self.checks), min_widths)
+        return figure_context(self.spec, self.slug, [d.animated for d in drawn], list(self.checks),
+                              [d.width for d in drawn])
 
 
 class OutputFormat:

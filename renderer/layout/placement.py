@@ -18,6 +18,7 @@ from .sizes import (
     BOX_MAX_WIDTH,
     BOX_MIN_HEIGHT,
     BOX_MIN_WIDTH,
+    BOX_WORD_WIDTH,
     FLOW_COLUMNS,
     GAP_X,
     GAP_Y,
@@ -78,15 +79,22 @@ def grid_cells(spec: Spec, *, down: bool | None = None) -> tuple[Cells, list[str
     return cells, labels
 
 
+def _inner(label: str) -> float:
+    """The text width a box gives ``label``: :data:`BOX_MAX_WIDTH` less padding, or more, up to
+    :data:`BOX_WORD_WIDTH`, so that a long word stays whole."""
+    longest = max((text_width(word) for word in label.split()), default=0.0)
+    return max(BOX_MAX_WIDTH - 2 * PAD_X, min(longest, BOX_WORD_WIDTH - 2 * PAD_X))
+
+
 def box_lines(label: str) -> tuple[str, ...]:
-    """A node label wrapped for a box at most :data:`BOX_MAX_WIDTH` wide."""
-    return tuple(wrap(label, BOX_MAX_WIDTH - 2 * PAD_X))
+    """A node label wrapped for its box: words are broken only when longer than :data:`BOX_WORD_WIDTH`."""
+    return tuple(wrap(label, _inner(label)))
 
 
 def natural_width(lines: tuple[str, ...]) -> float:
     """The width of a box holding ``lines``: the widest line and padding, within the box bounds."""
     widest = max((text_width(line) for line in lines), default=0.0)
-    return math.ceil(min(BOX_MAX_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
+    return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
 
 
 def path_label_lines(label: str | None) -> tuple[str, ...]:

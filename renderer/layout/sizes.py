@@ -11,6 +11,8 @@ TITLE_SIZE = 15.0
 #: Boxes are as wide as their longest label line plus padding, within these bounds.
 BOX_MIN_WIDTH = 96.0
 BOX_MAX_WIDTH = 160.0
+#: ... but a box grows up to this width to keep a long word whole.
+BOX_WORD_WIDTH = 260.0
 BOX_MIN_HEIGHT = 56.0
 PAD_X = 10.0
 PAD_Y = 10.0

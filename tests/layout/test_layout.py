@@ -146,7 +146,7 @@ def _overlap(a, b) -> bool:
 
 
 def _assert_labels_fit(layout, spec):
-    inner = L.BOX_MAX_WIDTH - 2 * L.PAD_X
+    inner = L.BOX_WORD_WIDTH - 2 * L.PAD_X  # a long word may widen its box this far
     for key, box in layout.boxes.items():
         assert box.lines, key
         for line in box.lines:
@@ -290,3 +290,12 @@ def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
     assert arrow.label_anchor == "middle" and arrow.label_box is not None
     assert arrow.label_box.x >= 10 and arrow.label_box.right + 10 <= layout.width
     assert arrow.label_box.w == pytest.approx(text_width(arrow.label_lines[0], L.PATH_LABEL_SIZE))
+
+
+def test_a_long_word_keeps_its_box_wide_enough_to_stay_whole():
+    data = minimal_spec()
+    data["targets"]["a0"]["label"] = "wait for the acknowledgement"
+    spec, layout = laid_out(data)
+    box = layout.boxes["a0"]
+    assert "acknowledgement" in box.lines  # never "acknowledgeme" / "nt"
+    assert box.w >= text_width("acknowledgement") + 2 * L.PAD_X
