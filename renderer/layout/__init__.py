@@ -70,7 +70,9 @@ def diagram(spec: Spec) -> Diagram:
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
-    routes = route_all(boxes, ends)
+    layer = 0 if _flows_down(cells, spec) else 1  # the cell coordinate that counts the layered layout's ranks
+    against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
+    routes = route_all(boxes, ends, against)
     label_lines = {p.key: path_label_lines(p.label) for p in spec.paths if p.key in routes}
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes)]
     labels = place_labels({key: route.points for key, route in routes.items()}, label_lines, obstacles)

@@ -74,6 +74,23 @@ def _nudged(candidates: list[Rect], hard: Sequence[Rect]) -> list[Rect]:
     return out
 
 
+#: Room around a label beyond which more room does not count.
+CLEAR_AIR = 16.0
+
+
+def _gap(block: Rect, rect: Rect) -> float:
+    """The distance between two rectangles (0 when they touch or overlap)."""
+    dx = max(rect.x - block.right, block.x - rect.right, 0.0)
+    dy = max(rect.y - block.bottom, block.y - rect.bottom, 0.0)
+    return max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
+
+
+def _gap_to_segments(block: Rect, segments: Sequence[tuple[Point, Point]]) -> float:
+    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle)."""
+    return min((_gap(block, Rect(min(a[0], b[0]), min(a[1], b[1]), abs(b[0] - a[0]), abs(b[1] - a[1])))
+                for a, b in segments), default=CLEAR_AIR)
+
+
 def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
     grown = block.grown(1.0)
     count = 0
@@ -96,15 +113,21 @@ def place_labels(routes: dict[str, Sequence[Point]], lines: dict[str, tuple[str,
         w, h = label_size(text)
         others = [seg for other, segs in segments.items() if other != key for seg in segs]
         taken = [label.block.grown(3.0) for label in placed.values()]
-        best: tuple[tuple[int, int, int], Rect] | None = None
+        best: tuple[tuple[int, int, int, int], Rect] | None = None
         for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
             bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
-            score = (bumps, _crosses(block, others), order)
+            crosses = _crosses(block, others)
+            if best is not None and (bumps, crosses) > best[0][:2]:
+                continue  # worse whatever its room
+            # Among free places, one with room around it reads as its own route's: it keeps off other
+            # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
+            room = min(_gap_to_segments(block, others), *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
+            score = (bumps, crosses, -int(room // 4), order)
             if best is None or score < best[0]:
                 best = (score, block)
-            if score[:2] == (0, 0):
+            if score[:3] == (0, 0, -int(CLEAR_AIR // 4)):
                 break
         assert best is not None
-        (bumps, _, _), block = best
+        (bumps, _, _, _), block = best
         placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, bumps == 0)
     return placed

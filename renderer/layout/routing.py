@@ -115,7 +115,7 @@ class _Grid:
         out: list[float] = []
         for a, b in itertools.pairwise(values):
             out.append(a)
-            if b - a > 2 * CLEARANCE:
+            if b - a > 6 * CLEARANCE:
                 out.append(round((a + b) / 2, 1))
         if values:
             out.append(values[-1])
@@ -124,13 +124,6 @@ class _Grid:
     def index(self, point: Point) -> tuple[int, int]:
         return (bisect.bisect_left(self.xs, point[0]), bisect.bisect_left(self.ys, point[1]))
 
-    def step_open(self, i: int, j: int, di: int, dj: int) -> bool:
-        ni, nj = i + di, j + dj
-        if not (0 <= ni < len(self.xs) and 0 <= nj < len(self.ys)):
-            return False
-        if dj == 0:
-            return (min(i, ni), j) not in self.blocked_h
-        return (i, min(j, nj)) not in self.blocked_v
 
 
 _MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -187,6 +180,8 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
     """Cheapest grid path from one of ``starts`` (stub point, leaving direction, cost) to a goal cell
     (cell -> [(arrival direction, cost, goal number)]): the grid cells, and the start and goal numbers."""
     xs, ys = grid.xs, grid.ys
+    width, height = len(xs), len(ys)
+    blocked_h, blocked_v = grid.blocked_h, grid.blocked_v
     # Manhattan distance to the box around every goal: admissible, and one comparison per axis.
     gx0, gx1 = min(xs[a] for a, _ in goals), max(xs[a] for a, _ in goals)
     gy0, gy1 = min(ys[b] for _, b in goals), max(ys[b] for _, b in goals)
@@ -227,9 +222,14 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
                 heapq.heappush(frontier, (cost + extra, cost + extra, counter, i, j, di, dj, number))
                 counter += 1
         for mi, mj in _MOVES:
-            if (mi, mj) == (-di, -dj) or not grid.step_open(i, j, mi, mj):
+            if mi == -di and mj == -dj:
                 continue
             ni, nj = i + mi, j + mj
+            if not (0 <= ni < width and 0 <= nj < height):
+                continue
+            if (mj == 0 and ((ni if ni < i else i), j) in blocked_h) or \
+                    (mi == 0 and (i, (nj if nj < j else j)) in blocked_v):
+                continue
             length = abs(xs[ni] - xs[i]) + abs(ys[nj] - ys[j])
             turning = (mi, mj) != (di, dj)
             step = length + used.step_cost(grid, i, j, ni, nj, turning, length) + (BEND_COST if turning else 0.0)
@@ -306,9 +306,23 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     return Route(points, head, (side_out, side_in), True)
 
 
-def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, Route]:
-    """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``."""
-    first = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
+def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
+              against: frozenset[str] = frozenset()) -> dict[str, Route]:
+    """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
+
+    The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
+    sides are the cheapest of all four, found by a first search, so that they go around the figure
+    rather than back through it.
+    """
+    first: dict[str, _Sides | Route] = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    if against:
+        every = dict.fromkeys(SIDES, 0.5)
+        grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
+        for p in paths:
+            if p.key in against:
+                found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage())
+                if found.clean:
+                    first[p.key] = found
     # Second pass: the routes on one side of a box share it out, ordered by where they go.
     users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
     for p in paths:
