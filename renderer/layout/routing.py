@@ -125,7 +125,6 @@ class _Grid:
         return (bisect.bisect_left(self.xs, point[0]), bisect.bisect_left(self.ys, point[1]))
 
 
-
 _MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
