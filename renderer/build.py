@@ -68,8 +68,9 @@ def process(path: Path, options: Options) -> SpecResult:
         return result
     validation = check_spec(loaded)
     # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
-    result.checks, source_findings = check_sources(loaded, validation.sources, options.source_root,
-                                                   allow_missing=options.allow_missing_sources)
+    result.checks, source_findings = check_sources(
+        loaded, [source for _, source in validation.sources], options.source_root,
+        allow_missing=options.allow_missing_sources, indexes=[index for index, _ in validation.sources])
     result.findings.extend(sorted_findings(validation.findings + source_findings))
     if not result.failed and options.mode != "validate" and validation.spec is not None:
         result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)

@@ -13,6 +13,7 @@ import errno
 import hashlib
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -174,14 +175,16 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
     return result("mismatch", message, actual)
 
 
-def check_sources(spec: LoadedSpec, sources: tuple[Source, ...], root: Path, *,
-                  allow_missing: bool = False) -> tuple[list[SourceCheck], list[Finding]]:
+def check_sources(spec: LoadedSpec, sources: Sequence[Source], root: Path, *, allow_missing: bool = False,
+                  indexes: Sequence[int] | None = None) -> tuple[list[SourceCheck], list[Finding]]:
     """Verify every source of a spec; return the results and their findings.
 
-    Failures (see :data:`FAILING`) are error findings; unpinned and unverified
-    sources are warnings.  Each finding points at ``/sources/N/path``.
+    ``indexes`` are the sources' places in the spec's ``sources`` array (default: 0, 1, ...), for a
+    spec some of whose entries were left out as malformed.  Failures (see :data:`FAILING`) are error
+    findings; unpinned and unverified sources are warnings.  Each finding points at ``/sources/N/path``.
     """
-    checks = [check_source(i, s, root, allow_missing=allow_missing) for i, s in enumerate(sources)]
+    places = list(indexes) if indexes is not None else list(range(len(sources)))
+    checks = [check_source(i, s, root, allow_missing=allow_missing) for i, s in zip(places, sources, strict=True)]
     findings = []
     for check in checks:
         if check.status == "verified":

@@ -52,17 +52,17 @@ class Validation:
 
     ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);
     ``spec`` is the typed model, ``None`` when any finding is an error;
-    ``sources`` are the sources to verify: those whose entries have no finding;
+    ``sources`` are the sources to verify, with their index in ``sources``: those whose entries have no finding;
     ``diagram`` the laid-out figure of a valid spec (validation routes its paths), for the drawing.
     """
 
     findings: list[Finding]
     spec: Spec | None
-    sources: tuple[Source, ...]
+    sources: tuple[tuple[int, Source], ...]
     diagram: Diagram | None = None
 
 
-def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[Source, ...]:
+def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[tuple[int, Source], ...]:
     if any(f.pointer in ("/sources", "") and f.rule in ("type", "maxItems") for f in findings):
         return ()
     broken = set()
@@ -70,7 +70,7 @@ def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[Sour
         tokens = pointer_tokens(finding.pointer or "")
         if len(tokens) > 1 and tokens[0] == "sources":
             broken.add(tokens[1])
-    return tuple(source for index, source in outline(loaded.data).sources if str(index) not in broken)
+    return tuple((index, source) for index, source in outline(loaded.data).sources if str(index) not in broken)
 
 
 def _findings(loaded: LoadedSpec) -> list[Finding]:

@@ -166,3 +166,24 @@ def test_fifo_through_the_cli_does_not_hang(source_root, spec_data):
     assert "[source-unreadable]" in subprocess.run(
         [sys.executable, "-c", "from renderer.cli import run; run()", "validate", "--source-root", ".",
          "s.mechanism.json"], cwd=root, capture_output=True, text=True, timeout=30).stderr
+
+
+def test_sources_after_a_malformed_one_keep_their_own_index(tmp_path, monkeypatch):
+    """A source after a malformed entry is reported at its own place in the array, not at its place
+    among the well-formed ones (found by a differential review)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from renderer.cli import main
+    from support.specs import minimal_spec
+
+    data = minimal_spec()
+    data["sources"] = [{"path": 5}, {"path": "missing.md", "sha256": "0" * 64}]
+    (tmp_path / "s.mechanism.json").write_text(json.dumps(data, indent=2), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "s.mechanism.json", "--format", "json"])
+    pointers = {(f["pointer"], f["rule"]) for f in json.loads(result.stdout)["findings"]}
+    assert ("/sources/0/path", "type") in pointers
+    assert ("/sources/1/path", "source-missing") in pointers
+    assert not any(p == "/sources/0/path" and r.startswith("source-") for p, r in pointers)
