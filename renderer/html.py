@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 
 from markupsafe import Markup
 
+from . import theme
 from .assets import static_text
 from .layout import step_heading
 from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
@@ -87,7 +88,15 @@ class FigureContext(TypedDict):
     player_data: dict[str, Any]
     player_js: Markup
     player_css: Markup
+    page_colours: dict[str, str]
     csp: str
+
+
+def _ui_colours() -> list[tuple[str, str, str]]:
+    """The player's colour custom properties, (name, light, dark), from the one palette (:mod:`renderer.theme`)."""
+    roles = (("bg", "bg"), ("text", "text"), ("muted", "muted"), ("border", "node_stroke"),
+             ("accent", "active_stroke"), ("focus", "active_stroke"))
+    return [(f"--md-ui-{role}", getattr(theme.LIGHT, field), getattr(theme.DARK, field)) for role, field in roles]
 
 
 def _px(value: float) -> str:
@@ -149,7 +158,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "sources": sources,
         "player_data": player_data,
         "player_js": Markup(js),
-        "player_css": Markup(static_text("player.css")),
+        "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
+                         "dark_text": theme.DARK.text},
+        "player_css": Markup(template("player.css").render(ui=_ui_colours())),
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
     }

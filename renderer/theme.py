@@ -1,4 +1,5 @@
-"""Colour schemes of the SVG, one per ``prefers-color-scheme``.
+"""Colour schemes of the figure, one per ``prefers-color-scheme``: the one palette of the SVG, the
+player's style sheet and the standalone page.
 
 Pairs are chosen to meet WCAG 2.2 SC 1.4.3 (text at least 4.5:1) and SC 1.4.11
 (borders, arrows and the active-state indicator at least 3:1); the test suite
