@@ -23,10 +23,6 @@ class MechdiagramError(Exception):
         super().__init__(message)
         self.message = message
 
-    def format_message(self) -> str:
-        """The message as a command prints it."""
-        return self.message
-
 
 class UsageError(MechdiagramError):
     """The command line asks for something that cannot be done (a missing spec, an output path that is a file)."""

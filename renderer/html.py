@@ -21,6 +21,7 @@ from .layout import step_heading
 from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
 from .model import Spec
 from .provenance import SourceCheck
+from .svg import fmt
 from .templating import template
 from .timeline import Timeline
 
@@ -99,11 +100,6 @@ def _ui_colours() -> list[tuple[str, str, str]]:
     return [(f"--md-ui-{role}", getattr(theme.LIGHT, field), getattr(theme.DARK, field)) for role, field in roles]
 
 
-def _px(value: float) -> str:
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
 
@@ -127,7 +123,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         } for i, step in enumerate(scenario.steps)]
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "svg": Markup(svg), "min_width": _px(min_width), "max_width": _px(max_width), "steps": steps,
+            "svg": Markup(svg), "min_width": fmt(min_width), "max_width": fmt(max_width), "steps": steps,
             "timeline": Timeline.for_scenario(scenario).as_json(),
         })
     player_data = {"scenarios": [{

@@ -13,7 +13,6 @@ and that value is an object.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import json
 import math
 import re
@@ -22,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .files import sha256_hex
 from .findings import Finding, Where, pointer_join
 from .jsonpos import Place, value_offsets
 
@@ -111,7 +111,7 @@ class LoadedSpec:
     @property
     def sha256(self) -> str:
         """Hex SHA-256 of the file's bytes."""
-        return hashlib.sha256(self.raw).hexdigest()
+        return sha256_hex(self.raw)
 
     def lean(self) -> LoadedSpec:
         """A copy without the parsed ``data`` and ``text`` (and so without their position maps), for results

@@ -70,7 +70,8 @@ def diagram(spec: Spec) -> Diagram:
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
-    layer = 0 if _flows_down(cells, spec) else 1  # the cell coordinate that counts the layered layout's ranks
+    down = _flows_down(cells, spec)
+    layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
     routes = route_all(boxes, ends, against)
     label_lines = {p.key: path_label_lines(p.label) for p in spec.paths if p.key in routes}
@@ -96,7 +97,7 @@ def diagram(spec: Spec) -> Diagram:
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     width = max(MIN_WIDTH, right - left + 2 * MARGIN)
-    direction = "grid" if lane_labels else ("down" if _flows_down(cells, spec) else "right")
+    direction = "grid" if lane_labels else ("down" if down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
 
 

@@ -313,82 +313,74 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     sides are the cheapest of all four, found by a first search, so that they go around the figure
     rather than back through it.
     """
-    first: dict[str, _Sides | Route] = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    every = dict.fromkeys(SIDES, 0.5)
+    sides = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
     if against:
-        every = dict.fromkeys(SIDES, 0.5)
         grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
         for p in paths:
             if p.key in against:
                 found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage())
                 if found.clean:
-                    first[p.key] = found
-    # Second pass: the routes on one side of a box share it out, ordered by where they go.
-    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
-    for p in paths:
-        out_side, in_side = first[p.key].sides
-        far_in, far_out = boxes[p.dest], boxes[p.source]
-        users.setdefault((p.source, out_side), []).append((_along(out_side, far_in), p.key, "source"))
-        users.setdefault((p.dest, in_side), []).append((_along(in_side, far_out), p.key, "dest"))
-    fractions: dict[tuple[str, str], float] = {}
-    for (_, _side), items in users.items():
-        items.sort()
-        for n, (_, key, end) in enumerate(items):
-            fractions[(key, end)] = 0.5 if len(items) == 1 else 0.25 + 0.5 * n / (len(items) - 1)
-    counts = {side_key: len(items) for side_key, items in users.items()}
-    for p in paths:  # a port alone on its side lines up with the other end's port: a straight route
-        out_side, in_side = first[p.key].sides
-        if {out_side, in_side} not in ({"left", "right"}, {"top", "bottom"}):
-            continue
-        source, dest = boxes[p.source], boxes[p.dest]
-        for alone, other, end, other_end, side, other_side in (
-                (dest, source, "dest", "source", in_side, out_side),
-                (source, dest, "source", "dest", out_side, in_side)):
-            if counts[(p.dest if end == "dest" else p.source, side)] != 1:
-                continue
-            there = _port(other, other_side, fractions[(p.key, other_end)])
-            axis = 1 if side in ("left", "right") else 0
-            low, size = (alone.y, alone.h) if axis else (alone.x, alone.w)
-            fraction = (there[axis] - low) / size
-            if 0.15 <= fraction <= 0.85:
-                fractions[(p.key, end)] = fraction
-            break
-    ports = [PathEnds(p.key, p.source, p.dest) for p in paths]
-    coords_x, coords_y = [], []
-    for p in ports:
-        out_side, in_side = first[p.key].sides
-        for box, side, end in ((boxes[p.source], out_side, "source"), (boxes[p.dest], in_side, "dest")):
-            point = _port(box, side, fractions[(p.key, end)])
-            coords_x.append(point[0])
-            coords_y.append(point[1])
-    grid = _Grid(list(boxes.values()), coords_x, coords_y)
+                    sides[p.key] = found.sides
+    fractions = _port_fractions(boxes, paths, sides)
+    ports = {(p.key, end): _port(boxes[box], side, fractions[(p.key, end)])
+             for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
+                                                   ("dest", p.dest, sides[p.key][1]))}
+    grid = _Grid(list(boxes.values()), [x for x, _ in ports.values()], [y for _, y in ports.values()])
     used = _Usage()
-    for p in ports:
-        out_side, in_side = first[p.key].sides
-        out_port = _port(boxes[p.source], out_side, fractions[(p.key, "source")])
-        in_port = _port(boxes[p.dest], in_side, fractions[(p.key, "dest")])
-        used.stubs.setdefault(grid.index(_out(out_port, out_side, SOURCE_STUB)), p.key)
-        used.stubs.setdefault(grid.index(_out(in_port, in_side, TARGET_STUB)), p.key)
+    for p in paths:
+        out_side, in_side = sides[p.key]
+        used.stubs.setdefault(grid.index(_out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
+        used.stubs.setdefault(grid.index(_out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
     routes = {}
-    for p in ports:
+    for p in paths:
         used.current = p.key
-        out_side, in_side = first[p.key].sides
+        out_side, in_side = sides[p.key]
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used)
         if not routes[p.key].clean:  # walled in on the facing sides: let the search pick any side
-            every = dict.fromkeys(SIDES, 0.5)
             routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used)
     return routes
 
 
-@dataclass(frozen=True)
-class _Sides:
-    sides: tuple[str, str]
+def _port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
+                    sides: dict[str, tuple[str, str]]) -> dict[tuple[str, str], float]:
+    """Where each route meets its box, as a fraction along the side, by (path key, "source" or "dest"):
+    the routes on one side share it out, ordered by where they go; a port alone on its side lines up
+    with the other end's port, so that the route runs straight."""
+    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
+    for p in paths:
+        out_side, in_side = sides[p.key]
+        users.setdefault((p.source, out_side), []).append((_along(out_side, boxes[p.dest]), p.key, "source"))
+        users.setdefault((p.dest, in_side), []).append((_along(in_side, boxes[p.source]), p.key, "dest"))
+    fractions: dict[tuple[str, str], float] = {}
+    for items in users.values():
+        items.sort()
+        for n, (_, key, end) in enumerate(items):
+            fractions[(key, end)] = 0.5 if len(items) == 1 else 0.25 + 0.5 * n / (len(items) - 1)
+    for p in paths:
+        out_side, in_side = sides[p.key]
+        if {out_side, in_side} not in ({"left", "right"}, {"top", "bottom"}):
+            continue
+        for end, owner, side, other, other_end, other_side in (
+                ("dest", p.dest, in_side, p.source, "source", out_side),
+                ("source", p.source, out_side, p.dest, "dest", in_side)):
+            if len(users[(owner, side)]) != 1:
+                continue
+            there = _port(boxes[other], other_side, fractions[(p.key, other_end)])
+            alone = boxes[owner]
+            low, size = (alone.y, alone.h) if side in ("left", "right") else (alone.x, alone.w)
+            fraction = (there[1 if side in ("left", "right") else 0] - low) / size
+            if 0.15 <= fraction <= 0.85:
+                fractions[(p.key, end)] = fraction
+            break
+    return fractions
 
 
-def _facing(source: Rect, dest: Rect) -> _Sides:
+def _facing(source: Rect, dest: Rect) -> tuple[str, str]:
     """The sides of ``source`` and ``dest`` that face each other (see :func:`_side_cost`)."""
-    return _Sides((min(SIDES, key=lambda side: _side_cost(source, dest, side)),
-                   min(SIDES, key=lambda side: _side_cost(dest, source, side))))
+    return (min(SIDES, key=lambda side: _side_cost(source, dest, side)),
+            min(SIDES, key=lambda side: _side_cost(dest, source, side)))
 
 
 def _along(side: str, other: Rect) -> float:

@@ -122,6 +122,10 @@ def _max_length(view: ErrorView) -> Message:
     return _plain(view, text)
 
 
+def _too_many(view: ErrorView) -> Message:
+    return _plain(view, f"{view.field} has {len(view.value)} entries; the limit is {view.expected}")
+
+
 def _min_items(view: ErrorView) -> Message:
     noun = "entry" if view.expected == 1 else "entries"
     return _plain(view, f"{view.field} must have at least {view.expected} {noun}")
@@ -152,8 +156,8 @@ MESSAGES: dict[str, Callable[[ErrorView], Message]] = {
     "maximum": _bound,
     "minLength": lambda v: _plain(v, f"{v.field} must not be empty"),
     "maxLength": _max_length,
-    "maxItems": lambda v: _plain(v, f"{v.field} has {len(v.value)} entries; the limit is {v.expected}"),
-    "maxProperties": lambda v: _plain(v, f"{v.field} has {len(v.value)} entries; the limit is {v.expected}"),
+    "maxItems": _too_many,
+    "maxProperties": _too_many,
     "minItems": _min_items,
     "minProperties": _min_items,
     "uniqueItems": _unique,

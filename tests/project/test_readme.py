@@ -39,6 +39,10 @@ def test_readme_names_every_command_and_option():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
     assert "make test" in ci
+    # ... in a sanitised environment, so that a command installed by hand cannot make CI pass
+    run = next(line for line in ci.splitlines() if line.strip().endswith("make test"))
+    assert run.startswith("env -i ") and 'PATH="$MINIMAL_PATH"' in run and "CI=true" in run
+    assert "MINIMAL_PATH=/usr/sbin:/usr/bin:/sbin:/bin" in ci
     assert "```sh\nmake test\n```" in _readme()
     assert "```sh\nmake gallery\n```" in _readme()
 
