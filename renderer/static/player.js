@@ -142,9 +142,26 @@
     var current = svg.querySelector("[data-md-current]");
     if (current) { current.removeAttribute("data-md-current"); }
     var frame = svg.querySelector("[data-md-frame='" + (this.step + 1) + "']");
-    if (frame) { frame.setAttribute("data-md-current", ""); }
+    if (frame) { frame.setAttribute("data-md-current", ""); this.reveal(frame); }
     this.position.textContent = "Step " + (this.step + 1) + " of " + this.steps().length;
     this.status.textContent = this.describe();
+  };
+
+  /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view. */
+  Player.prototype.reveal = function (frame) {
+    var canvas = this.scenes[this.scenario].querySelector("[data-md-canvas]");
+    var boxes = frame.querySelectorAll("rect");
+    if (!canvas || !boxes.length || canvas.scrollWidth <= canvas.clientWidth + 1) { return; }
+    var view = canvas.getBoundingClientRect();
+    var left = Infinity, right = -Infinity;
+    Array.prototype.forEach.call(boxes, function (box) {
+      var r = box.getBoundingClientRect();
+      left = Math.min(left, r.left);
+      right = Math.max(right, r.right);
+    });
+    if (left < view.left || right > view.right) {
+      canvas.scrollLeft += (left + right) / 2 - (view.left + view.right) / 2;
+    }
   };
 
   Player.prototype.now = function () { return window.performance.now(); };

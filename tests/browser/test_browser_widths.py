@@ -62,6 +62,23 @@ def test_play_and_pause_keep_the_button_width(site, open_page):
     assert rows <= 2  # buttons on one row, the position under them at most
 
 
+def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, open_page):
+    slug = bs.mechanism_slugs()[0]
+    page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
+    steps = len(site.specs[slug]["scenarios"][0]["steps"])
+    for step in range(2, steps + 1):
+        page.locator(".md-next").first.click()
+        seen = bs.figures(page).nth(0).evaluate("""root => {
+          const canvas = root.querySelector("[data-md-canvas]");
+          const view = canvas.getBoundingClientRect();
+          const boxes = Array.from(root.querySelectorAll("[data-md-current] rect")).map(r => r.getBoundingClientRect());
+          return {scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
+                  inside: boxes.every(b => b.left >= view.left - 1 && b.right <= view.right + 1), count: boxes.length};
+        }""")
+        assert seen["scrolls"] and seen["count"] > 0, seen
+        assert seen["inside"], (step, seen)
+
+
 def test_screenshots_for_people(site, open_page):
     out = SCREENSHOTS
     out.mkdir(parents=True, exist_ok=True)
