@@ -61,7 +61,7 @@ class RenderJob:
     def figure(self) -> FigureContext:
         """The HTML template context, inlining every scenario's animated SVG."""
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
-        return figure_context(self.spec, self.slug, [d.animated for d in drawn], list(self.checks),
+        return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn])
 
 
@@ -145,6 +145,32 @@ class PosterSvg(OutputFormat):
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.svg``: frame 0, without keyframes."""
         return svg_document(job.drawings[scenario.id].stills[0])
+
+
+@register
+class DarkSvg(OutputFormat):
+    """The animated SVG in dark colours, for ``<picture>``'s ``prefers-color-scheme: dark`` source."""
+
+    name = "svg-dark"
+    pattern = "{slug}.{scenario}.dark.svg"
+    summary = "animated SVG per scenario, dark colours"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.dark.svg``: the animated SVG with the dark palette."""
+        return svg_document(job.drawings[scenario.id].dark)
+
+
+@register
+class PosterDarkSvg(OutputFormat):
+    """The poster still in dark colours."""
+
+    name = "poster-dark"
+    pattern = "{slug}.{scenario}.poster.dark.svg"
+    summary = "still poster SVG per scenario, dark colours"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.poster.dark.svg``: the poster with the dark palette."""
+        return svg_document(job.drawings[scenario.id].dark_stills[0])
 
 
 @register

@@ -14,9 +14,9 @@ attribute values, escaped by ElementTree.
 
 from __future__ import annotations
 
+import copy
 import hashlib
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
 import jinja2
@@ -26,13 +26,18 @@ from svgwrite.etree import CDATA
 
 from . import theme
 from .errors import RenderError
-from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
-from .layout.sizes import FONT_SIZE, PATH_LABEL_SIZE, TITLE_SIZE
+from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame
+from .layout.geometry import Rect
 from .model import Scenario, Spec
+from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
 from .timeline import Timeline
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+#: The flow dot's speed along an active route, in user units per second, and its bounds in ms.
+TRAVEL_SPEED = 160
+TRAVEL_MS = (800, 2400)
 
 
 def fmt(value: float) -> str:
@@ -82,85 +87,122 @@ class _Leaf:
 
 
 class _Drawer:
-    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str) -> None:
-        self.spec, self.scenario, self.layout, self.p = spec, scenario, layout, prefix
+    """Writes one scenario's drawing in one colour scheme: every element carries the presentation
+    attributes of its roles (:mod:`renderer.paint`) and the classes the style sheet animates."""
+
+    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str, palette: theme.Palette) -> None:
+        self.spec, self.scenario, self.layout, self.p, self.palette = spec, scenario, layout, prefix, palette
         width, height = fmt(layout.width), fmt(layout.height)
         # debug=False: no svgwrite validator, and elements made through this drawing inherit it.
         self.dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
+        self.timeline = Timeline.for_scenario(scenario)
+        self.highlights = _highlights(scenario, layout)
 
     def cls(self, *names: str) -> str:
         return " ".join(f"{self.p}-{n}" for n in names)
 
-    def text_block(self, lines: tuple[str, ...], x: float, y: float, cls: str,
+    def paint(self, *roles: str) -> dict[str, str]:
+        """Class and presentation attributes of an element with ``roles``."""
+        return {"class": self.cls(*roles), **attributes(roles, self.palette)}
+
+    def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
                    line_height: float = LINE_HEIGHT) -> _Leaf:
+        attrs = self.paint(*roles)
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
-            return _Leaf("text", {"class": cls, "x": fmt(x), "y": fmt(y)}, lines[0])
-        text = _Leaf("text", {"class": cls})
+            return _Leaf("text", {**attrs, "x": fmt(x), "y": fmt(y)}, lines[0])
+        text = _Leaf("text", attrs)
         for i, line in enumerate(lines):
             text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
         return text
 
-    def box(self, box: Box, classes: tuple[str, ...], ring: bool = False, **attrs: str) -> _Leaf:
-        group = _Leaf("g", {"class": self.cls(*classes), **attrs})
-        if ring:
-            group.child("rect", {"class": self.cls("ring"), "height": fmt(box.h + 10), "rx": "9",
-                                 "width": fmt(box.w + 10), "x": fmt(box.x - 5), "y": fmt(box.y - 5)})
-        group.child("rect", {"class": self.cls("node"), "height": fmt(box.h), "rx": "6", "width": fmt(box.w),
-                             "x": fmt(box.x), "y": fmt(box.y)})
-        group.xml.append(self.text_block(box.lines, box.cx, box.first_baseline, self.cls("label")).xml)
-        return group
+    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> dict[str, str]:
+        return {**self.paint(*roles), "height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
+                "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)}
 
-    def arrow(self, key: str, active: bool) -> Any:
-        arrow = self.layout.arrows[key]
-        dim = not active and key in self.scenario.unselected  # an unused path is drawn dimmed, as nodes are
-        group = self.dwg.g(class_=self.cls("arrow", "dim") if dim else self.cls("arrow"))
+    def box(self, box: Box, group: dict[str, str], variant: str | None) -> _Leaf:
+        leaf = _Leaf("g", group)
+        if variant == "on":
+            leaf.child("rect", self.rect(box, "9", "ring", grow=5))
+        leaf.child("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
+        leaf.xml.append(self.text_block(box.lines, box.cx, box.first_baseline,
+                                        ("label", f"label-{variant}") if variant else ("label",)).xml)
+        return leaf
+
+    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> _Leaf:
+        leaf = _Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
-        group.add(self.dwg.path(d=route, class_=self.cls("flow" if active else "path")))
-        group.add(self.dwg.polygon([(fmt(x), fmt(y)) for x, y in arrow.head],
-                                          class_=self.cls("head-on" if active else "head")))
-        return group
+        leaf.child("path", {**self.paint(*(("path", "path-dim") if dim else ("path",))), "d": route})
+        leaf.child("polygon", {**self.paint(*(("head", "head-dim") if dim else ("head",))),
+                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        return leaf
+
+    def flow(self, arrow: Arrow, group: dict[str, str]) -> _Leaf:
+        """An active path: a thick stroke, its arrowhead, and a dot that travels from source to destination."""
+        leaf = _Leaf("g", group)
+        route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
+        leaf.child("path", {**self.paint("flow"), "d": route})
+        leaf.child("polygon", {**self.paint("head-on"),
+                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
+        leaf.child("circle", {**self.paint("dot"), "r": "4", "visibility": "hidden",
+                              "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"})
+        return leaf
 
     def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
         panel = self.layout.panel
-        items = [self.text_block(frame.title, panel.x + 12, panel.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
+        items = [self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)]
         for row, value in zip(panel.rows, frame.values, strict=True):
-            items.append(self.text_block(value, panel.value_x, row.y, self.cls("pval")))
+            items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
         return items
 
-    def frame(self, number: int, extra_class: str | None = None) -> Any:
-        classes = ["frame", f"f{number}"] + ([extra_class] if extra_class else [])
-        group = self.dwg.g(class_=self.cls(*classes), **{"data-md-frame": str(number), "aria-hidden": "true"})
+    def frame(self, number: int) -> _Leaf:
+        """Frame 0, the poster layer (step badges and the panel before the first step), or step
+        ``number``'s panel text, hidden until the style sheet or a still shows it."""
         if number == 0:
-            for item in self.panel_frame(self.layout.panel.poster):
-                group.add(item)
-            return group
-        step = self.scenario.steps[number - 1]
-        for key in step.paths:
-            if key in self.layout.arrows:
-                group.add(self.arrow(key, active=True))
-        for key in step.active:
-            if key in self.layout.boxes:
-                group.add(self.box(self.layout.boxes[key], ("on",), ring=True))
-        for item in self.panel_frame(self.layout.panel.steps[number - 1]):
-            group.add(item)
-        return group
+            leaf = _Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
+            for badge in self.layout.badges:
+                leaf.child("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
+                leaf.xml.append(self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5,
+                                                ("badge-text",)).xml)
+            frame = self.layout.panel.poster
+        else:
+            leaf = _Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
+                               "aria-hidden": "true", "visibility": "hidden"})
+            frame = self.layout.panel.steps[number - 1]
+        for item in self.panel_frame(frame):
+            leaf.xml.append(item.xml)
+        return leaf
 
-    def css(self, still: int | None) -> str:
-        timeline = Timeline.for_scenario(self.scenario)
-        frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
+    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> _Leaf:
+        """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown."""
+        classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
+        group = {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
+        if key in self.layout.boxes:
+            return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on")
+        return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
+
+    def css(self, inline: bool) -> str:
+        """The animated style sheet; ``inline`` adds the colour rules of an SVG inlined in HTML."""
+        timeline = self.timeline
+        frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
+        count = len(self.scenario.steps)
+        highlights = [{"index": i, "steps": steps,
+                       "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
+                      for i, (_, steps) in enumerate(self.highlights)]
         return _css_template().render(
             prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-            sizes={"label": fmt(FONT_SIZE), "path_label": fmt(PATH_LABEL_SIZE), "title": fmt(TITLE_SIZE)},
-            animated=still is None, frames=frames, total=timeline.total, still=still)
+            colours=colour_rules() if inline else [], frames=frames, highlights=highlights,
+            steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms)
 
     def draw(self) -> ElementTree.Element:
-        """The animated SVG as an ElementTree element: structure, poster frame and every step frame."""
+        """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.
+        Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
         layout, p = self.layout, self.p
         width, height = fmt(layout.width), fmt(layout.height)
         dwg = self.dwg
         dwg.viewbox(0, 0, width, height)
         dwg.update({
-            "class_": p, "role": "img", "lang": self.spec.language,
+            "class_": p, "role": "img", "lang": self.spec.language, "font-family": FONT_FAMILY,
             "aria-labelledby": f"{p}-title", "aria-describedby": f"{p}-desc",
         })
         title, desc = Title(self.spec.title), Desc(self.spec.alt)
@@ -168,51 +210,77 @@ class _Drawer:
         desc.xml.set("id", f"{p}-desc")
         dwg.elements.insert(0, desc)
         dwg.elements.insert(0, title)
-        dwg.defs.add(dwg.style(self.css(None)))
-        dwg.add(dwg.rect((0, 0), (width, height), class_=self.cls("bg")))
+        dwg.defs.add(dwg.style(""))  # filled per variant by _Pieces
+        dwg.add(_Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
         if layout.bands:
-            bands = dwg.g(class_=self.cls("bands"), **{"aria-hidden": "true"})
+            bands = _Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
             for band in layout.bands:
-                bands.add(dwg.rect((fmt(band.x), fmt(band.y)), (fmt(band.w), fmt(band.h)), rx="8",
-                                   class_=self.cls("band")))
+                bands.child("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
             dwg.add(bands)
-        lanes = dwg.g(class_=self.cls("lanes"), **{"aria-hidden": "true"})
+        lanes = _Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
-            lanes.add(self.text_block(header.lines, header.x, first, self.cls("lane")))
+            lanes.xml.append(self.text_block(header.lines, header.x, first, ("lane",)).xml)
         dwg.add(lanes)
-        paths = dwg.g(class_=self.cls("paths"), **{"aria-hidden": "true"})
-        for key in layout.arrows:
-            paths.add(self.arrow(key, active=False))
-        dwg.add(paths)
-        nodes = dwg.g(class_=self.cls("nodes"), **{"aria-hidden": "true"})
         dimmed = set(self.scenario.unselected)
+        paths = _Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
+        for key, arrow in layout.arrows.items():
+            dim = key in dimmed
+            paths.xml.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")},
+                                        dim).xml)
+        dwg.add(paths)
+        nodes = _Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in layout.boxes:
-                classes = ("n", "dim") if target.key in dimmed else ("n",)
-                nodes.add(self.box(layout.boxes[target.key], classes, id=f"{p}-n-{target.id}"))
+                dim = target.key in dimmed
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{p}-n-{target.id}"}
+                nodes.xml.append(self.box(layout.boxes[target.key], group, "dim" if dim else None).xml)
         dwg.add(nodes)
         panel = layout.panel
-        state = dwg.g(class_=self.cls("state"), **{"aria-hidden": "true"})
-        state.add(dwg.rect((fmt(panel.x), fmt(panel.y)), (fmt(panel.w), fmt(panel.h)), rx="6",
-                           class_=self.cls("panel")))
+        state = _Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
+        state.child("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
         for row in panel.rows:
-            state.add(self.text_block(row.label, panel.x + 12, row.y, self.cls("pkey")))
+            state.xml.append(self.text_block(row.label, panel.x + 12, row.y, ("pkey",)).xml)
         dwg.add(state)
-        dwg.add(self.frame(0, "poster"))
+        for index, (key, steps) in enumerate(self.highlights):
+            dwg.add(self.highlight(index, key, steps))
+        dwg.add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
             dwg.add(self.frame(number))
-        # On top: never hidden by a box or a step frame.
-        labels = dwg.g(class_=self.cls("plabels"), **{"aria-hidden": "true"})
+        # On top: never hidden by a box or a highlight.
+        labels = _Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for arrow in layout.arrows.values():
             if arrow.label_lines:
-                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], self.cls("plabel"),
+                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], ("plabel",),
                                         PATH_LABEL_LINE)
                 label["text-anchor"] = arrow.label_anchor
-                labels.add(label)
+                labels.xml.append(label.xml)
         dwg.add(labels)
         root: ElementTree.Element = dwg.get_xml()
         return root
+
+
+def travel_ms(arrow: Arrow) -> int:
+    """How long the flow dot takes along ``arrow``'s route, in ms: :data:`TRAVEL_SPEED` user units a
+    second, within :data:`TRAVEL_MS`."""
+    length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in zip(arrow.points, arrow.points[1:], strict=False))
+    low, high = TRAVEL_MS
+    return int(min(high, max(low, round(1000 * length / TRAVEL_SPEED, -1))))
+
+
+def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int, ...]]]:
+    """Every target some step highlights, paths first (drawn under boxes), each with its steps (1-based),
+    in the order the steps first highlight them."""
+    steps: dict[str, list[int]] = {}
+    for number, step in enumerate(scenario.steps, start=1):
+        for key in step.paths:
+            if key in layout.arrows:
+                steps.setdefault(key, []).append(number)
+    for number, step in enumerate(scenario.steps, start=1):
+        for key in step.active:
+            if key in layout.boxes:
+                steps.setdefault(key, []).append(number)
+    return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
 
 
 def _serialize(element: ElementTree.Element) -> str:
@@ -221,8 +289,8 @@ def _serialize(element: ElementTree.Element) -> str:
 
 
 class _Pieces:
-    """The drawing serialised child by child, so that the animated SVG and its still frames share
-    every piece they have in common: only the style sheet and the step frames differ."""
+    """The drawing serialised child by child, so that the animated SVG, its inline form and its still
+    frames share every piece they have in common: only the style sheet and the layers differ."""
 
     _MARK = "\ue000"  # a private-use character that author text cannot bring: XML-valid, never drawn
 
@@ -230,47 +298,63 @@ class _Pieces:
         shell = ElementTree.Element(root.tag, root.attrib)
         shell.text = self._MARK
         self.open, self.close = _serialize(shell).split(self._MARK)
-        self.root = root
         self.children = list(root)
         self.parts = [_serialize(child) for child in self.children]
 
-    def join(self, keep: set[str] | None = None, defs: str | None = None) -> str:
-        """The SVG with the frames numbered in ``keep`` (all when None) and, if given, other ``defs``."""
+    @staticmethod
+    def _style(css: str) -> str:
+        defs = ElementTree.Element("defs")
+        ElementTree.SubElement(defs, "style").append(CDATA(css))
+        return _serialize(defs)
+
+    def animated(self, css: str) -> str:
+        """Every layer, with style sheet ``css``."""
+        style = self._style(css)
+        return "".join([self.open, *(style if c.tag == "defs" else part for c, part in zip(
+            self.children, self.parts, strict=True)), self.close])
+
+    def still(self, number: int) -> str:
+        """Still ``number`` (0 the poster, K step K) from presentation attributes alone: the layers of
+        other frames left out, the kept ones made visible, no style sheet and no moving dot."""
         out = [self.open]
         for child, part in zip(self.children, self.parts, strict=True):
-            frame = child.get("data-md-frame")
-            if frame is not None and keep is not None and frame not in keep:
+            frame, steps = child.get("data-md-frame"), child.get("data-md-steps")
+            if child.tag == "defs":
                 continue
-            out.append(defs if defs is not None and child.tag == "defs" else part)
+            if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):
+                continue
+            if child.get("visibility") == "hidden":
+                shown = copy.deepcopy(child)
+                del shown.attrib["visibility"]
+                for dot in [e for e in shown if e.tag == "circle"]:
+                    shown.remove(dot)
+                part = _serialize(shown)
+            out.append(part)
         out.append(self.close)
         return "".join(out)
-
-    def still(self, drawer: _Drawer, still: int) -> str:
-        """Still frame ``still`` (0 the poster): other step frames and the keyframes left out."""
-        defs = self.root.find("defs")
-        style = defs.find("style") if defs is not None else None
-        if defs is None or style is None:
-            raise RenderError("the drawing has no style sheet to replace")
-        content = list(style)
-        style[:] = [CDATA(drawer.css(still))]
-        try:
-            return self.join({"0", str(still)}, _serialize(defs))
-        finally:
-            style[:] = content
 
 
 @dataclass(frozen=True)
 class ScenarioSvgs:
-    """One scenario's SVG elements as strings: ``animated``, and ``stills`` by frame (0 the poster, K step K)."""
+    """One scenario's SVG documents as strings.
+
+    ``animated`` and ``dark`` are the files (light and dark colours, each fixed, so that an ``<img>``
+    looks the same on any page; ``<picture>`` chooses between them), ``inline`` the form the HTML
+    figure inlines (its colours follow the page), ``stills`` and ``dark_stills`` the still frames by
+    number (0 the poster, K step K).  ``width`` is the drawing's natural width in user units.
+    """
 
     animated: str
     stills: dict[int, str]
-    width: float = 0.0  # the drawing's natural width, in user units (CSS px at scale 1)
+    width: float = 0.0
+    inline: str = ""
+    dark: str = ""
+    dark_stills: dict[int, str] = field(default_factory=dict)
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
                     stills: tuple[int, ...] = (0,)) -> ScenarioSvgs:
-    """Draw one scenario once and serialise it animated and as each requested still frame.
+    """Draw one scenario in each colour scheme and serialise it animated, inline and as each still.
 
     ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
     0 for the poster and K for step K (1-based).  Raises :class:`~renderer.errors.RenderError` for a
@@ -280,9 +364,13 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
     if bad:
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
-    drawer = _Drawer(spec, scenario, layout, prefix)
-    pieces = _Pieces(drawer.draw())
-    return ScenarioSvgs(pieces.join(), {k: pieces.still(drawer, k) for k in stills}, layout.width)
+    light = _Drawer(spec, scenario, layout, prefix, theme.LIGHT)
+    dark = _Drawer(spec, scenario, layout, prefix, theme.DARK)
+    lit, unlit = _Pieces(light.draw()), _Pieces(dark.draw())
+    file_css = light.css(inline=False)
+    return ScenarioSvgs(lit.animated(file_css), {k: lit.still(k) for k in stills}, layout.width,
+                        lit.animated(light.css(inline=True)), unlit.animated(file_css),
+                        {k: unlit.still(k) for k in stills})
 
 
 def svg_document(svg: str) -> bytes:

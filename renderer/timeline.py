@@ -19,6 +19,9 @@ from .model import Scenario
 MIN_STEP_MS = 334
 PERCENT_DECIMALS = 4
 
+#: Longest ease between two steps' highlights, in ms; never more than a third of the shortest step.
+EASE_MS = 250
+
 
 @dataclass(frozen=True)
 class Window:
@@ -81,28 +84,58 @@ class Timeline:
         """Loop length in ms: the sum of the step durations."""
         return self.windows[-1].end
 
-    def keyframe_stops(self, window: Window) -> list[tuple[str, bool]]:
-        """Keyframe offsets for one window: ``[(percent, visible), ...]``.
-
-        Used with ``step-end`` timing, each stop holds until the next one, so
-        the window's layer is visible exactly during ``[start, end)``.
-        """
-        stops: list[tuple[str, bool]] = []
-        decimals = self.percent_decimals
-        if window.start > 0:
-            stops.append(("0%", False))
-        stops.append((fmt_percent(100 * window.start / self.total, decimals), True))
-        if window.end < self.total:
-            stops.append((fmt_percent(100 * window.end / self.total, decimals), False))
-        else:
-            stops.append(("100%", True))
-        return stops
-
     @property
     def percent_decimals(self) -> int:
         """Decimals that place every keyframe within 0.1 ms of its step boundary: at least
         :data:`PERCENT_DECIMALS`, more for loops longer than 100 s."""
         return max(PERCENT_DECIMALS, math.ceil(math.log10(max(self.total, 1) / 100)) + 1)
+
+    @property
+    def ease_ms(self) -> int:
+        """How long a highlight takes to ease in or out, in ms: :data:`EASE_MS`, or a third of the
+        shortest step when that is shorter (so eases never meet, and nothing changes more than three
+        times a second, WCAG 2.2 SC 2.3.1)."""
+        return min(EASE_MS, min(w.duration for w in self.windows) // 3)
+
+    def _at(self, ms: float) -> str:
+        return fmt_percent(100 * ms / self.total, self.percent_decimals)
+
+    def highlight_stops(self, on: list[bool]) -> list[tuple[str, int]]:
+        """Keyframes ``[(percent, opacity), ...]`` of a highlight that is shown in the steps where
+        ``on`` (one flag per window) is true.
+
+        Where a step boundary changes it, the highlight eases across the boundary: from
+        ``ease_ms / 2`` before to ``ease_ms / 2`` after, so it is half-way exactly at the boundary,
+        to the millisecond.  Where the loop wraps, it eases in the last ``ease_ms`` of the loop, so
+        the first step starts fully shown.  Raises :class:`TimelineError` for a wrong count of flags.
+        """
+        if len(on) != len(self.windows):
+            raise TimelineError(f"{len(on)} highlight flags for {len(self.windows)} steps")
+        half = self.ease_ms / 2
+        stops: list[tuple[str, int]] = [("0%", int(on[0]))]
+        for window in self.windows[1:]:
+            before, after = on[window.index - 1], on[window.index]
+            if before != after:
+                stops += [(self._at(window.start - half), int(before)), (self._at(window.start + half), int(after))]
+        if on[-1] != on[0]:
+            stops += [(self._at(self.total - self.ease_ms), int(on[-1])), ("100%", int(on[0]))]
+        else:
+            stops.append(("100%", int(on[-1])))
+        return stops
+
+    def text_stops(self, window: Window) -> list[tuple[str, int]]:
+        """Keyframes ``[(percent, opacity), ...]`` of one step's state-panel text: it fades in over the
+        first ``ease_ms / 2`` of its window and out over the last, so two steps' text never show at
+        once and the text is gone exactly at the window's end."""
+        half = self.ease_ms / 2
+        stops: list[tuple[str, int]] = []
+        if window.start > 0:
+            stops.append(("0%", 0))
+        stops += [(self._at(window.start), 0), (self._at(window.start + half), 1),
+                  (self._at(window.end - half), 1), (self._at(window.end), 0)]
+        if window.end < self.total:
+            stops.append(("100%", 0))
+        return stops
 
     def as_json(self) -> list[dict[str, int]]:
         """``[{"start": ms, "duration": ms}, ...]`` for the player."""

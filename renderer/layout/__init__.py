@@ -15,15 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model import Scenario, Spec
-from .geometry import Arrow, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
+from .badges import place_badges
+from .geometry import Arrow, Badge, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
 from .labels import place_labels
 from .panel import panel, step_heading
 from .placement import grid_cells, path_label_lines, place
 from .routing import PathEnds, route_all
 from .sizes import LINE_HEIGHT, MARGIN, MIN_WIDTH, PANEL_GAP, PATH_LABEL_LINE
 
-__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout", "Panel",
-           "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
+__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Badge", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout",
+           "Panel", "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
 
 
 def _shift_point(p: Point, dx: float, dy: float) -> Point:
@@ -59,8 +60,11 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     shared = drawn if drawn is not None else diagram(spec)
     panel_top = shared.bottom + MARGIN + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
+                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
+    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles)
     return Layout(shared.width, panel_top + state.h + MARGIN, shared.boxes, shared.arrows, shared.lanes, state,
-                  shared.cells, shared.bands, shared.direction)
+                  shared.cells, shared.bands, shared.direction, badges)
 
 
 def diagram(spec: Spec) -> Diagram:

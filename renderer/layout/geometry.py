@@ -163,6 +163,14 @@ class Panel:
 
 
 @dataclass(frozen=True)
+class Badge(Rect):
+    """A poster badge: the numbers (``text``) of the steps that highlight target ``key``."""
+
+    key: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class Layout:
     """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
 
@@ -180,3 +188,4 @@ class Layout:
     cells: dict[str, tuple[int, int]] = field(default_factory=dict)
     bands: tuple[LaneBand, ...] = ()
     direction: str = "grid"
+    badges: tuple[Badge, ...] = ()

@@ -34,3 +34,6 @@ CLEARANCE = 10.0
 #: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
 HEAD_GAP = 7.0
 PANEL_GAP = 24.0
+#: Step badges of the poster: height and the padding either side of their text.
+BADGE_HEIGHT = 20.0
+BADGE_PAD = 6.0

@@ -24,6 +24,7 @@ def sha(data: bytes) -> str:
 
 
 EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
+                  "reference.one-request.dark.svg", "reference.one-request.poster.dark.svg",
                   "reference.one-request.poster.svg", "reference.one-request.svg"]
 
 

@@ -56,14 +56,14 @@ def _options(tmp_path: Path, mode: str) -> Options:
     return Options(mode=mode, specs=[tmp_path / "specs"], output=tmp_path / "out", source_root=tmp_path, jobs=1)
 
 
-def test_the_four_formats_name_every_file_of_our_spec():
+def test_the_formats_name_every_file_of_our_spec():
     loaded = parse_text(SPEC.read_bytes(), SPEC.name)
     model = check_spec(loaded).spec
     assert model is not None
     files = render_outputs(model, "prefill-decode", [])
     committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST}
     assert set(files) == committed
-    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "page", "fragment"]
+    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "page", "fragment"]
 
 
 def test_a_format_is_registered_once():
@@ -73,6 +73,7 @@ def test_a_format_is_registered_once():
 
 def test_ownership_follows_the_patterns():
     assert owned_by("q", "q.main.svg") and owned_by("q", "q.main.poster.svg")
+    assert owned_by("q", "q.main.dark.svg") and owned_by("q", "q.main.poster.dark.svg")
     assert owned_by("q", "q.html") and owned_by("q", "q.fragment.html")
     assert not owned_by("q", "q-one.main.svg")  # another spec's file
     assert not owned_by("q", "q.main.steps.txt")  # no registered format writes it

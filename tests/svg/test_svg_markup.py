@@ -35,7 +35,7 @@ def test_svg_is_xml_with_only_our_elements(hostile_outputs, name):
     assert SVG_NS + "script" not in tags and SVG_NS + "foreignObject" not in tags
     assert tags <= {element.tag for element in reference.iter()}
     assert [e for e in root.iter() if any(a.startswith("on") for a in e.attrib)] == []
-    assert len(root.findall(f".//{SVG_NS}style")) == 1
+    assert len(root.findall(f".//{SVG_NS}style")) == (0 if name.endswith("poster.svg") else 1)
 
 
 @pytest.mark.parametrize("name", SVG_FILES)
@@ -47,5 +47,7 @@ def test_svg_text_comes_back_verbatim(hostile_outputs, name):
     text = "".join(root.itertext())
     for probe in PROBES:
         assert probe in text, probe
+    if name.endswith("poster.svg"):
+        return  # a still has no style sheet
     style = style_text(root)
     assert "alert" not in style and "script" not in style and "W" * 50 not in style
