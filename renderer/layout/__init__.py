@@ -12,6 +12,7 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from ..model import Scenario, Spec
@@ -63,7 +64,8 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles)
-    return Layout(shared.width, panel_top + state.h + MARGIN, shared.boxes, shared.arrows, shared.lanes, state,
+    # Whole user units, so every renderer rasterises the canvas at the same pixel size.
+    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows, shared.lanes, state,
                   shared.cells, shared.bands, shared.direction, badges)
 
 

@@ -486,7 +486,7 @@ STATE_JS = r"""
   const scenes = Array.from(root.querySelectorAll("[data-md-scene]"));
   const shown = scenes.filter(s => !s.hidden && s.getClientRects().length);
   const svg = shown.length ? shown[0].querySelector("svg") : null;
-  const flow = svg && svg.querySelector("[data-md-current] [class$='-flow']");
+  const flow = svg && svg.querySelector("circle[class$='-dot']");  // the dot travelling along active routes
   const select = root.querySelector(".md-scenario");
   return {
     label: heard(play).trim(),
@@ -513,8 +513,19 @@ def figures(page):
     return page.locator("[data-md-figure]")
 
 
+#: Finish the figure's running CSS transitions (the eases between steps), so what follows sees the step's
+#: settled state (argument: the figure's root element).
+SETTLE_JS = "root => root.getAnimations({subtree: true}).filter(a => a instanceof CSSTransition).forEach(a => a.finish())"
+
+
+def settle(page, index: int = 0) -> None:
+    """Finish figure ``index``'s eases between steps (:data:`SETTLE_JS`)."""
+    figures(page).nth(index).evaluate(SETTLE_JS)
+
+
 def state(page, index: int = 0) -> dict:
-    """:data:`STATE_JS` of figure ``index`` on ``page``."""
+    """:data:`STATE_JS` of figure ``index`` on ``page``, its eases finished first."""
+    settle(page, index)
     return figures(page).nth(index).evaluate(STATE_JS)
 
 
