@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from .html import FigureContext, figure_context, render_fragment, render_page
-from .layout import Diagram, layout_scenario
+from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
 from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
@@ -55,6 +55,14 @@ class RenderJob:
         """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
                                              prefix_for(self.slug, scenario.id))
+                for scenario in self.spec.scenarios}
+
+    @cached_property
+    def narrow(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``)."""
+        shared = diagram(self.spec, narrow=True)
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
+                                             prefix_for(self.slug, scenario.id), stills=())
                 for scenario in self.spec.scenarios}
 
     @cached_property
@@ -171,6 +179,33 @@ class PosterDarkSvg(OutputFormat):
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.dark.svg``: the poster with the dark palette."""
         return svg_document(job.drawings[scenario.id].dark_stills[0])
+
+
+@register
+class NarrowSvg(OutputFormat):
+    """The animated SVG laid out for a phone-wide ``<img>``: one column of boxes, so that its text stays
+    at 12 CSS px or more in a 330 px wide image (``<picture>``'s ``max-width`` source)."""
+
+    name = "svg-narrow"
+    pattern = "{slug}.{scenario}.narrow.svg"
+    summary = "animated SVG per scenario, narrow layout"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.narrow.svg``."""
+        return svg_document(job.narrow[scenario.id].animated)
+
+
+@register
+class NarrowDarkSvg(OutputFormat):
+    """The narrow animated SVG in dark colours."""
+
+    name = "svg-narrow-dark"
+    pattern = "{slug}.{scenario}.narrow.dark.svg"
+    summary = "animated SVG per scenario, narrow layout, dark colours"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.narrow.dark.svg``."""
+        return svg_document(job.narrow[scenario.id].dark)
 
 
 @register

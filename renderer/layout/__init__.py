@@ -18,11 +18,21 @@ from dataclasses import dataclass, replace
 from ..model import Scenario, Spec
 from .badges import place_badges
 from .geometry import Arrow, Badge, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
-from .labels import place_labels
+from .labels import PlacedLabel, place_labels
 from .panel import panel, step_heading
 from .placement import grid_cells, path_label_lines, place
 from .routing import PathEnds, route_all
-from .sizes import LINE_HEIGHT, MARGIN, MIN_WIDTH, PANEL_GAP, PATH_LABEL_LINE
+from .sizes import (
+    LINE_HEIGHT,
+    MARGIN,
+    MIN_WIDTH,
+    NARROW_BOX_MAX_WIDTH,
+    NARROW_GAPS,
+    NARROW_MIN_WIDTH,
+    PANEL_GAP,
+    PATH_LABEL_LINE,
+)
+from .stacked import stacked_routes
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Badge", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout",
            "Panel", "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
@@ -65,24 +75,42 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles)
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
-    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows, shared.lanes, state,
-                  shared.cells, shared.bands, shared.direction, badges)
+    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
+                  shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
 
 
-def diagram(spec: Spec) -> Diagram:
-    """Boxes, routes and labels of a spec: see the module docstring."""
-    cells, lane_labels = grid_cells(spec)
-    placed = place(spec, cells, lane_labels)
+def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
+    """Boxes, routes and labels of a spec: see the module docstring.
+
+    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
+    box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
+    layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
+    apply to it.
+    """
+    if narrow:
+        cells, lane_labels = grid_cells(spec, down=True, positions=False)
+        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=NARROW_BOX_MAX_WIDTH, gaps=NARROW_GAPS)
+    else:
+        cells, lane_labels = grid_cells(spec)
+        placed = place(spec, cells, lane_labels)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
-    down = _flows_down(cells, spec)
+    down = True if narrow else _flows_down(cells, spec)
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
-    routes = route_all(boxes, ends, against)
-    label_lines = {p.key: path_label_lines(p.label) for p in spec.paths if p.key in routes}
-    obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes)]
-    labels = place_labels({key: route.points for key, route in routes.items()}, label_lines, obstacles)
+    label_lines = {p.key: path_label_lines(p.label) for p in spec.paths}
+    on_tracks: dict[str, PlacedLabel] = {}
+    if narrow:
+        routes, on_tracks = stacked_routes(boxes, ends, label_lines)
+    else:
+        routes = route_all(boxes, ends, against)
+    label_lines = {key: lines for key, lines in label_lines.items() if key in routes}
+    obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
+                             *(label.block for label in on_tracks.values())]
+    labels = place_labels({key: route.points for key, route in routes.items()},
+                          {key: lines for key, lines in label_lines.items() if key not in on_tracks}, obstacles)
+    labels.update(on_tracks)
 
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
@@ -102,7 +130,7 @@ def diagram(spec: Spec) -> Diagram:
             route.clean and (label is None or label.clean))
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
-    width = max(MIN_WIDTH, right - left + 2 * MARGIN)
+    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
 

@@ -39,14 +39,15 @@ def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
     return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
 
 
-def grid_cells(spec: Spec, *, down: bool | None = None) -> tuple[Cells, list[str | None]]:
+def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) -> tuple[Cells, list[str | None]]:
     """Every node's (row, column) cell, and each row's lane label (lane grids only).
 
     A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
     appearance (or ``layout.lanes``), the sorted distinct indexes are columns.  Otherwise the
     layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
     direction from the graph's shape alone: down for more than four layers); nodes without
-    paths follow in rows of :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells.
+    paths follow in rows of :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells
+    (unless ``positions`` is False).
     """
     nodes = [t.key for t in spec.nodes]
     parsed = {key: parse_lane_key(key) for key in nodes}
@@ -75,20 +76,22 @@ def grid_cells(spec: Spec, *, down: bool | None = None) -> tuple[Cells, list[str
         first_row = max((r for r, _ in cells.values()), default=-1) + 1
         for i, key in enumerate(loose):
             cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
-    cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
+    if positions:
+        cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
     return cells, labels
 
 
-def _inner(label: str) -> float:
-    """The text width a box gives ``label``: :data:`BOX_MAX_WIDTH` less padding, or more, up to
+def _inner(label: str, box_max: float = BOX_MAX_WIDTH) -> float:
+    """The text width a box gives ``label``: ``box_max`` less padding, or more, up to
     :data:`BOX_WORD_WIDTH`, so that a long word stays whole."""
     longest = max((text_width(word) for word in label.split()), default=0.0)
-    return max(BOX_MAX_WIDTH - 2 * PAD_X, min(longest, BOX_WORD_WIDTH - 2 * PAD_X))
+    return max(box_max - 2 * PAD_X, min(longest, BOX_WORD_WIDTH - 2 * PAD_X))
 
 
-def box_lines(label: str) -> tuple[str, ...]:
-    """A node label wrapped for its box: words are broken only when longer than :data:`BOX_WORD_WIDTH`."""
-    return tuple(wrap(label, _inner(label)))
+def box_lines(label: str, box_max: float = BOX_MAX_WIDTH) -> tuple[str, ...]:
+    """A node label wrapped for a box at most ``box_max`` wide: words are broken only when longer
+    than :data:`BOX_WORD_WIDTH`."""
+    return tuple(wrap(label, _inner(label, box_max)))
 
 
 def natural_width(lines: tuple[str, ...]) -> float:
@@ -113,10 +116,10 @@ class Placement:
     bottom: float
 
 
-def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
+def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y)) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
-    of a path that runs along that gap."""
-    gap_x, gap_y = GAP_X, GAP_Y
+    of a path that runs along that gap; at least ``least``."""
+    gap_x, gap_y = least
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or not path.label:
             continue
@@ -132,8 +135,14 @@ def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
     return round(gap_x, 1), round(gap_y, 1)
 
 
-def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:
-    """Coordinates for ``cells``: see the module docstring."""
+def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
+          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None) -> Placement:
+    """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
+    column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`);
+    ``box_max`` bounds box widths there and ``gaps`` replaces the least gaps (:data:`GAP_X`,
+    :data:`GAP_Y`)."""
+    if lanes_on_top:
+        return _place_stacked(spec, cells, lane_labels, box_max, gaps)
     lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
     n_cols = max((c for _, c in cells.values()), default=-1) + 1
@@ -166,3 +175,37 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:
         bands = tuple(LaneBand(MARGIN - 8, row_y[r] - gap_y / 2 + 4, right + 8 - (MARGIN - 8), row_h[r] + gap_y - 8)
                       for r in range(n_rows))
     return Placement(boxes, lanes, bands, right, bottom)
+
+
+def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
+                   gaps: tuple[float, float] | None) -> Placement:
+    """:func:`place` for the narrow variant: every box in one column, in the order of ``cells`` (row,
+    then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
+    its header in a band of their own; routes run in the room to the right of the column."""
+    order = sorted(cells, key=lambda key: (cells[key], key))
+    lines = {key: box_lines(next(t.label or "" for t in spec.nodes if t.key == key), box_max) for key in order}
+    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order)])
+    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y))
+    boxes: dict[str, Box] = {}
+    lanes: list[LaneHeader] = []
+    bands: list[LaneBand] = []
+    y, lane, block_top = MARGIN, None, MARGIN
+    for key in order:
+        row = cells[key][0]
+        if lane_labels and row != lane:
+            if lane is not None:
+                bands.append(LaneBand(MARGIN - 8, block_top - 8, width + 16, y - gap_y - block_top + 16))
+                y += 8
+            lane, block_top = row, y
+            label = lane_labels[row] if row < len(lane_labels) else None
+            header = tuple(wrap(label, width)) if label else ()
+            if header:
+                lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
+                y += len(header) * LINE_HEIGHT + PAD_Y
+        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
+        boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
+        y += h + gap_y
+    bottom = y - gap_y
+    if lane_labels and lane is not None:
+        bands.append(LaneBand(MARGIN - 8, block_top - 8, width + 16, bottom - block_top + 16))
+    return Placement(boxes, tuple(lanes), tuple(bands), MARGIN + width, bottom)

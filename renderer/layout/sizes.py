@@ -37,3 +37,8 @@ PANEL_GAP = 24.0
 #: Step badges of the poster: height and the padding either side of their text.
 BADGE_HEIGHT = 20.0
 BADGE_PAD = 6.0
+#: The narrow variant (a phone-wide ``<img>``): box width bound, least gaps between columns and rows,
+#: and the least canvas width.  A figure this narrow keeps 13 px text at 12 CSS px or more in 330 px.
+NARROW_BOX_MAX_WIDTH = 136.0
+NARROW_GAPS = (20.0, 24.0)
+NARROW_MIN_WIDTH = 320.0

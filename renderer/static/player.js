@@ -150,7 +150,8 @@
   /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view. */
   Player.prototype.reveal = function (frame) {
     var canvas = this.scenes[this.scenario].querySelector("[data-md-canvas]");
-    var boxes = frame.querySelectorAll("rect");
+    var step = frame.getAttribute("data-md-frame");
+    var boxes = frame.ownerSVGElement.querySelectorAll("[data-md-steps~='" + step + "'] rect");
     if (!canvas || !boxes.length || canvas.scrollWidth <= canvas.clientWidth + 1) { return; }
     var view = canvas.getBoundingClientRect();
     var left = Infinity, right = -Infinity;

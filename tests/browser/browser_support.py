@@ -414,7 +414,7 @@ KEYFRAMES_JS = r"""
       const m = rule.name.match(new RegExp("^" + prefix + "-k(\\d+)$"));
       if (m) {
         frames[m[1]] = Object.assign(frames[m[1]] || {}, {
-          stops: Array.from(rule.cssRules).map(k => [k.keyText, k.style.visibility])});
+          stops: Array.from(rule.cssRules).map(k => [k.keyText, k.style.opacity])});
       }
     }
   }
@@ -430,20 +430,18 @@ def ms(text: str) -> float:
 
 
 def keyframe_windows(frames: dict) -> list[dict]:
-    """``[{"start": ms, "duration": ms}, ...]`` from :data:`KEYFRAMES_JS` output (step-end timing:
-    each stop holds until the next one; a frame is visible from its visible stop to the next hidden one)."""
+    """``[{"start": ms, "duration": ms}, ...]`` from :data:`KEYFRAMES_JS` output: each step's panel text
+    fades in from opacity 0 at its window's start and back to 0 at its end (linear between stops)."""
     windows = []
     for number in sorted(frames, key=int):
         frame = frames[number]
-        assert frame["timing"] == "step-end" and frame["iterations"] == "infinite", frame
+        assert frame["timing"] == "linear" and frame["iterations"] == "infinite", frame
         total = ms(frame["duration"])
-        stops = sorted((float(offset.rstrip("%")), visibility) for offset, visibility in frame["stops"])
-        shown = [i for i, (_, v) in enumerate(stops) if v == "visible"]
+        stops = sorted((float(offset.rstrip("%")), float(opacity)) for offset, opacity in frame["stops"])
+        shown = [i for i, (_, o) in enumerate(stops) if o > 0]
         assert shown, f"frame {number} is never visible: {stops}"
-        begin = stops[shown[0]][0]
-        hidden_after = [offset for offset, v in stops[shown[0]:] if v == "hidden"]
-        end = hidden_after[0] if hidden_after else 100.0
-        assert all(v == "visible" for offset, v in stops if begin <= offset < end), stops
+        begin = stops[shown[0] - 1][0] if shown[0] else 0.0
+        end = stops[shown[-1] + 1][0] if shown[-1] + 1 < len(stops) else 100.0
         windows.append({"start": round(begin * total / 100), "duration": round((end - begin) * total / 100),
                         "total": total})
     return windows

@@ -120,7 +120,7 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
               const normalLabel = svg.querySelector(P + 'n:not(' + P + 'dim) ' + P + 'label');
               return {
                 normal: [getComputedStyle(normal).strokeWidth, getComputedStyle(normalLabel).fontWeight],
-                active: Array.from(frame.querySelectorAll(P + 'on')).map(g => ({
+                active: Array.from(svg.querySelectorAll('[data-md-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => ({
                   ring: g.querySelectorAll(P + 'ring').length,
                   ringWidth: g.querySelector(P + 'ring') && getComputedStyle(g.querySelector(P + 'ring')).strokeWidth,
                   stroke: getComputedStyle(g.querySelector(P + 'node')).strokeWidth,

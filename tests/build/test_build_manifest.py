@@ -24,7 +24,8 @@ def sha(data: bytes) -> str:
 
 
 EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
-                  "reference.one-request.dark.svg", "reference.one-request.poster.dark.svg",
+                  "reference.one-request.dark.svg", "reference.one-request.narrow.dark.svg",
+                  "reference.one-request.narrow.svg", "reference.one-request.poster.dark.svg",
                   "reference.one-request.poster.svg", "reference.one-request.svg"]
 
 

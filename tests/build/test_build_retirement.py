@@ -41,7 +41,8 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     assert "retired file(s) deleted" in built.stderr
     names = sorted(p.name for p in out.iterdir())
     assert names == ["blog-asset.png", "manifest.json", "one.fragment.html", "one.html",
-                     "one.renamed.dark.svg", "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg"]
+                     "one.renamed.dark.svg", "one.renamed.narrow.dark.svg", "one.renamed.narrow.svg",
+                     "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg"]
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
     assert [entry["spec"] for entry in manifest["specs"]] == ["../mechanisms/one.mechanism.json"]
     assert runner.invoke(main, ["check"]).exit_code == 0

@@ -63,7 +63,8 @@ def test_the_formats_name_every_file_of_our_spec():
     files = render_outputs(model, "prefill-decode", [])
     committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST}
     assert set(files) == committed
-    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "page", "fragment"]
+    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "svg-narrow", "svg-narrow-dark",
+                                                   "page", "fragment"]
 
 
 def test_a_format_is_registered_once():

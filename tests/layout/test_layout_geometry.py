@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from renderer.layout import layout_scenario
+from renderer.layout import diagram, layout_scenario
 from renderer.layout.geometry import Rect
-from renderer.layout.sizes import HEAD_GAP, PAD_X
+from renderer.layout.sizes import HEAD_GAP, MIN_TEXT_PX, PAD_X, PATH_LABEL_SIZE
 from renderer.measure import text_width
 from renderer.model import spec_from_data
 from support.reference_spec import reference_spec
@@ -24,10 +24,13 @@ def _segments(arrow):
     return list(itertools.pairwise(arrow.points))
 
 
-@pytest.fixture(scope="module", params=sorted(SHAPES))
+@pytest.fixture(scope="module", params=[(name, narrow) for name in sorted(SHAPES) for narrow in (False, True)],
+                ids=lambda p: f"{p[0]}{'-narrow' if p[1] else ''}")
 def figure(request):
-    spec = spec_from_data(SHAPES[request.param])
-    return spec, layout_scenario(spec, spec.scenarios[0])
+    """Each shape's first scenario in the wide layout and in the narrow one (one column of boxes)."""
+    name, narrow = request.param
+    spec = spec_from_data(SHAPES[name])
+    return spec, layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=narrow))
 
 
 def test_routes_are_orthogonal_and_never_cross_a_box(figure):
@@ -132,3 +135,16 @@ def test_fan_out_crossings_are_reduced():
     assert len({cell[1] for cell, _ in workers}) == 1  # the six workers share one layer
     lb, agg = layout.cells["lb"], layout.cells["agg"]
     assert lb[1] < workers[0][0][1] < agg[1]
+
+
+#: A README image is about 330 CSS px wide on a 360 px phone: 13 px path labels stay at 12 px or more in a
+#: drawing this wide.
+PHONE_IMAGE_PX = 330
+
+
+@pytest.mark.parametrize("name", ["reference", "chain", "cycle", "fan-out-in", "opposite-pairs", "long-and-cjk", "forty"])
+def test_the_narrow_layout_keeps_text_readable_in_a_phone_wide_image(name):
+    spec = spec_from_data(SHAPES[name])
+    narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
+    assert len({box.x for box in narrow.boxes.values()}) == 1  # one column
+    assert PATH_LABEL_SIZE * PHONE_IMAGE_PX / narrow.width >= MIN_TEXT_PX, narrow.width
