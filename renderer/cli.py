@@ -1,4 +1,4 @@
-"""Stage 8, CLI: ``mechdiagram build | validate | check | hash``.
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema``.
 
 Each command fills one :class:`renderer.config.Options` and calls
 :func:`renderer.build.execute` (or the hash helpers).  Exit status: 0 when all
@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from . import __version__
+from .assets import schema_text
 from .build import discover, execute
 from .config import Format, Mode, Options, project_settings
 from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
@@ -25,6 +26,7 @@ from .files import display_path
 from .findings import Finding
 from .hashing import hash_files, write_spec_digests
 from .report import emit
+from .scaffold import plan_new, schema_copy_is_current, write_new, write_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -204,6 +206,54 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None)
                    else f"{display_path(path)}: source digests already current", err=True)
     if failed:
         raise CommandFailedError(f"{failed} spec(s) not updated")
+
+
+@main.command("new")
+@click.argument("name")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Folder for the new spec and its notes.")
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder that source paths are relative to [default: source-root in pyproject.toml, "
+                   "else the current folder].")
+@_translated
+def new_command(name: str, folder: Path, source_root: Path | None) -> None:
+    """Write NAME.mechanism.json, a small valid spec showing every field, and NAME.notes.md, its pinned source.
+
+    Never overwrites a file.  The spec's $schema points at the project's copy of the
+    schema (mechanism.schema.json or schema/mechanism.schema.json in the spec's folder or
+    a parent, up to the project's) by a relative path; see `mechdiagram schema -o`.
+
+    Example: mechdiagram new queue --dir mechanisms
+    """
+    settings, base = project_settings(Path.cwd())
+    if source_root is None:
+        source_root = Path(display_path(base / settings["source-root"])) if "source-root" in settings else Path(".")
+    plan = plan_new(name, folder, source_root, base)
+    write_new(plan)
+    click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
+    if plan.schema_copy is None:
+        click.echo(f"no copy of the schema in this project, so $schema is {plan.schema_ref}; for editor "
+                   "completion run `mechdiagram schema -o schema/` and point $schema at the file it writes", err=True)
+    elif not schema_copy_is_current(plan.schema_copy):
+        click.echo(f"{display_path(plan.schema_copy)} differs from this mechdiagram's schema; refresh it with "
+                   f"`mechdiagram schema -o {display_path(plan.schema_copy)}`", err=True)
+
+
+@main.command("schema")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="Write the schema to this file instead of printing it; into it as mechanism.schema.json "
+                   "when it is a folder or ends with '/'.")
+@_translated
+def schema_command(output: str | None) -> None:
+    """Print the mechanism spec JSON Schema, or write it into your project for editors.
+
+    Example: mechdiagram schema -o schema/mechanism.schema.json
+    """
+    if output is None:
+        click.echo(schema_text(), nl=False)
+        return
+    target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
+    click.echo(f"{display_path(target)}: " + ("schema written" if changed else "schema already current"), err=True)
 
 
 def _terminate(signum: int, frame: object) -> None:

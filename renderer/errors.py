@@ -9,6 +9,7 @@ usage error, as click uses it).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
@@ -36,6 +37,14 @@ class ConfigError(MechdiagramError):
 
 class OutputError(MechdiagramError):
     """An output file cannot be written or deleted (the message names it)."""
+
+
+class OutputExistsError(OutputError):
+    """A file that must be new (``mechdiagram new``) exists already; ``path`` is that file."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class HashError(MechdiagramError):

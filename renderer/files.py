@@ -13,7 +13,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import OutputError
+from .errors import OutputError, OutputExistsError
 
 
 def display_path(path: Path) -> str:
@@ -46,16 +46,21 @@ def default_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
+def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: bool = True) -> bool:
     """Write ``data`` to ``path`` atomically (temporary file in the same folder, then rename).
 
     ``mode`` is the new file's permission bits (default: ``0o666`` less the
     umask).  Returns False, writing nothing, when the file already holds
-    exactly ``data``.  Raises :class:`~renderer.errors.OutputError` (naming the
-    file) when it cannot write; an interrupted write leaves no temporary file behind.
+    exactly ``data``.  With ``overwrite=False`` the file must not exist: the temporary file is
+    hard-linked into place, which fails rather than replace a file that appeared meanwhile, and
+    :class:`~renderer.errors.OutputExistsError` is raised when one is there.  Raises
+    :class:`~renderer.errors.OutputError` (naming the file) when it cannot write; an interrupted
+    write leaves no temporary file behind.
     """
     try:
-        if path.is_file() and path.read_bytes() == data:
+        if not overwrite and os.path.lexists(path):
+            raise _exists(path)
+        if overwrite and path.is_file() and path.read_bytes() == data:
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -67,11 +72,37 @@ def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        if overwrite:
+            os.replace(temp, path)
+        else:
+            _link_new(temp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, FileExistsError):
+            raise _exists(path) from exc
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
         raise
     return True
+
+
+def _exists(path: Path) -> OutputExistsError:
+    return OutputExistsError(path, f"{display_path(path)} exists already; it is left as it was")
+
+
+def _link_new(temp: str, path: Path) -> None:
+    """Move ``temp`` to ``path`` only when nothing is at ``path`` (a hard link fails on an existing name).
+
+    On a file system without hard links, the check and the rename are two steps.
+    """
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(path):
+            raise FileExistsError(17, "File exists", str(path)) from None
+        os.replace(temp, path)
+        return
+    os.unlink(temp)

@@ -38,7 +38,9 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     # The package data every stage reads through importlib.resources travels in the wheel.
     for data in ("renderer/schema/mechanism.schema.json", "renderer/data/text-metrics.json",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
-                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css"):
+                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
+                 "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
+                 "renderer/templates/spec-format.md"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 
@@ -61,6 +63,13 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     produced = {p.name: p.read_bytes() for p in (project / "assets").iterdir() if p.name != "manifest.json"}
     assert produced == _committed_outputs()
     _run([script, "check", "mechanisms", "-o", "assets"], cwd=project)
+    # `new` and `schema` work from the installed package data too.
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    _run([script, "schema", "-o", "schema/"], cwd=fresh)
+    _run([script, "new", "queue", "--dir", "mechanisms"], cwd=fresh)
+    assert '"$schema": "../schema/mechanism.schema.json"' in (fresh / "mechanisms" / "queue.mechanism.json").read_text()
+    assert _run([script, "validate", "mechanisms"], cwd=fresh).stderr == "mechdiagram: 1 of 1 spec(s) valid\n"
 
 
 def test_crlf_checkout_keeps_output_specs_and_sources_byte_identical(tmp_path):

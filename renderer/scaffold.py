@@ -1,0 +1,165 @@
+"""``mechdiagram new NAME`` and ``mechdiagram schema``: a spec to start from, and the schema for editors.
+
+:func:`plan_new` checks the name and works out the files; :func:`write_new` writes the notes
+source (``NAME.notes.md``) and then the spec (``NAME.mechanism.json``) that pins the notes'
+SHA-256, both from package templates, neither over an existing file.  The spec's ``$schema``
+points by a relative path at the project's copy of the schema (see :func:`find_schema_copy`), or
+at the schema's ``$id`` when the project has none.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .assets import schema, schema_text
+from .errors import OutputError, OutputExistsError, UsageError
+from .files import display_path, sha256_hex, write_file
+from .templating import template
+
+SPEC_SUFFIX = ".mechanism.json"
+NOTES_SUFFIX = ".notes.md"
+#: The schema's file name, for ``mechdiagram schema -o DIR`` and the search for a project's copy.
+SCHEMA_FILE = "mechanism.schema.json"
+#: Where a project keeps its copy of the schema, relative to each folder searched.
+SCHEMA_PLACES = (SCHEMA_FILE, f"schema/{SCHEMA_FILE}")
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+
+@dataclass(frozen=True)
+class NewSpec:
+    """What ``new`` writes: the spec and notes files, the notes' path as the spec declares it
+    (relative to the source root, ``/`` separators) and the spec's ``$schema`` value.
+
+    ``schema_copy`` is the project's copy of the schema that ``schema_ref`` points at, or ``None``
+    when there is none and ``schema_ref`` is the schema's ``$id``.
+    """
+
+    name: str
+    spec: Path
+    notes: Path
+    notes_source: str
+    schema_ref: str
+    schema_copy: Path | None
+
+
+def _is_our_schema(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("$id") == schema()["$id"]
+
+
+def find_schema_copy(folder: Path, top: Path) -> Path | None:
+    """The nearest copy of the mechanism schema for a spec in ``folder``, or ``None``.
+
+    Looks in ``folder`` and each parent up to ``top`` (the project's folder, included; only
+    ``folder`` itself when it is not under ``top``) for ``mechanism.schema.json`` or
+    ``schema/mechanism.schema.json`` whose ``$id`` is this schema's.
+    """
+    folder, top = folder.resolve(), top.resolve()
+    chain = [folder, *folder.parents]
+    if top in chain:
+        chain = chain[: chain.index(top) + 1]
+    else:
+        chain = [folder]
+    for place in chain:
+        for relative in SCHEMA_PLACES:
+            candidate = place / relative
+            if candidate.is_file() and _is_our_schema(candidate):
+                return candidate
+    return None
+
+
+def schema_copy_is_current(path: Path) -> bool:
+    """True when the file at ``path`` holds exactly this mechdiagram's schema."""
+    try:
+        return path.read_text("utf-8") == schema_text()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _refused(path: Path) -> UsageError:
+    return UsageError(f"{display_path(path)} exists already; new never overwrites a file")
+
+
+def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSpec:
+    """The files ``new NAME`` would write in ``folder``, checked; nothing is written.
+
+    ``name`` may end with ``.mechanism.json``.  Raises :class:`~renderer.errors.UsageError` for
+    a name that is a path (it would leave ``folder``) or not a letter followed by up to 63
+    letters, digits, ``-`` or ``_``; for a ``folder`` that is not a folder or not under
+    ``source_root`` (the notes must be, to be pinned); and when either file exists already.
+    """
+    stem = name.removesuffix(SPEC_SUFFIX)
+    if "/" in stem or "\\" in stem or stem in (".", ".."):
+        raise UsageError(f"NAME {name!r} is a path, which would leave the folder {display_path(folder)}; "
+                         "give a plain name and choose the folder with --dir")
+    if not _NAME.fullmatch(stem):
+        raise UsageError(f"NAME {name!r} must be a letter followed by up to 63 letters, digits, '-' or '_'")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{display_path(folder)} is not a folder")
+    spec, notes = folder / f"{stem}{SPEC_SUFFIX}", folder / f"{stem}{NOTES_SUFFIX}"
+    try:
+        notes_source = notes.resolve().relative_to(source_root.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(f"{display_path(folder)} is not under the source root {display_path(source_root)}, "
+                         "so the spec could not pin its notes; choose --dir or --source-root") from None
+    for path in (spec, notes):
+        if os.path.lexists(path):
+            raise _refused(path)
+    copy = find_schema_copy(folder, project)
+    if copy is None:
+        schema_ref = str(schema()["$id"])
+    else:
+        schema_ref = Path(os.path.relpath(copy, folder.resolve())).as_posix()
+    return NewSpec(stem, spec, notes, notes_source, schema_ref, copy)
+
+
+def _title(stem: str) -> str:
+    words = re.sub(r"[-_]+", " ", stem).strip()
+    return words[:1].upper() + words[1:]
+
+
+def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
+    """The bytes of the notes file and of the spec that pins them (UTF-8, ``\\n`` line ends)."""
+    context = {"title": _title(plan.name), "spec_name": display_path(plan.spec)}
+    notes = template("new.notes.md").render(context).encode("utf-8")
+    spec = template("new.mechanism.json").render(
+        context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))
+    return notes, spec.encode("utf-8")
+
+
+def write_new(plan: NewSpec) -> None:
+    """Write the notes, then the spec, of ``plan``; neither replaces an existing file.
+
+    Raises :class:`~renderer.errors.UsageError` when a file appeared since :func:`plan_new`
+    (the notes written by this call are removed again) and
+    :class:`~renderer.errors.OutputError` when a file cannot be written.
+    """
+    notes, spec = render_new(plan)
+    try:
+        write_file(plan.notes, notes, overwrite=False)
+        try:
+            write_file(plan.spec, spec, overwrite=False)
+        except OutputError:
+            plan.notes.unlink()
+            raise
+    except OutputExistsError as exc:
+        raise _refused(exc.path) from None
+
+
+def write_schema(path: Path, folder: bool = False) -> tuple[Path, bool]:
+    """Write the schema to ``path``, or to ``path/mechanism.schema.json`` when ``path`` is a folder
+    or ``folder`` is true (the folder is made when missing).
+
+    Returns the file and whether it changed.  Raises :class:`~renderer.errors.OutputError`
+    when it cannot be written.
+    """
+    target = path / SCHEMA_FILE if folder or path.is_dir() else path
+    return target, write_file(target, schema_text().encode("utf-8"))
