@@ -11,6 +11,7 @@ import pytest
 from renderer.assets import schema
 from renderer.errors import OutputExistsError, UsageError
 from renderer.files import sha256_hex, write_file
+from renderer.outputs import formats
 from renderer.scaffold import plan_new, write_new
 from support.cli import invoke
 
@@ -67,8 +68,9 @@ def test_new_spec_validates_builds_and_pins_its_notes(folder):
     assert built.exit_code == 0, built.output
     document = json.loads(built.stdout)
     assert document["findings"] == []
-    assert sorted(p.name for p in (folder / "out").iterdir()) == [
-        "manifest.json", "queue.first-run.poster.svg", "queue.first-run.svg", "queue.fragment.html", "queue.html"]
+    expected = {fmt.file_name("queue", "first-run") for fmt in formats()}  # every registered format's file
+    assert sorted(p.name for p in (folder / "out").iterdir()) == sorted({"manifest.json", *expected})
+    assert "queue.first-run.svg" in expected and "queue.html" in expected
     manifest = json.loads((folder / "out" / "manifest.json").read_text("utf-8"))
     (entry,) = manifest["specs"]
     assert [s["status"] for s in entry["sources"]] == ["verified"]
