@@ -37,8 +37,20 @@ def static_text(name: str) -> str:
 
 
 @lru_cache(maxsize=1)
+def _text_metrics() -> dict[str, Any]:
+    parsed: dict[str, Any] = json.loads(resources.files("renderer").joinpath("data", "text-metrics.json")
+                                        .read_text("utf-8"))
+    return parsed
+
+
 def text_advances() -> dict[str, int]:
-    """Advance widths per character, in font units of 1000 per em (``data/text-metrics.json``)."""
-    text = resources.files("renderer").joinpath("data", "text-metrics.json").read_text("utf-8")
-    advances: dict[str, int] = json.loads(text)["advance"]
+    """Advance widths per character, in font units of 1000 per em (``data/text-metrics.json``, made by
+    ``tools/font_metrics.py`` from DejaVu Sans Bold)."""
+    advances: dict[str, int] = _text_metrics()["advance"]
     return advances
+
+
+def text_blocks() -> list[tuple[int, int, int]]:
+    """``[(first code point, last code point, advance), ...]``: one advance (1000 per em) for each CJK
+    block, the widest in that block of a CJK face (``data/text-metrics.json``)."""
+    return [(low, high, advance) for low, high, advance in _text_metrics()["blocks"]]

@@ -1,7 +1,8 @@
 """Text measurement and wrapping for the layout: widths in SVG user units (CSS px) at a font size.
 
-Widths come from the advance widths of a wide sans-serif face
-(``data/text-metrics.json``, 1000 units per em), bold, times
+Widths come from the advance widths of real fonts, measured with fonttools
+(``data/text-metrics.json``, 1000 units per em: DejaVu Sans Bold for Latin, Greek,
+Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 :data:`WIDTH_SAFETY` as a margin for readers whose font differs.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .assets import text_advances
+from .assets import text_advances, text_blocks
 
 #: Font size of node labels, px.
 FONT_SIZE = 14.0
@@ -20,13 +21,16 @@ WIDTH_SAFETY = 1.08
 def text_width(text: str, size: float = FONT_SIZE) -> float:
     """Width in px of ``text`` at ``size`` px, bold, with the safety margin.
 
-    Characters outside the metrics table count as 1 em when East Asian wide or
-    full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
+    Characters come from the metrics table (DejaVu Sans Bold per character for Latin, Greek,
+    Cyrillic, Hebrew and Arabic; the widest advance of a CJK face per CJK block); others count as
+    1 em when East Asian wide or full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
     """
     table = text_advances()
     units = 0
     for char in text:
         advance = table.get(char)
+        if advance is None and ord(char) >= 0x2E80:
+            advance = next((a for low, high, a in text_blocks() if low <= ord(char) <= high), None)
         if advance is None:
             if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
                 advance = 0
