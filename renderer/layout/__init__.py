@@ -28,9 +28,11 @@ from .sizes import (
     MIN_WIDTH,
     NARROW_BOX_MAX_WIDTH,
     NARROW_GAPS,
+    NARROW_LABEL_WIDTH,
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
+    PATH_LABEL_WIDTH,
 )
 from .stacked import stacked_routes
 
@@ -99,7 +101,8 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     down = True if narrow else _flows_down(cells, spec)
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
-    label_lines = {p.key: path_label_lines(p.label) for p in spec.paths}
+    label_lines = {p.key: path_label_lines(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
+                   for p in spec.paths}
     on_tracks: dict[str, PlacedLabel] = {}
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, label_lines)

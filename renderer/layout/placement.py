@@ -25,6 +25,7 @@ from .sizes import (
     LANE_HEADER_WIDTH,
     LINE_HEIGHT,
     MARGIN,
+    NARROW_LABEL_WIDTH,
     PAD_X,
     PAD_Y,
     PATH_LABEL_LINE,
@@ -100,9 +101,9 @@ def natural_width(lines: tuple[str, ...]) -> float:
     return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
 
 
-def path_label_lines(label: str | None) -> tuple[str, ...]:
-    """A path label wrapped to :data:`PATH_LABEL_WIDTH`."""
-    return tuple(wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if label else ()
+def path_label_lines(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
+    """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`)."""
+    return tuple(wrap(label, width, PATH_LABEL_SIZE)) if label else ()
 
 
 @dataclass(frozen=True)
@@ -116,14 +117,15 @@ class Placement:
     bottom: float
 
 
-def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y)) -> tuple[float, float]:
+def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
+             label_width: float = PATH_LABEL_WIDTH) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
     of a path that runs along that gap; at least ``least``."""
     gap_x, gap_y = least
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or not path.label:
             continue
-        lines = path_label_lines(path.label)
+        lines = path_label_lines(path.label, label_width)
         wide = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
         (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
         if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
@@ -185,7 +187,7 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     order = sorted(cells, key=lambda key: (cells[key], key))
     lines = {key: box_lines(next(t.label or "" for t in spec.nodes if t.key == key), box_max) for key in order}
     width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order)])
-    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y))
+    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []

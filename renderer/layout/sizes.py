@@ -42,3 +42,5 @@ BADGE_PAD = 6.0
 NARROW_BOX_MAX_WIDTH = 136.0
 NARROW_GAPS = (20.0, 24.0)
 NARROW_MIN_WIDTH = 320.0
+#: Path labels in the narrow variant wrap to this width, in user units.
+NARROW_LABEL_WIDTH = 84.0

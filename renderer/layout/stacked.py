@@ -1,7 +1,8 @@
 """Edge routing of the narrow variant, where every box sits in one column (:func:`placement.place`
 with ``lanes_on_top``).
 
-A path between two boxes next to each other in the column runs straight down (or up) between them.
+A path between two boxes next to each other in the column runs straight down (or up) between them
+(the first such path of each pair).
 Every other path leaves its source's right side, runs down or up a vertical *track* to the right of
 the column, and enters its target's right side.  Tracks are assigned like intervals on a line
 (greedy, shortest span first), so paths whose vertical spans overlap get tracks apart and the figure
@@ -22,6 +23,8 @@ from .sizes import CLEARANCE
 
 #: Distance between neighbouring tracks, and from the column to the first track, in user units.
 TRACK_GAP = 12.0
+#: Least distance from a track label to any other track, in user units (its own is 6 away).
+LABEL_AIR = 16.0
 
 
 def _spread(box: Box, count: int, index: int) -> float:
@@ -29,25 +32,33 @@ def _spread(box: Box, count: int, index: int) -> float:
     return round(box.y + box.h * (index + 1) / (count + 1), 1)
 
 
-def _clear(x: float, span: tuple[float, float], label: Rect | None, taken: list[tuple[float, tuple[float, float]]],
-           blocks: list[Rect], stubs: list[tuple[float, float, float]]) -> bool:
-    """Whether a track at ``x`` over ``span`` with its ``label`` keeps clear of the tracks and labels
-    already placed, and the horizontal ``stubs`` (y, x0, x1) of every route."""
+def _label_free(rect: Rect, taken: list[tuple[float, tuple[float, float]]], blocks: list[Rect],
+                stubs: list[tuple[float, float, float]], right: float) -> bool:
+    """Whether a label block keeps clear of the column, the placed tracks and labels, and every stub."""
+    if rect.x < right + 4:
+        return False
+    # Another track no nearer than LABEL_AIR to the block, so the nearest line is the label's own.
+    if any(rect.x - LABEL_AIR < tx < rect.right + LABEL_AIR and a < rect.bottom + 10 and rect.y - 10 < b
+           for tx, (a, b) in taken):
+        return False
+    if any(rect.grown(3).overlaps(block) for block in blocks):
+        return False
+    return not any(rect.y - 6 < y < rect.bottom + 6 and x0 < rect.right + 3 and rect.x - 3 < x1 for y, x0, x1 in stubs)
+
+
+def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tuple[float, float]]],
+                blocks: list[Rect], ports: tuple[float, float], right: float) -> bool:
+    """Whether a track at ``x`` over ``span``, with its two stubs at the ``ports`` ys, keeps clear of the
+    placed tracks (:data:`TRACK_GAP` apart where their spans overlap) and labels."""
     y0, y1 = span
     for tx, (a, b) in taken:
         if a - CLEARANCE < y1 and y0 < b + CLEARANCE and abs(tx - x) < TRACK_GAP:
             return False
-        if label is not None and label.x - 2 < tx < label.right + 2 and a < label.bottom and label.y < b:
-            return False
-    line = Rect(x - TRACK_GAP / 2, y0, TRACK_GAP, y1 - y0)
+    line = Rect(x - 2, y0, 4, y1 - y0)
     if any(line.overlaps(block) for block in blocks):
         return False
-    if label is not None:
-        if any(label.grown(3).overlaps(block) for block in blocks):
-            return False
-        if any(label.y - 2 < y < label.bottom + 2 and x0 < label.right and label.x < x1 for y, x0, x1 in stubs):
-            return False
-    return True
+    return not any(block.y - 2 < y < block.bottom + 2 and block.x < x and right < block.right
+                   for y in ports for block in blocks)
 
 
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
@@ -61,13 +72,16 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
     long: list[PathEnds] = []
     pairs: dict[frozenset[str], list[str]] = {}
     for path in paths:
-        if abs(position[path.source] - position[path.dest]) == 1:
-            pairs.setdefault(frozenset((path.source, path.dest)), []).append(path.key)
+        pair = frozenset((path.source, path.dest))
+        # One path runs straight between two neighbours; others between them take tracks, where their
+        # labels have room.
+        if abs(position[path.source] - position[path.dest]) == 1 and pair not in pairs:
+            pairs[pair] = [path.key]
         else:
             long.append(path)
     for path in paths:
         a, b = boxes[path.source], boxes[path.dest]
-        if abs(position[path.source] - position[path.dest]) != 1:
+        if path in long:
             continue
         # Paths between the same two neighbours (both ways) share the gap, spread evenly across it.
         group = pairs[frozenset((path.source, path.dest))]
@@ -88,38 +102,37 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
             port_y[(path_key, role)] = _spread(boxes[key], len(items), index)
     right = max((box.right for box in boxes.values()), default=0.0)
     first = right + TRACK_GAP + CLEARANCE
-    stubs = [(port_y[(p.key, role)], right, right + 1e6) for p in long for role in ("out", "in")]
+    pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
+    placed_stubs: list[tuple[float, float, float]] = []
     taken: list[tuple[float, tuple[float, float]]] = []
     blocks: list[Rect] = []
     placed: dict[str, PlacedLabel] = {}
     for path in sorted(long, key=lambda p: (abs(position[p.source] - position[p.dest]), position[p.source], p.key)):
-        y0, y1 = sorted((port_y[(path.key, "out")], port_y[(path.key, "in")]))
+        ports = (port_y[(path.key, "out")], port_y[(path.key, "in")])
+        y0, y1 = sorted(ports)
         span = (y0, y1)
+        pending -= {(ports[0], path.key), (ports[1], path.key)}
+        stubs = placed_stubs + [(y, right, right + 1e6) for y, _ in pending]  # unplaced stubs: extent unknown
         text = labels.get(path.key, ())
         w, h = label_size(text) if text else (0.0, 0.0)
-        own = [(y, x0, x1) for y, x0, x1 in stubs if y not in span]
-        candidates = sorted({first, *(tx + TRACK_GAP for tx, _ in taken), *(b.right + 6 for b in blocks)})
-        x, label = candidates[-1], None
-        for candidate in (c for c in candidates if c >= first):
-            trial = None
-            if text:
-                for centre in ((y0 + y1) / 2, y0 + h, y1 - h):
-                    box = Rect(round(candidate + 6, 1), round(centre - h / 2, 1), round(w, 1), h)
-                    if _clear(candidate, span, box, taken, blocks, own):
-                        trial = box
-                        break
-                if trial is None:
-                    continue
-            elif not _clear(candidate, span, None, taken, blocks, own):
-                continue
-            x, label = candidate, trial
-            break
-        else:
-            x = max([first, *(tx + TRACK_GAP for tx, _ in taken), *(b.right + 6 for b in blocks)])
-            if text:
-                label = Rect(round(x + 6, 1), round((y0 + y1 - h) / 2, 1), round(w, 1), h)
-        x = round(x, 1)
+        # The label sits left of its track, so the track stands at least a label's width out.
+        x = round(first + (w + 6 if text else 0), 1)
+        label: Rect | None = None
+        for _ in range(400):
+            if _track_free(x, span, taken, blocks, ports, right):
+                if not text:
+                    break
+                steps = int((y1 - y0 - h) // 6) + 1 if y1 - y0 > h else 1
+                middle = (y0 + y1 - h) / 2
+                offsets = sorted(range(steps), key=lambda k: abs(y0 + 6 * k - middle))
+                label = next((r for r in (Rect(round(x - 6 - w, 1), round(y0 + 6 * k if y1 - y0 > h else middle, 1),
+                                                round(w, 1), h) for k in offsets)
+                              if _label_free(r, taken, blocks, stubs, right)), None)
+                if label is not None:
+                    break
+            x = round(x + TRACK_GAP / 2, 1)
         taken.append((x, span))
+        placed_stubs += [(y, right, x) for y in ports]
         if label is not None:
             blocks.append(label)
             placed[path.key] = PlacedLabel((label.cx, label.y + FIRST_BASELINE), label, True)
