@@ -2,7 +2,7 @@
 with ``lanes_on_top``).
 
 A path between two boxes next to each other in the column runs straight down (or up) between them
-(the first such path of each pair).
+(two such paths at most, side by side).
 Every other path leaves its source's right side, runs down or up a vertical *track* to the right of
 the column, and enters its target's right side.  Tracks are assigned like intervals on a line
 (greedy, shortest span first), so paths whose vertical spans overlap get tracks apart and the figure
@@ -73,10 +73,10 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
     pairs: dict[frozenset[str], list[str]] = {}
     for path in paths:
         pair = frozenset((path.source, path.dest))
-        # One path runs straight between two neighbours; others between them take tracks, where their
-        # labels have room.
-        if abs(position[path.source] - position[path.dest]) == 1 and pair not in pairs:
-            pairs[pair] = [path.key]
+        # Two paths run straight between two neighbours (their labels either side); more take tracks, where
+        # their labels have room.
+        if abs(position[path.source] - position[path.dest]) == 1 and len(pairs.get(pair, [])) < 2:
+            pairs.setdefault(pair, []).append(path.key)
         else:
             long.append(path)
     for path in paths:
