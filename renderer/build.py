@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from .config import Options
+from .config import Options, spec_project
 from .errors import OutputError
 from .files import default_mode, display_path, write_file
 from .findings import Finding, sorted_findings
@@ -67,10 +67,13 @@ def process(path: Path, options: Options) -> SpecResult:
     if not loaded.ok:
         return result
     validation = check_spec(loaded)
+    project = spec_project(path)
+    root = options.source_root if options.source_root is not None else project.source_root
+    allow = next((a for a in (options.allow_missing_sources, project.allow_missing_sources) if a is not None), False)
     # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
     result.checks, source_findings = check_sources(
-        loaded, [source for _, source in validation.sources], options.source_root,
-        allow_missing=options.allow_missing_sources, indexes=[index for index, _ in validation.sources])
+        loaded, [source for _, source in validation.sources], root,
+        allow_missing=allow, indexes=[index for index, _ in validation.sources])
     result.findings.extend(sorted_findings(validation.findings + source_findings))
     if not result.failed and options.mode != "validate" and validation.spec is not None:
         result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)

@@ -19,7 +19,7 @@ import click
 
 from . import __version__
 from .build import discover, execute
-from .config import Format, Mode, Options, project_settings
+from .config import Format, Mode, Options, project_settings, spec_project
 from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
@@ -66,15 +66,12 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
         options.output = output
     elif "output" in settings:
         options.output = rel(settings["output"])
-    if source_root is not None:
-        options.source_root = source_root
-    elif "source-root" in settings:
-        options.source_root = rel(settings["source-root"])
-    options.allow_missing_sources = bool(allow_missing if allow_missing is not None
-                                         else settings.get("allow-missing-sources", False))
+    # source-root and allow-missing-sources of pyproject.toml come from each spec's own project.
+    options.source_root = source_root
+    options.allow_missing_sources = allow_missing
     if options.output.exists() and not options.output.is_dir():
         raise UsageError(f"output {options.output} exists and is not a folder")
-    if not options.source_root.is_dir():
+    if options.source_root is not None and not options.source_root.is_dir():
         raise UsageError(f"source root {options.source_root} is not a folder")
     missing = [str(p) for p in options.specs if not p.exists()]
     if missing:
@@ -84,19 +81,31 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
     return options
 
 
+def _format_option(func: F) -> F:
+    return click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+                        show_default=True,
+                        help="text: one line per finding on stderr; json: one JSON document on stdout "
+                             "(schema/report.schema.json); github: GitHub Actions annotations on stdout.")(func)
+
+
 def _common(func: F) -> F:
     func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Worker processes for many specs; 0 means one per CPU core.")(func)
-    func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-                        help="text: one line per finding on stderr; json: one JSON document on stdout.")(func)
+    func = _format_option(func)
     func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
                         help="Report sources whose files are missing as unverified instead of failing. "
                              "A file that is present and differs still fails.")(func)
     func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
-                        help="Folder that source paths are relative to [default: source-root in "
-                             "pyproject.toml, else the current folder].")(func)
+                        help="Folder that source paths are relative to, for every spec [default: each "
+                             "spec's project: source-root in the nearest pyproject.toml above it, else the "
+                             "folder of that pyproject.toml or of the nearest .git, else the spec's folder].")(func)
     func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
     return _translated(func)
+
+
+def _summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:
+    """The ``summary`` of a report (``schema/report.schema.json``)."""
+    return {"specs": specs, "failed": failed, "stale": stale, "exit": exit_code, "message": message}
 
 
 def _run(options: Options, done: str) -> None:
@@ -107,8 +116,7 @@ def _run(options: Options, done: str) -> None:
             raise
         # Tools reading --format json get the failure as JSON too, not as a line of text.
         finding = Finding(str(options.output), None, exc.message, "output-write")
-        emit([finding], {"specs": None, "failed": None, "stale": 0, "exit": 1, "message": exc.message},
-             "json")
+        emit([finding], _summary(None, None, 1, exc.message), "json")
         raise SystemExit(1) from None
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
@@ -124,8 +132,7 @@ def _run(options: Options, done: str) -> None:
         message += f"; {len(stale)} output file(s) stale"
     elif options.mode == "check" and not failed:
         message += f"; {options.output}/ is up to date"
-    summary = {"specs": total, "failed": failed, "stale": len(stale), "exit": report.exit_code, "message": message}
-    emit(report.findings, summary, options.format)
+    emit(report.findings, _summary(total, failed, report.exit_code, message, len(stale)), options.format)
     if report.exit_code:
         raise SystemExit(report.exit_code)
 
@@ -138,10 +145,12 @@ def main() -> None:
     SPECS are spec files or folders (searched for *.mechanism.json);
     the default is mechanisms/.  Exit status: 0 all good, 1 a spec, source or
     output failed, 2 usage error.
+
+    Example: mechdiagram validate mechanisms
     """
 
 
-@main.command()
+@main.command(short_help="Check specs and write their SVG, HTML and manifest.")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
@@ -151,38 +160,53 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
 
     A spec that fails is reported and its previous output left as it was;
     the others are still built.
+
+    Example: mechdiagram build mechanisms -o output
     """
     _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
 
 
-@main.command()
+@main.command(short_help="Run every check on specs; write nothing.")
 @_common
 def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
              fmt: Format, jobs: int) -> None:
-    """Run every check on SPECS (schema, cross-references, sources) and write nothing."""
+    """Run every check on SPECS (schema, cross-references, sources) and write nothing.
+
+    Example: mechdiagram validate mechanisms --format github
+    """
     _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command()
+@main.command(short_help="For CI: every check, and fail when the output is stale.")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
-    """For CI: every check, and fail when the output folder differs from a fresh build."""
+    """For CI: every check, and fail when the output folder differs from a fresh build.
+
+    Example: mechdiagram check mechanisms -o output --format github
+    """
     _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command("hash")
+@main.command("hash", short_help="Print SHA-256 digests, or write them into specs.")
 @click.argument("files", nargs=-1, required=True, type=_EXISTING)
 @click.option("--write", is_flag=True,
               help="FILES are specs: write the current SHA-256 of each of their sources into them, "
                    "changing nothing else in the file.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="With --write: folder that source paths are relative to.")
+              help="With --write: folder that source paths are relative to [default: each spec's project, "
+                   "as for validate].")
+@_format_option
 @_translated
-def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None) -> None:
-    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests."""
+def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None, fmt: Format) -> None:
+    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
+
+    With --write, --format applies to what stops a spec being updated.
+
+    Example: mechdiagram hash --write mechanisms/queue.mechanism.json
+    """
     if not write:
         try:
             lines = hash_files(list(files))
@@ -191,17 +215,24 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None)
         for line in lines:
             click.echo(line)
         return
-    options = _options("validate", files, None, source_root, None, "text")
-    failed = 0
-    for path in files:
-        try:
-            changed = write_spec_digests(path, options.source_root)
-        except MechdiagramError as exc:
-            click.echo(exc.message, err=True)
-            failed += 1
-            continue
-        click.echo(f"{display_path(path)}: {changed} source digest(s) written" if changed
-                   else f"{display_path(path)}: source digests already current", err=True)
+    options = _options("validate", files, None, source_root, None, fmt)
+    results = [write_spec_digests(path, options.source_root or spec_project(path).source_root) for path in files]
+    failed = sum(bool(r.findings) for r in results)
+    if fmt == "json":
+        written = sum(r.changed for r in results)
+        message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
+                   + (f"; {failed} not updated" if failed else ""))
+        emit([f for r in results for f in r.findings], _summary(len(results), failed, int(bool(failed)), message),
+             "json")
+        if failed:
+            raise SystemExit(1)
+        return
+    for result in results:
+        if result.findings:
+            emit(result.findings, {}, fmt, summary_line=False)
+        else:
+            click.echo(f"{result.display}: {result.changed} source digest(s) written" if result.changed
+                       else f"{result.display}: source digests already current", err=True)
     if failed:
         raise CommandFailedError(f"{failed} spec(s) not updated")
 

@@ -2,7 +2,10 @@
 
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 ``source-root`` (string), ``output`` (string), ``specs`` (list of strings) and
-``allow-missing-sources`` (boolean).
+``allow-missing-sources`` (boolean).  ``output`` and ``specs`` come from the
+project of the working directory; ``source-root`` and ``allow-missing-sources``
+from the project each spec is in (:func:`spec_project`), so specs of different
+projects checked in one run each use their own.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import ConfigError
+from .files import display_path
 
 Mode = Literal["build", "validate", "check"]
-Format = Literal["text", "json"]
+Format = Literal["text", "json", "github"]
 
 
 @dataclass
@@ -24,14 +28,16 @@ class Options:
 
     ``specs`` are files or folders (folders are searched for ``*.mechanism.json``);
     ``output`` the folder that receives the SVG, HTML and ``manifest.json``;
-    ``source_root`` the folder that source paths are relative to.
+    ``source_root`` the folder that source paths are relative to, for every spec
+    (``None``: each spec's project decides, see :func:`spec_project`);
+    ``allow_missing_sources`` likewise (``None``: the spec's project decides, else no).
     """
 
     mode: Mode = "build"
     specs: list[Path] = field(default_factory=lambda: [Path("mechanisms")])
     output: Path = Path("output")
-    source_root: Path = Path(".")
-    allow_missing_sources: bool = False
+    source_root: Path | None = None
+    allow_missing_sources: bool | None = None
     format: Format = "text"
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
 
@@ -43,6 +49,38 @@ def find_pyproject(start: Path) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a spec's sources are found: ``source_root``, the folder its source paths are relative to
+    (as :func:`renderer.files.display_path` would show it), and ``allow_missing_sources`` of its
+    ``[tool.mechdiagram]`` table (``None`` when not set)."""
+
+    source_root: Path
+    allow_missing_sources: bool | None
+
+
+def spec_project(spec: Path) -> Project:
+    """The project of the spec file at ``spec``: the nearest folder above it that holds a
+    ``pyproject.toml`` or a ``.git``, or else the spec's own folder.
+
+    Its source root is ``source-root`` under ``[tool.mechdiagram]`` of that ``pyproject.toml``
+    (relative to its folder) when set, else the project folder.  Raises :class:`ConfigError` as
+    :func:`project_settings` does.
+    """
+    folder = spec.resolve().parent
+    home = next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
+                None)
+    if home is None:
+        return Project(Path(display_path(folder)), None)
+    settings, base = project_settings(home) if (home / "pyproject.toml").is_file() else ({}, home)
+    root = base / settings["source-root"] if "source-root" in settings else base
+    if "source-root" in settings and not root.is_dir():
+        raise ConfigError(f"{display_path(home / 'pyproject.toml')}: [tool.mechdiagram] source-root "
+                          f"{settings['source-root']} is not a folder")
+    allow = settings.get("allow-missing-sources")
+    return Project(Path(display_path(root.resolve())), allow if isinstance(allow, bool) else None)
 
 
 def project_settings(start: Path) -> tuple[dict[str, Any], Path]:

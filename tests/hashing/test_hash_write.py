@@ -120,7 +120,8 @@ def test_write_refuses_when_a_source_is_missing(pinned):
     result = invoke("hash", "--write", "reference.mechanism.json")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "reference.mechanism.json: source notes/gone.md: no such file under the source root; nothing written",
+        "reference.mechanism.json:24:15: error: /sources/3/path: source notes/gone.md: no such file under the source "
+        "root (the current folder); nothing written [source-missing]",
         "Error: 1 spec(s) not updated",
     ]
     assert spec.read_bytes() == before
@@ -138,7 +139,8 @@ def test_write_refuses_a_source_outside_the_root(pinned):
     before = spec.read_bytes()
     result = invoke("hash", "--write", "reference.mechanism.json")
     assert result.exit_code == 1
-    assert "source ../outside.md: the path climbs out of the source root with '..'; nothing written" in result.stderr
+    assert ("/sources/0/path: source ../outside.md: the path climbs out of the source root with '..' "
+            "(the current folder); nothing written [source-refused]") in result.stderr
     assert spec.read_bytes() == before
 
 

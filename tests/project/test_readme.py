@@ -52,6 +52,7 @@ def test_readme_sample_findings_are_what_the_tool_prints(tmp_path, monkeypatch):
     block = block.replace('"active": ["stage1"], "paths": ["handoff"]', '"active": ["stage3"], "paths": ["handoff"]')
     (tmp_path / "mechanisms").mkdir()
     (tmp_path / "mechanisms" / "queue.mechanism.json").write_text(block, "utf-8")
+    (tmp_path / ".git").mkdir()  # the project's folder, which source paths are relative to
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["validate", "--allow-missing-sources"])
     printed = result.stderr.splitlines()[:-1]
