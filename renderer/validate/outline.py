@@ -91,6 +91,13 @@ class Outline:
         """``targets``, or an empty map when there is no targets object."""
         return self.targets or {}
 
+    def key_with_id(self, ref: str) -> str | None:
+        """The key of the target whose ``id`` is ``ref`` when ``ref`` is not itself a target key, else ``None``
+        (an author who wrote an id where a key belongs)."""
+        if ref in self.target_map:
+            return None
+        return next((key for key, target in self.target_map.items() if target.id == ref), None)
+
     def keys_of(self, kind: TargetKind) -> list[str]:
         """Keys of the targets of ``kind``, in file order (a target of unknown kind is neither)."""
         return [key for key, target in self.target_map.items() if target.kind == kind]
