@@ -92,14 +92,18 @@ def _slug_collisions(results: list[SpecResult]) -> None:
 
 
 def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str]) -> None:
+    owners = {name: result.loaded.display for result in report.results if not result.failed
+              for name in result.outputs}
     for name, data in sorted(expected.items()):
         path = output / name
         shown = display_path(path)
+        spec = f"output of {owners[name]}" if name in owners else "the manifest of the specs"
         if not path.is_file():
-            report.output_findings.append(Finding(shown, None, "missing: run mechdiagram build", "stale-output"))
-        elif path.read_bytes() != data:
-            report.output_findings.append(Finding(shown, None, "differs from a fresh build: run mechdiagram build",
+            report.output_findings.append(Finding(shown, None, f"missing ({spec}): run mechdiagram build",
                                                   "stale-output"))
+        elif path.read_bytes() != data:
+            report.output_findings.append(Finding(shown, None, f"differs from a fresh build ({spec}): run "
+                                                  "mechdiagram build", "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,

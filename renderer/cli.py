@@ -137,7 +137,8 @@ def _run(options: Options, done: str) -> None:
         raise SystemExit(report.exit_code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Example: mechdiagram validate mechanisms")
 @click.version_option(__version__, prog_name="mechdiagram")
 def main() -> None:
     """Accessible, animated mechanism diagrams from JSON mechanism specs.
@@ -145,12 +146,11 @@ def main() -> None:
     SPECS are spec files or folders (searched for *.mechanism.json);
     the default is mechanisms/.  Exit status: 0 all good, 1 a spec, source or
     output failed, 2 usage error.
-
-    Example: mechdiagram validate mechanisms
     """
 
 
-@main.command(short_help="Check specs and write their SVG, HTML and manifest.")
+@main.command(short_help="Check specs and write their SVG, HTML and manifest.",
+              epilog="Example: mechdiagram build mechanisms -o output")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
@@ -160,37 +160,34 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
 
     A spec that fails is reported and its previous output left as it was;
     the others are still built.
-
-    Example: mechdiagram build mechanisms -o output
     """
     _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
 
 
-@main.command(short_help="Run every check on specs; write nothing.")
+@main.command(short_help="Run every check on specs; write nothing.",
+              epilog="Example: mechdiagram validate mechanisms --format github")
 @_common
 def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
              fmt: Format, jobs: int) -> None:
     """Run every check on SPECS (schema, cross-references, sources) and write nothing.
-
-    Example: mechdiagram validate mechanisms --format github
     """
     _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command(short_help="For CI: every check, and fail when the output is stale.")
+@main.command(short_help="For CI: every check, and fail when the output is stale.",
+              epilog="Example: mechdiagram check mechanisms -o output --format github")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
     """For CI: every check, and fail when the output folder differs from a fresh build.
-
-    Example: mechdiagram check mechanisms -o output --format github
     """
     _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command("hash", short_help="Print SHA-256 digests, or write them into specs.")
+@main.command("hash", short_help="Print SHA-256 digests, or write them into specs.",
+              epilog="Example: mechdiagram hash --write mechanisms/queue.mechanism.json")
 @click.argument("files", nargs=-1, required=True, type=_EXISTING)
 @click.option("--write", is_flag=True,
               help="FILES are specs: write the current SHA-256 of each of their sources into them, "
@@ -204,8 +201,6 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
     """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
 
     With --write, --format applies to what stops a spec being updated.
-
-    Example: mechdiagram hash --write mechanisms/queue.mechanism.json
     """
     if not write:
         try:

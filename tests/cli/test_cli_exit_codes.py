@@ -60,7 +60,8 @@ def test_stale_output_exits_1(project):
     (project / "out" / "reference.html").write_text("stale", "utf-8")
     result = invoke("check", "specs", "--source-root", "specs", "-o", "out")
     assert result.exit_code == 1
-    assert "out/reference.html: error: differs from a fresh build: run mechdiagram build [stale-output]" in \
+    assert ("out/reference.html: error: differs from a fresh build (output of specs/reference.mechanism.json): run "
+            "mechdiagram build [stale-output]") in \
         result.stderr.splitlines()
 
 
