@@ -159,7 +159,7 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
             return result("missing", f"source {source.path}: no such file under the source root ({where}); check the "
                           "path, or set --source-root (or source-root in pyproject.toml), or pass "
                           "--allow-missing-sources to render without verifying it")
-        return result(exc.status, f"source {source.path}: {exc}")
+        return result(exc.status, f"source {source.path}: {exc}" + (f" ({where})" if exc.status == "refused" else ""))
     if source.sha256 is None:
         return result("unpinned", f"source {source.path} has no sha256, so it is not verified")
     try:
