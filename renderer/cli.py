@@ -23,7 +23,7 @@ from .config import Format, Mode, Options, project_settings, spec_project
 from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
-from .hashing import hash_files, write_spec_digests
+from .hashing import DigestWrite, hash_files, write_spec_digests
 from .report import emit
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -169,8 +169,7 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
 @_common
 def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
              fmt: Format, jobs: int) -> None:
-    """Run every check on SPECS (schema, cross-references, sources) and write nothing.
-    """
+    """Run every check on SPECS (schema, cross-references, sources) and write nothing."""
     _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
@@ -181,9 +180,17 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
               help="Folder holding the committed build [default: output].")
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
-    """For CI: every check, and fail when the output folder differs from a fresh build.
-    """
+    """For CI: every check, and fail when the output folder differs from a fresh build."""
     _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
+
+
+def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
+    """``hash --write`` of one spec; an error that stops it (the spec cannot be written) becomes its finding,
+    so that the other specs are still updated."""
+    try:
+        return write_spec_digests(path, source_root or spec_project(path).source_root)
+    except MechdiagramError as exc:
+        return DigestWrite(display_path(path), findings=[Finding(display_path(path), None, exc.message, "hash-write")])
 
 
 @main.command("hash", short_help="Print SHA-256 digests, or write them into specs.",
@@ -211,7 +218,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
             click.echo(line)
         return
     options = _options("validate", files, None, source_root, None, fmt)
-    results = [write_spec_digests(path, options.source_root or spec_project(path).source_root) for path in files]
+    results = [_write_digests(path, options.source_root) for path in files]
     failed = sum(bool(r.findings) for r in results)
     if fmt == "json":
         written = sum(r.changed for r in results)
