@@ -25,6 +25,14 @@ def target_ids(ctx: RuleContext, outline: Outline) -> None:
             owner[target.id] = key
 
 
+def target_kinds(ctx: RuleContext, outline: Outline) -> None:
+    """Rule target-kind: a target of kind node has no from and to (they make it a path)."""
+    for key, target in outline.target_map.items():
+        if target.path_like:
+            ctx.add(("targets", key, "kind"), 'kind is "node", but the target has from and to, as a path does: '
+                    'write "kind": "path", or remove from and to', "target-kind")
+
+
 def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
     """Rule path-endpoint: a path's from and to name two different node targets."""
     targets = outline.target_map
