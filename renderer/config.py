@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -93,22 +94,35 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     if path is None:
         return {}, start
     try:
+        stamp = path.stat()
+    except OSError as exc:
+        raise ConfigError(f"{display_path(path)}: cannot read [tool.mechdiagram]: {exc}") from exc
+    # Every spec asks for its project's table: parse each file once while it stays the same.
+    table = _read_table(path.resolve(), stamp.st_mtime_ns, stamp.st_size, display_path(path))
+    return dict(table), path.parent
+
+
+@lru_cache(maxsize=32)
+def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, Any]:
+    """``[tool.mechdiagram]`` of the file at ``path`` as of ``mtime_ns`` and ``size``, checked (see
+    :func:`project_settings`); ``shown`` names the file in errors."""
+    try:
         tool = tomllib.loads(path.read_text("utf-8")).get("tool", {})
         table = tool.get("mechdiagram", {}) if isinstance(tool, dict) else {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
+        raise ConfigError(f"{shown}: cannot read [tool.mechdiagram]: {exc}") from exc
     if not isinstance(table, dict):
-        raise ConfigError(f"{path.name}: [tool.mechdiagram] must be a table")
+        raise ConfigError(f"{shown}: [tool.mechdiagram] must be a table")
     expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
     for key, value in table.items():
         if key not in expected:
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
+            raise ConfigError(f"{shown}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
                               + ", ".join(expected))
         if not isinstance(value, expected[key]):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
+            raise ConfigError(f"{shown}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] specs must be a list of strings")
+            raise ConfigError(f"{shown}: [tool.mechdiagram] specs must be a list of strings")
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         if any("\0" in text for text in texts):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} holds a NUL character")
-    return table, path.parent
+            raise ConfigError(f"{shown}: [tool.mechdiagram] {key} holds a NUL character")
+    return table
