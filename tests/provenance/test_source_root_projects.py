@@ -101,3 +101,16 @@ def test_hash_write_uses_the_specs_project(tmp_path, monkeypatch):
     result = invoke("hash", "--write", str(spec.relative_to(tmp_path)))
     assert result.exit_code == 0, result.stderr
     assert json.loads(spec.read_text("utf-8"))["sources"][0]["sha256"] == hashlib.sha256(b"notes\n").hexdigest()
+
+
+def test_an_edited_pyproject_is_read_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "pyproject.toml", b'[tool.mechdiagram]\nsource-root = "a"\n')
+    write(tmp_path / "a" / "notes.md", b"a\n")
+    write(tmp_path / "bb" / "notes.md", b"b\n")
+    spec = spec_with_source(tmp_path / "mechanisms", "notes.md", pinned=b"b\n")
+    assert spec_project(spec).source_root == Path("a")
+    assert invoke("validate", "mechanisms").exit_code == 1  # a/notes.md differs
+    write(tmp_path / "pyproject.toml", b'[tool.mechdiagram]\nsource-root = "bb"\n')
+    assert spec_project(spec).source_root == Path("bb")
+    assert invoke("validate", "mechanisms").exit_code == 0
