@@ -50,6 +50,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     # A project folder far from the checkout, holding a copy of our spec and its pinned source.
     project = tmp_path / "blog"
     (project / "mechanisms" / "sources").mkdir(parents=True)
+    (project / ".git").mkdir()  # a repository: source paths are relative to its top folder
     shutil.copy(SPEC, project / "mechanisms" / SPEC.name)
     shutil.copy(NOTES, project / "mechanisms" / "sources" / NOTES.name)
     script = python.parent / ("mechdiagram.exe" if os.name == "nt" else "mechdiagram")
