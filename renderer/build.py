@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from .config import Options
+from .config import Options, Project, spec_project
 from .errors import OutputError
 from .files import default_mode, display_path, write_file
 from .findings import Finding, sorted_findings
@@ -60,17 +60,23 @@ def discover(paths: list[Path]) -> list[Path]:
     return list(unique.values())
 
 
-def process(path: Path, options: Options) -> SpecResult:
-    """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input."""
+def process(path: Path, options: Options, project: Project | None = None) -> SpecResult:
+    """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input.
+
+    ``project`` is the spec's :func:`~renderer.config.spec_project` when the caller knows it already.
+    """
     loaded = load_spec(path, display_path(path))
     result = SpecResult(loaded, slug_for(path), manifest_key(path, options.output), list(loaded.findings))
     if not loaded.ok:
         return result
     validation = check_spec(loaded)
+    project = project or spec_project(path)
+    root = options.source_root if options.source_root is not None else project.source_root
+    allow = next((a for a in (options.allow_missing_sources, project.allow_missing_sources) if a is not None), False)
     # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
     result.checks, source_findings = check_sources(
-        loaded, [source for _, source in validation.sources], options.source_root,
-        allow_missing=options.allow_missing_sources, indexes=[index for index, _ in validation.sources])
+        loaded, [source for _, source in validation.sources], root,
+        allow_missing=allow, indexes=[index for index, _ in validation.sources])
     result.findings.extend(sorted_findings(validation.findings + source_findings))
     if not result.failed and options.mode != "validate" and validation.spec is not None:
         result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)
@@ -89,14 +95,18 @@ def _slug_collisions(results: list[SpecResult]) -> None:
 
 
 def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str]) -> None:
+    owners = {name: result.loaded.display for result in report.results if not result.failed
+              for name in result.outputs}
     for name, data in sorted(expected.items()):
         path = output / name
         shown = display_path(path)
+        spec = f"output of {owners[name]}" if name in owners else "the manifest of the specs"
         if not path.is_file():
-            report.output_findings.append(Finding(shown, None, "missing: run mechdiagram build", "stale-output"))
-        elif path.read_bytes() != data:
-            report.output_findings.append(Finding(shown, None, "differs from a fresh build: run mechdiagram build",
+            report.output_findings.append(Finding(shown, None, f"missing ({spec}): run mechdiagram build",
                                                   "stale-output"))
+        elif path.read_bytes() != data:
+            report.output_findings.append(Finding(shown, None, f"differs from a fresh build ({spec}): run "
+                                                  "mechdiagram build", "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
@@ -133,18 +143,21 @@ def _ignore_interrupts() -> None:
 
 def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
     """:func:`process` every spec, in worker processes when there are many; results keep input order."""
+    by_folder: dict[Path, Project] = {}  # specs of one folder share their project: look it up once
+    projects = [by_folder[p.parent] if p.parent in by_folder else by_folder.setdefault(p.parent, spec_project(p))
+                for p in paths]
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [process(path, options) for path in paths]
+        return [process(path, options, project) for path, project in zip(paths, projects, strict=True)]
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), initializer=_ignore_interrupts) as pool:
-        return list(pool.map(partial(_process_lean, options=options), paths,
+        return list(pool.map(partial(_process_lean, options=options), paths, projects,
                              chunksize=max(1, len(paths) // (jobs * 8))))
 
 
-def _process_lean(path: Path, options: Options) -> SpecResult:
+def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
     """:func:`process` in a worker: the parsed document and its text stay behind (the findings are
     located already), so that less travels back to the parent process."""
-    result = process(path, options)
+    result = process(path, options, project)
     result.loaded = result.loaded.lean()
     return result
 

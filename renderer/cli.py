@@ -20,11 +20,11 @@ import click
 from . import __version__
 from .assets import schema_text
 from .build import discover, execute
-from .config import Format, Mode, Options, project_settings
+from .config import Format, Mode, Options, project_settings, spec_project
 from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
-from .hashing import hash_files, write_spec_digests
+from .hashing import DigestWrite, hash_files, write_spec_digests
 from .report import emit
 from .scaffold import plan_new, schema_copy_is_current, write_new, write_schema
 
@@ -68,15 +68,12 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
         options.output = output
     elif "output" in settings:
         options.output = rel(settings["output"])
-    if source_root is not None:
-        options.source_root = source_root
-    elif "source-root" in settings:
-        options.source_root = rel(settings["source-root"])
-    options.allow_missing_sources = bool(allow_missing if allow_missing is not None
-                                         else settings.get("allow-missing-sources", False))
+    # source-root and allow-missing-sources of pyproject.toml come from each spec's own project.
+    options.source_root = source_root
+    options.allow_missing_sources = allow_missing
     if options.output.exists() and not options.output.is_dir():
         raise UsageError(f"output {options.output} exists and is not a folder")
-    if not options.source_root.is_dir():
+    if options.source_root is not None and not options.source_root.is_dir():
         raise UsageError(f"source root {options.source_root} is not a folder")
     missing = [str(p) for p in options.specs if not p.exists()]
     if missing:
@@ -86,19 +83,31 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
     return options
 
 
+def _format_option(func: F) -> F:
+    return click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+                        show_default=True,
+                        help="text: one line per finding on stderr; json: one JSON document on stdout "
+                             "(schema/report.schema.json); github: GitHub Actions annotations on stdout.")(func)
+
+
 def _common(func: F) -> F:
     func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Worker processes for many specs; 0 means one per CPU core.")(func)
-    func = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-                        help="text: one line per finding on stderr; json: one JSON document on stdout.")(func)
+    func = _format_option(func)
     func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
                         help="Report sources whose files are missing as unverified instead of failing. "
                              "A file that is present and differs still fails.")(func)
     func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
-                        help="Folder that source paths are relative to [default: source-root in "
-                             "pyproject.toml, else the current folder].")(func)
+                        help="Folder that source paths are relative to, for every spec [default: each "
+                             "spec's project: source-root in the nearest pyproject.toml above it, else the "
+                             "folder of that pyproject.toml or of the nearest .git, else the spec's folder].")(func)
     func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
     return _translated(func)
+
+
+def _summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:
+    """The ``summary`` of a report (``schema/report.schema.json``)."""
+    return {"specs": specs, "failed": failed, "stale": stale, "exit": exit_code, "message": message}
 
 
 def _run(options: Options, done: str) -> None:
@@ -109,8 +118,7 @@ def _run(options: Options, done: str) -> None:
             raise
         # Tools reading --format json get the failure as JSON too, not as a line of text.
         finding = Finding(str(options.output), None, exc.message, "output-write")
-        emit([finding], {"specs": None, "failed": None, "stale": 0, "exit": 1, "message": exc.message},
-             "json")
+        emit([finding], _summary(None, None, 1, exc.message), "json")
         raise SystemExit(1) from None
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
@@ -126,13 +134,13 @@ def _run(options: Options, done: str) -> None:
         message += f"; {len(stale)} output file(s) stale"
     elif options.mode == "check" and not failed:
         message += f"; {options.output}/ is up to date"
-    summary = {"specs": total, "failed": failed, "stale": len(stale), "exit": report.exit_code, "message": message}
-    emit(report.findings, summary, options.format)
+    emit(report.findings, _summary(total, failed, report.exit_code, message, len(stale)), options.format)
     if report.exit_code:
         raise SystemExit(report.exit_code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Example: mechdiagram validate mechanisms")
 @click.version_option(__version__, prog_name="mechdiagram")
 def main() -> None:
     """Accessible, animated mechanism diagrams from JSON mechanism specs.
@@ -143,7 +151,8 @@ def main() -> None:
     """
 
 
-@main.command()
+@main.command(short_help="Check specs and write their SVG, HTML and manifest.",
+              epilog="Example: mechdiagram build mechanisms -o output")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
@@ -157,7 +166,8 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
 
 
-@main.command()
+@main.command(short_help="Run every check on specs; write nothing.",
+              epilog="Example: mechdiagram validate mechanisms --format github")
 @_common
 def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
              fmt: Format, jobs: int) -> None:
@@ -165,7 +175,8 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
     _run(_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command()
+@main.command(short_help="For CI: every check, and fail when the output is stale.",
+              epilog="Example: mechdiagram check mechanisms -o output --format github")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
@@ -175,16 +186,31 @@ def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@main.command("hash")
+def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
+    """``hash --write`` of one spec; an error that stops it (the spec cannot be written) becomes its finding,
+    so that the other specs are still updated."""
+    try:
+        return write_spec_digests(path, source_root or spec_project(path).source_root)
+    except MechdiagramError as exc:
+        return DigestWrite(display_path(path), findings=[Finding(display_path(path), None, exc.message, "hash-write")])
+
+
+@main.command("hash", short_help="Print SHA-256 digests, or write them into specs.",
+              epilog="Example: mechdiagram hash --write mechanisms/queue.mechanism.json")
 @click.argument("files", nargs=-1, required=True, type=_EXISTING)
 @click.option("--write", is_flag=True,
               help="FILES are specs: write the current SHA-256 of each of their sources into them, "
                    "changing nothing else in the file.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="With --write: folder that source paths are relative to.")
+              help="With --write: folder that source paths are relative to [default: each spec's project, "
+                   "as for validate].")
+@_format_option
 @_translated
-def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None) -> None:
-    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests."""
+def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None, fmt: Format) -> None:
+    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
+
+    With --write, --format applies to what stops a spec being updated.
+    """
     if not write:
         try:
             lines = hash_files(list(files))
@@ -193,22 +219,30 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None)
         for line in lines:
             click.echo(line)
         return
-    options = _options("validate", files, None, source_root, None, "text")
-    failed = 0
-    for path in files:
-        try:
-            changed = write_spec_digests(path, options.source_root)
-        except MechdiagramError as exc:
-            click.echo(exc.message, err=True)
-            failed += 1
-            continue
-        click.echo(f"{display_path(path)}: {changed} source digest(s) written" if changed
-                   else f"{display_path(path)}: source digests already current", err=True)
+    options = _options("validate", files, None, source_root, None, fmt)
+    results = [_write_digests(path, options.source_root) for path in files]
+    failed = sum(bool(r.findings) for r in results)
+    if fmt == "json":
+        written = sum(r.changed for r in results)
+        message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
+                   + (f"; {failed} not updated" if failed else ""))
+        emit([f for r in results for f in r.findings], _summary(len(results), failed, int(bool(failed)), message),
+             "json")
+        if failed:
+            raise SystemExit(1)
+        return
+    for result in results:
+        if result.findings:
+            emit(result.findings, {}, fmt, summary_line=False)
+        else:
+            click.echo(f"{result.display}: {result.changed} source digest(s) written" if result.changed
+                       else f"{result.display}: source digests already current", err=True)
     if failed:
         raise CommandFailedError(f"{failed} spec(s) not updated")
 
 
-@main.command("new")
+@main.command("new", short_help="Write a small valid spec and its pinned notes source.",
+              epilog="Example: mechdiagram new queue --dir mechanisms")
 @click.argument("name")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Folder for the new spec and its notes.")
@@ -222,12 +256,12 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     Never overwrites a file.  The spec's $schema points at the project's copy of the
     schema (mechanism.schema.json or schema/mechanism.schema.json in the spec's folder or
     a parent, up to the project's) by a relative path; see `mechdiagram schema -o`.
-
-    Example: mechdiagram new queue --dir mechanisms
     """
-    settings, base = project_settings(Path.cwd())
+    # The source root the build will use for this spec: its project's (renderer.config.spec_project).
+    _, base = project_settings(Path.cwd())  # how far up `new` looks for a copy of the schema
     if source_root is None:
-        source_root = Path(display_path(base / settings["source-root"])) if "source-root" in settings else Path(".")
+        source_root = spec_project(folder.resolve() / f"{name.removesuffix('.mechanism.json')}.mechanism.json",
+                                   check=False).source_root
     plan = plan_new(name, folder, source_root, base)
     write_new(plan)
     click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
@@ -239,16 +273,14 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
                    f"`mechdiagram schema -o {display_path(plan.schema_copy)}`", err=True)
 
 
-@main.command("schema")
+@main.command("schema", short_help="Print the spec JSON Schema, or write it for editors.",
+              epilog="Example: mechdiagram schema -o schema/mechanism.schema.json")
 @click.option("-o", "--output", type=click.Path(), default=None,
               help="Write the schema to this file instead of printing it; into it as mechanism.schema.json "
                    "when it is a folder or ends with '/'.")
 @_translated
 def schema_command(output: str | None) -> None:
-    """Print the mechanism spec JSON Schema, or write it into your project for editors.
-
-    Example: mechdiagram schema -o schema/mechanism.schema.json
-    """
+    """Print the mechanism spec JSON Schema, or write it into your project for editors."""
     if output is None:
         click.echo(schema_text(), nl=False)
         return

@@ -2,20 +2,25 @@
 
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 ``source-root`` (string), ``output`` (string), ``specs`` (list of strings) and
-``allow-missing-sources`` (boolean).
+``allow-missing-sources`` (boolean).  ``output`` and ``specs`` come from the
+project of the working directory; ``source-root`` and ``allow-missing-sources``
+from the project each spec is in (:func:`spec_project`), so specs of different
+projects checked in one run each use their own.
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import ConfigError
+from .files import display_path
 
 Mode = Literal["build", "validate", "check"]
-Format = Literal["text", "json"]
+Format = Literal["text", "json", "github"]
 
 
 @dataclass
@@ -24,14 +29,16 @@ class Options:
 
     ``specs`` are files or folders (folders are searched for ``*.mechanism.json``);
     ``output`` the folder that receives the SVG, HTML and ``manifest.json``;
-    ``source_root`` the folder that source paths are relative to.
+    ``source_root`` the folder that source paths are relative to, for every spec
+    (``None``: each spec's project decides, see :func:`spec_project`);
+    ``allow_missing_sources`` likewise (``None``: the spec's project decides, else no).
     """
 
     mode: Mode = "build"
     specs: list[Path] = field(default_factory=lambda: [Path("mechanisms")])
     output: Path = Path("output")
-    source_root: Path = Path(".")
-    allow_missing_sources: bool = False
+    source_root: Path | None = None
+    allow_missing_sources: bool | None = None
     format: Format = "text"
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
 
@@ -45,6 +52,39 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+@dataclass(frozen=True)
+class Project:
+    """Where a spec's sources are found: ``source_root``, the folder its source paths are relative to
+    (as :func:`renderer.files.display_path` would show it), and ``allow_missing_sources`` of its
+    ``[tool.mechdiagram]`` table (``None`` when not set)."""
+
+    source_root: Path
+    allow_missing_sources: bool | None
+
+
+def spec_project(spec: Path, *, check: bool = True) -> Project:
+    """The project of the spec file at ``spec``: the nearest folder above it that holds a
+    ``pyproject.toml`` or a ``.git``, or else the spec's own folder.
+
+    Its source root is ``source-root`` under ``[tool.mechdiagram]`` of that ``pyproject.toml``
+    (relative to its folder) when set, else the project folder.  Raises :class:`ConfigError` as
+    :func:`project_settings` does, and (unless ``check`` is False, for a spec not yet written) when
+    that source root is not a folder.
+    """
+    folder = spec.resolve().parent
+    home = next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
+                None)
+    if home is None:
+        return Project(Path(display_path(folder)), None)
+    settings, base = project_settings(home) if (home / "pyproject.toml").is_file() else ({}, home)
+    root = base / settings["source-root"] if "source-root" in settings else base
+    if check and "source-root" in settings and not root.is_dir():
+        raise ConfigError(f"{display_path(home / 'pyproject.toml')}: [tool.mechdiagram] source-root "
+                          f"{settings['source-root']} is not a folder")
+    allow = settings.get("allow-missing-sources")
+    return Project(Path(display_path(root.resolve())), allow if isinstance(allow, bool) else None)
+
+
 def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     """``[tool.mechdiagram]`` of the nearest ``pyproject.toml`` and that file's folder.
 
@@ -55,22 +95,35 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     if path is None:
         return {}, start
     try:
+        stamp = path.stat()
+    except OSError as exc:
+        raise ConfigError(f"{display_path(path)}: cannot read [tool.mechdiagram]: {exc}") from exc
+    # Every spec asks for its project's table: parse each file once while it stays the same.
+    table = _read_table(path.resolve(), stamp.st_mtime_ns, stamp.st_size, display_path(path))
+    return dict(table), path.parent
+
+
+@lru_cache(maxsize=32)
+def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, Any]:
+    """``[tool.mechdiagram]`` of the file at ``path`` as of ``mtime_ns`` and ``size``, checked (see
+    :func:`project_settings`); ``shown`` names the file in errors."""
+    try:
         tool = tomllib.loads(path.read_text("utf-8")).get("tool", {})
         table = tool.get("mechdiagram", {}) if isinstance(tool, dict) else {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
+        raise ConfigError(f"{shown}: cannot read [tool.mechdiagram]: {exc}") from exc
     if not isinstance(table, dict):
-        raise ConfigError(f"{path.name}: [tool.mechdiagram] must be a table")
+        raise ConfigError(f"{shown}: [tool.mechdiagram] must be a table")
     expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
     for key, value in table.items():
         if key not in expected:
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
+            raise ConfigError(f"{shown}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
                               + ", ".join(expected))
         if not isinstance(value, expected[key]):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
+            raise ConfigError(f"{shown}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] specs must be a list of strings")
+            raise ConfigError(f"{shown}: [tool.mechdiagram] specs must be a list of strings")
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         if any("\0" in text for text in texts):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} holds a NUL character")
-    return table, path.parent
+            raise ConfigError(f"{shown}: [tool.mechdiagram] {key} holds a NUL character")
+    return table

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import re
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import HashError, SourcePathError
 from .files import display_path, write_file
-from .findings import Finding
+from .findings import Finding, pointer_join
 from .load import LoadedSpec, load_spec
-from .provenance import file_sha256, resolve_source
-from .report import format_finding
+from .provenance import file_sha256, resolve_source, root_name
 from .validate import validate
 from .validate.outline import outline
 
@@ -45,25 +45,44 @@ def _replaceable_digest(finding: Finding) -> bool:
     return finding.rule == "pattern" and re.fullmatch(r"/sources/\d+/sha256", finding.pointer or "") is not None
 
 
-def write_spec_digests(path: Path, root: Path) -> int:
-    """Write the current SHA-256 of every source of the spec at ``path``; return how many changed.
+@dataclass(frozen=True)
+class DigestWrite:
+    """What ``hash --write`` did to one spec: ``changed`` digests written, or the ``findings`` (located,
+    with JSON Pointers) that kept it from writing anything."""
+
+    display: str
+    changed: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def write_spec_digests(path: Path, root: Path) -> DigestWrite:
+    """Write the current SHA-256 of every source of the spec at ``path`` into it.
 
     The spec must parse and pass validation (a malformed ``sha256`` is allowed:
     it is what gets replaced), and every source file must exist under ``root``;
-    otherwise :class:`HashError` is raised and nothing is written.
+    otherwise the result holds the findings and nothing is written.  Raises
+    :class:`HashError` when a validated member cannot be found in the text, and
+    :class:`~renderer.errors.OutputError` when the spec cannot be written.
     """
     loaded = load_spec(path, display_path(path))
     findings = loaded.findings or [f for f in validate(loaded) if not _replaceable_digest(f)]
     if findings:
-        raise HashError("\n".join(format_finding(f) for f in findings))
+        return DigestWrite(loaded.display, findings=findings)
     text = loaded.text
     edits: list[tuple[int, int, str]] = []
     newline = "\r\n" if "\r\n" in text else "\n"
+    where = root_name(root)
     for index, source in outline(loaded.data).sources:
         try:
             digest = file_sha256(resolve_source(root, source.path))
         except (SourcePathError, OSError) as exc:
-            raise HashError(f"{loaded.display}: source {source.path}: {exc}; nothing written") from exc
+            status = exc.status if isinstance(exc, SourcePathError) else "unreadable"
+            reason = str(exc) if isinstance(exc, SourcePathError) else f"cannot read the file: {exc.strerror or exc}"
+            pointer = pointer_join("sources", index, "path")
+            line, column = loaded.locate(pointer)
+            findings.append(Finding(loaded.display, pointer, f"source {source.path}: {reason} ({where}); "
+                                    "nothing written", f"source-{status}", line=line, column=column))
+            continue
         if source.sha256 == digest:
             continue
         if source.sha256 is not None:
@@ -77,6 +96,8 @@ def write_spec_digests(path: Path, root: Path) -> int:
             else:  # "sha256" goes on a line of its own, indented as "path" is
                 insertion = f',{newline}{before_key}"sha256": {json.dumps(digest)}'
             edits.append((path_end, path_end, insertion))
+    if findings:
+        return DigestWrite(loaded.display, findings=findings)
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     if edits:
@@ -84,7 +105,7 @@ def write_spec_digests(path: Path, root: Path) -> int:
         # the write atomic does give it a new inode: other hard links keep the old text).
         real = path.resolve()
         write_file(real, text.encode("utf-8"), mode=stat.S_IMODE(real.stat().st_mode))
-    return len(edits)
+    return DigestWrite(loaded.display, changed=len(edits))
 
 
-__all__ = ["HashError", "hash_files", "write_spec_digests"]
+__all__ = ["DigestWrite", "HashError", "hash_files", "write_spec_digests"]

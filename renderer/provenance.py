@@ -135,12 +135,17 @@ def _line_ending_digests(path: Path) -> dict[str, str]:
     return {"LF": to_lf.hexdigest(), "CRLF": to_crlf.hexdigest()}
 
 
+def root_name(root: Path) -> str:
+    """How messages name a source root: ``the current folder``, or its path."""
+    return "the current folder" if str(root) in ("", ".") else root.as_posix()
+
+
 def check_source(index: int, source: Source, root: Path, *, allow_missing: bool = False) -> SourceCheck:
     """Verify one source under ``root``; never raises.  See :class:`SourceCheck`."""
     def result(status: Status, message: str, actual: str | None = None) -> SourceCheck:
         return SourceCheck(index, source.path, status, source.sha256, actual, message)
 
-    where = "the current folder" if str(root) in ("", ".") else root.as_posix()
+    where = root_name(root)
     try:
         real = resolve_source(root, source.path)
     except SourcePathError as exc:
@@ -154,7 +159,7 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
             return result("missing", f"source {source.path}: no such file under the source root ({where}); check the "
                           "path, or set --source-root (or source-root in pyproject.toml), or pass "
                           "--allow-missing-sources to render without verifying it")
-        return result(exc.status, f"source {source.path}: {exc}")
+        return result(exc.status, f"source {source.path}: {exc}" + (f" ({where})" if exc.status == "refused" else ""))
     if source.sha256 is None:
         return result("unpinned", f"source {source.path} has no sha256, so it is not verified")
     try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..findings import Finding, pointer_tokens, sorted_findings
+from ..findings import Finding, pointer_join, pointer_tokens, sorted_findings
 from ..layout import Diagram
 from ..load import LoadedSpec
 from ..model import Source, Spec, spec_from_data
@@ -32,6 +32,7 @@ RULES = {
     "unknown-target": "every key in active, paths and unselected names a target",
     "not-a-path": "every key in paths names a target of kind path",
     "path-endpoint": "a path's from and to name node targets",
+    "target-kind": "a target of kind node has no from and to",
     "duplicate-target-id": "target ids are unique",
     "duplicate-scenario-id": "scenario ids are unique",
     "unknown-state-key": "state and initial keys are keys of stateLabels",
@@ -82,6 +83,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     findings = list(schema_findings(loaded, ctx.suggest))
     text_rules(ctx, loaded.data)
     references.target_ids(ctx, shape)
+    references.target_kinds(ctx, shape)
     references.path_endpoints(ctx, shape)
     references.scenarios(ctx, shape)
     lanes_and_positions(ctx, shape)
@@ -93,6 +95,13 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     # An empty text fails minLength and the visible-text pattern; "must not be empty" says it.
     empties = {f.pointer for f in findings if f.rule == "minLength"}
     findings = [f for f in findings if not (f.rule == "pattern" and f.pointer in empties)]
+    # A node with from and to: its kind finding says it all, not the schema's unknown keys from and to.
+    ends = {pointer_join("targets", key, end) for key, target in shape.target_map.items() if target.path_like
+            for end in ("from", "to")}
+    findings = [f for f in findings if not (f.rule == "additionalProperties" and f.pointer in ends)]
+    # A lane key the schema refuses ("9lane") cannot name a lane; the pattern says why.
+    malformed = {f.pointer for f in findings if f.rule == "pattern"}
+    findings = [f for f in findings if not (f.rule == "unknown-lane" and f.pointer in malformed)]
     return list({(f.pointer, f.message): f for f in findings}.values())
 
 

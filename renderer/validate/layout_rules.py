@@ -14,6 +14,7 @@ from ..load import LoadedSpec
 from ..model import Spec, parse_lane_key
 from .context import RuleContext
 from .outline import Outline
+from .references import id_hint
 from .wording import quote
 
 
@@ -22,8 +23,11 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
     if not outline.layout_present:
         return
     nodes = outline.keys_of("node")
+    # A target of unknown kind ("box") may be meant as a node: its lane counts, so that its kind finding
+    # is the only one.
+    unsure = [key for key, target in outline.target_map.items() if target.kind is None]
     lanes: list[str] = []
-    for key in nodes:
+    for key in nodes + unsure:
         parsed = parse_lane_key(key)
         if parsed and parsed[0] not in lanes:
             lanes.append(parsed[0])
@@ -43,9 +47,11 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
         listed.add(lane.key)
     cells: dict[tuple[int, int], str] = {}
     for key, spot in outline.positions.items():
+        if key in unsure:
+            continue  # its kind finding says enough
         if key not in nodes:
             what = "a path" if key in outline.target_map else "not a target"
-            hint = ctx.suggest(key, nodes, "node targets") if key not in outline.target_map else ""
+            hint = "" if key in outline.target_map else id_hint(outline, key) or ctx.suggest(key, nodes, "node targets")
             ctx.add(("layout", "positions", key), f"{quote(key)} is {what}; positions place node targets{hint}",
                     "layout-position", key=True)
             continue

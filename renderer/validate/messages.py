@@ -9,6 +9,7 @@ one finding per unknown key (:func:`renderer.validate.schema.schema_findings`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,11 +54,13 @@ class ErrorView:
 
 @dataclass(frozen=True)
 class Message:
-    """A finding's text and place: ``pointer`` and whether it points at the member's name (``on_key``)."""
+    """A finding's text and place: ``pointer`` and whether it points at the member's name (``on_key``);
+    ``missing`` is the key a ``required`` message names."""
 
     text: str
     pointer: str
     on_key: bool = False
+    missing: str | None = None
 
 
 class RequiredCounter:
@@ -82,7 +85,8 @@ def _plain(view: ErrorView, text: str) -> Message:
 def _required(view: ErrorView, counter: RequiredCounter) -> Message:
     missing = [k for k in view.expected if isinstance(view.value, dict) and k not in view.value]
     nth = counter.next(view)
-    return _plain(view, f"missing required key {quote(missing[nth] if nth < len(missing) else str(view.expected))}")
+    key = missing[nth] if nth < len(missing) else str(view.expected)
+    return Message(f"missing required key {quote(key)}", view.pointer, missing=key)
 
 
 def _one_of(view: ErrorView) -> Message:
@@ -91,11 +95,26 @@ def _one_of(view: ErrorView) -> Message:
     return _plain(view, f"{view.field} must be {wanted}, not {type_name(view.value)}")
 
 
+def _quoted_number(value: Any, expected: Any) -> bool:
+    """True for a string that holds what an ``integer`` or ``number`` would be (``"3000"``)."""
+    if expected not in ("integer", "number") or not isinstance(value, str):
+        return False
+    try:
+        number = json.loads(value)
+    except ValueError:
+        return False
+    if expected == "integer":
+        return isinstance(number, int) and not isinstance(number, bool)
+    return isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number)
+
+
 def _type(view: ErrorView) -> Message:
     if view.expected == "integer" and isinstance(view.value, float):
         return _plain(view, f"{view.field} must be a whole number, not {view.value!r}")
-    return _plain(view, f"{view.field} must be {SCHEMA_TYPES.get(view.expected, view.expected)}, "
-                        f"not {type_name(view.value)}")
+    text = f"{view.field} must be {SCHEMA_TYPES.get(view.expected, view.expected)}, not {type_name(view.value)}"
+    if _quoted_number(view.value, view.expected):
+        text += f"; write {view.value.strip()} without the quotes"
+    return _plain(view, text)
 
 
 def _pattern(view: ErrorView) -> Message:

@@ -21,8 +21,10 @@ Ref = tuple[int, str]
 
 @dataclass(frozen=True)
 class OutlineTarget:
-    """A target object; ``kind`` is ``None`` unless it is ``"node"`` or ``"path"``; other fields are
-    ``None`` unless strings (``source`` is the spec's ``from``, ``dest`` its ``to``)."""
+    """A target object; ``kind`` is ``None`` unless it is ``"node"`` or ``"path"``, and also for a
+    ``"node"`` with ``from`` and ``to`` (``path_like``: a path whose kind is wrong, or a node with stray
+    keys; the rules treat it as neither); other fields are ``None`` unless strings (``source`` is the
+    spec's ``from``, ``dest`` its ``to``)."""
 
     key: str
     kind: TargetKind | None
@@ -30,6 +32,7 @@ class OutlineTarget:
     source: str | None
     dest: str | None
     label: str | None
+    path_like: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,13 @@ class Outline:
         """``targets``, or an empty map when there is no targets object."""
         return self.targets or {}
 
+    def key_with_id(self, ref: str) -> str | None:
+        """The key of the target whose ``id`` is ``ref`` when ``ref`` is not itself a target key, else ``None``
+        (an author who wrote an id where a key belongs)."""
+        if ref in self.target_map:
+            return None
+        return next((key for key, target in self.target_map.items() if target.id == ref), None)
+
     def keys_of(self, kind: TargetKind) -> list[str]:
         """Keys of the targets of ``kind``, in file order (a target of unknown kind is neither)."""
         return [key for key, target in self.target_map.items() if target.kind == kind]
@@ -124,8 +134,9 @@ def _count(value: Any) -> int:
 
 def _target(key: str, raw: dict[str, Any]) -> OutlineTarget:
     kind = raw.get("kind")
-    return OutlineTarget(key, kind if kind in ("node", "path") else None, _string(raw.get("id")),
-                         _string(raw.get("from")), _string(raw.get("to")), _string(raw.get("label")))
+    path_like = kind == "node" and "from" in raw and "to" in raw
+    return OutlineTarget(key, kind if kind in ("node", "path") and not path_like else None, _string(raw.get("id")),
+                         _string(raw.get("from")), _string(raw.get("to")), _string(raw.get("label")), path_like)
 
 
 def _step(index: int, raw: dict[str, Any]) -> OutlineStep:

@@ -25,6 +25,14 @@ def target_ids(ctx: RuleContext, outline: Outline) -> None:
             owner[target.id] = key
 
 
+def target_kinds(ctx: RuleContext, outline: Outline) -> None:
+    """Rule target-kind: a target of kind node has no from and to (they make it a path)."""
+    for key, target in outline.target_map.items():
+        if target.path_like:
+            ctx.add(("targets", key, "kind"), 'kind is "node", but the target has from and to, as a path does: '
+                    'write "kind": "path", or remove from and to', "target-kind")
+
+
 def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
     """Rule path-endpoint: a path's from and to name two different node targets."""
     targets = outline.target_map
@@ -40,11 +48,18 @@ def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
             if ref in targets:
                 message = f"{end} {quote(ref)} is a path; a path runs between node targets"
             else:
-                message = f"{end} {quote(ref)} is not a node target{ctx.suggest(ref, nodes, 'node targets')}"
+                hint = id_hint(outline, ref) or ctx.suggest(ref, nodes, "node targets")
+                message = f"{end} {quote(ref)} is not a node target{hint}"
             ctx.add(("targets", key, end), message, "path-endpoint")
         if target.source is not None and target.source == target.dest:
             ctx.add(("targets", key, "to"), f"to {quote(target.dest)} is also the path's from; a path runs "
                     "between two different nodes", "path-endpoint")
+
+
+def id_hint(outline: Outline, ref: str) -> str | None:
+    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is a target's id, not a key."""
+    key = outline.key_with_id(ref)
+    return None if key is None else f"; it is the id of target {quote(key)}: write the key {quote(key)} instead"
 
 
 def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None) -> None:
@@ -54,7 +69,8 @@ def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[R
     valid = list(outline.targets)
     for i, ref in refs:
         if ref not in outline.targets:
-            ctx.add(base + (i,), f"{quote(ref)} is not a target{ctx.suggest(ref, valid, 'targets')}", "unknown-target")
+            hint = id_hint(outline, ref) or ctx.suggest(ref, valid, "targets")
+            ctx.add(base + (i,), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
 def _state_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str, ...] | None) -> None:
@@ -100,8 +116,8 @@ def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref
             ctx.add(base + ("paths", i), f"{quote(ref)} is a node; paths lists path targets"
                     f"{ctx.suggest(ref, paths, 'path targets')}", "not-a-path")
         else:
-            ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{ctx.suggest(ref, paths, 'path targets')}",
-                    "unknown-target")
+            hint = id_hint(outline, ref) or ctx.suggest(ref, paths, "path targets")
+            ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
 def scenarios(ctx: RuleContext, outline: Outline) -> None:

@@ -10,6 +10,7 @@ checks that the two agree.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -106,31 +107,57 @@ def _field_name(path: list[str | int]) -> str:
 
 
 def _unknown_keys(spec: LoadedSpec, error: ValidationError, instance: dict[str, Any], path: list[str | int],
-                  suggest: Suggester) -> Iterator[Finding]:
-    """additionalProperties: one finding per unknown key, at the key, with the nearest known key."""
+                  suggest: Suggester, answered: set[tuple[str, str]]) -> Iterator[Finding]:
+    """additionalProperties: one finding per unknown key, at the key, with the nearest known key.
+
+    A key that is close to a required key the object lacks is that key mistyped: its finding says so,
+    and ``(pointer of the object, required key)`` goes into ``answered`` so that no ``required``
+    finding repeats it.
+    """
     subschema = error.schema if isinstance(error.schema, dict) else {}
     allowed = list(subschema.get("properties", {}))
+    lacking = [k for k in subschema.get("required", []) if k not in instance]
     for key in [k for k in instance if k not in allowed]:
         key_pointer = pointer_join(*path, key)
         line, column = spec.locate(key_pointer, key=True)
-        message = f"unknown key {quote(key)}{suggest(key, allowed)}" if allowed else f"unknown key {quote(key)}"
+        meant = difflib.get_close_matches(key, lacking, n=1, cutoff=0.6)
+        if meant:
+            lacking.remove(meant[0])
+            answered.add((pointer_join(*path), meant[0]))
+            name = quote(meant[0])
+            message = f"unknown key {quote(key)}; did you mean {name}? {name} is required and missing"
+        elif allowed:
+            message = f"unknown key {quote(key)}{suggest(key, allowed)}"
+        else:
+            message = f"unknown key {quote(key)}"
         yield Finding(spec.display, key_pointer, message, "additionalProperties", line=line, column=column)
 
 
-def schema_findings(spec: LoadedSpec, suggest: Suggester) -> Iterator[Finding]:
-    """Every schema error of ``spec.data`` as a located finding whose rule is the failing keyword."""
+def schema_findings(spec: LoadedSpec, suggest: Suggester) -> list[Finding]:
+    """Every schema error of ``spec.data`` as a located finding whose rule is the failing keyword.
+
+    A mistyped required key gives one finding (the unknown key, naming the required one), not two.
+    """
     if schema_is_valid(spec.data):
-        return
+        return []
     required = RequiredCounter()
+    findings: list[Finding] = []
+    missing: list[tuple[Finding, str]] = []
+    answered: set[tuple[str, str]] = set()
     for error in explaining_validator().iter_errors(spec.data):
         error = _leaf(error)
         path = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            yield from _unknown_keys(spec, error, error.instance, path, suggest)
+            findings.extend(_unknown_keys(spec, error, error.instance, path, suggest, answered))
             continue
         view = ErrorView(keyword=str(error.validator), expected=error.validator_value, value=error.instance,
                          path=path, field=_field_name(path), schema_path=list(error.schema_path),
                          context=list(error.context or ()), fallback=error.message)
         said = message_for(view, required)
         line, column = spec.locate(said.pointer, key=said.on_key)
-        yield Finding(spec.display, said.pointer, said.text, view.keyword, line=line, column=column)
+        finding = Finding(spec.display, said.pointer, said.text, view.keyword, line=line, column=column)
+        if said.missing is not None:
+            missing.append((finding, said.missing))
+        else:
+            findings.append(finding)
+    return findings + [f for f, key in missing if (f.pointer or "", key) not in answered]

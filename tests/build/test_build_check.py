@@ -52,7 +52,8 @@ def test_check_fails_after_an_output_is_edited(project, name):
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
     stale = [line for line in lines if "[stale-output]" in line]
-    assert stale == [f"out/{name}: error: differs from a fresh build: run mechdiagram build [stale-output]"]
+    owner = "the manifest of the specs" if name == "manifest.json" else "output of specs/reference.mechanism.json"
+    assert stale == [f"out/{name}: error: differs from a fresh build ({owner}): run mechdiagram build [stale-output]"]
     assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid; 1 output file(s) stale"
 
 
@@ -61,7 +62,8 @@ def test_check_fails_after_an_output_is_deleted(project):
     (project / "out" / "reference.one-request.poster.svg").unlink()
     result = invoke("check", "specs", "-o", "out", "--source-root", "specs")
     assert result.exit_code == 1
-    assert "out/reference.one-request.poster.svg: error: missing: run mechdiagram build [stale-output]" in \
+    assert ("out/reference.one-request.poster.svg: error: missing (output of specs/reference.mechanism.json): run "
+            "mechdiagram build [stale-output]") in \
         result.stderr.splitlines()
 
 
@@ -91,4 +93,4 @@ def test_a_fifo_in_place_of_the_manifest_does_not_hang(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / "output" / "manifest.json")
     result = CliRunner().invoke(main, ["check", "x.mechanism.json"])
     assert result.exit_code == 1
-    assert "output/manifest.json: error: missing: run mechdiagram build" in result.stderr
+    assert "output/manifest.json: error: missing (the manifest of the specs): run mechdiagram build" in result.stderr

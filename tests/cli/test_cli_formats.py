@@ -89,5 +89,5 @@ def test_json_format_of_a_valid_spec(write_spec, spec_data, monkeypatch):
     monkeypatch.chdir(path.parent)
     result = run_cli("validate", "--source-root", ".", "--format", "json", path.name)
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"findings": [], "summary": {
+    assert json.loads(result.stdout) == {"version": 1, "findings": [], "summary": {
         "specs": 1, "failed": 0, "stale": 0, "exit": 0, "message": "1 of 1 spec(s) valid"}}

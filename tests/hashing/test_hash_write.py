@@ -12,7 +12,9 @@ import stat
 import pytest
 from click.testing import CliRunner
 
+import renderer.hashing
 from renderer.cli import main
+from renderer.errors import OutputError
 from support.cli import invoke, run_cli
 from support.reference_spec import dumps, reference_spec, write_sources
 from support.specs import minimal_spec
@@ -120,7 +122,8 @@ def test_write_refuses_when_a_source_is_missing(pinned):
     result = invoke("hash", "--write", "reference.mechanism.json")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
-        "reference.mechanism.json: source notes/gone.md: no such file under the source root; nothing written",
+        "reference.mechanism.json:24:15: error: /sources/3/path: source notes/gone.md: no such file under the source "
+        "root (the current folder); nothing written [source-missing]",
         "Error: 1 spec(s) not updated",
     ]
     assert spec.read_bytes() == before
@@ -138,7 +141,8 @@ def test_write_refuses_a_source_outside_the_root(pinned):
     before = spec.read_bytes()
     result = invoke("hash", "--write", "reference.mechanism.json")
     assert result.exit_code == 1
-    assert "source ../outside.md: the path climbs out of the source root with '..'; nothing written" in result.stderr
+    assert ("/sources/0/path: source ../outside.md: the path climbs out of the source root with '..' "
+            "(the current folder); nothing written [source-refused]") in result.stderr
     assert spec.read_bytes() == before
 
 
@@ -225,3 +229,26 @@ def test_hash_write_finds_sources_whose_keys_are_escaped(tmp_path, spec_data, mo
     written = (tmp_path / "s.mechanism.json").read_text()
     assert '"p\\u0061th": "notes.md",\n      "sha256": "' in written
     assert run_cli("validate", "--source-root", ".", "s.mechanism.json").exit_code == 0
+
+
+def test_a_spec_that_cannot_be_written_does_not_stop_the_others(pinned, monkeypatch):
+    root, digests = pinned
+    for name in ("a", "b"):
+        (root / f"{name}.mechanism.json").write_text(_spec_text(reference_spec()), "utf-8")
+    real_write = renderer.hashing.write_file
+
+    def refuse_a(path, data, mode=None):
+        if path.name == "a.mechanism.json":
+            raise OutputError("cannot write a.mechanism.json: Read-only file system")
+        return real_write(path, data, mode=mode)
+
+    monkeypatch.setattr(renderer.hashing, "write_file", refuse_a)
+    result = invoke("hash", "--write", "--format", "json", "a.mechanism.json", "b.mechanism.json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["findings"] == [{"file": "a.mechanism.json", "line": None, "column": None, "pointer": None,
+                                     "rule": "hash-write", "severity": "error",
+                                     "message": "cannot write a.mechanism.json: Read-only file system"}]
+    assert document["summary"]["message"] == "1 of 2 spec(s) current; 3 source digest(s) written; 1 not updated"
+    assert [s["sha256"] for s in json.loads((root / "b.mechanism.json").read_text("utf-8"))["sources"]] == [
+        digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]

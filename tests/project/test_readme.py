@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 
+import yaml
 from click.testing import CliRunner
 
 from renderer.cli import main
@@ -52,8 +54,47 @@ def test_readme_sample_findings_are_what_the_tool_prints(tmp_path, monkeypatch):
     block = block.replace('"active": ["stage1"], "paths": ["handoff"]', '"active": ["stage3"], "paths": ["handoff"]')
     (tmp_path / "mechanisms").mkdir()
     (tmp_path / "mechanisms" / "queue.mechanism.json").write_text(block, "utf-8")
+    (tmp_path / ".git").mkdir()  # the project's folder, which source paths are relative to
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["validate", "--allow-missing-sources"])
     printed = result.stderr.splitlines()[:-1]
     sample = re.search(r"stage3\"\]` in its second step:\n\n```\n(.*?)```", _readme(), re.S).group(1).splitlines()
     assert printed == sample
+
+
+def _ci_section() -> str:
+    readme = _readme()
+    start = readme.index("### CI: annotations, JSON and pre-commit")
+    return readme[start:readme.index("\n## ", start)]
+
+
+def test_readme_actions_job_runs_check_and_passes_here(monkeypatch):
+    """The GitHub Actions job in the README is YAML whose last step runs ``mechdiagram check``; that
+    command line passes on this repository's own committed output."""
+    block = re.search(r"```yaml\n(jobs:.*?)```", _ci_section(), re.S).group(1)
+    steps = yaml.safe_load(block)["jobs"]["diagrams"]["steps"]
+    command = shlex.split(steps[-1]["run"])
+    assert command[:2] == ["mechdiagram", "check"] and "--format" in command
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, command[1:])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""  # no annotation: nothing is wrong
+
+
+def test_readme_pre_commit_example_names_the_hooks():
+    block = re.search(r"```yaml\n(repos:.*?)```", _ci_section(), re.S).group(1)
+    hooks = [hook["id"] for hook in yaml.safe_load(block)["repos"][0]["hooks"]]
+    manifest = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert hooks == [hook["id"] for hook in manifest] == ["mechdiagram-validate", "mechdiagram-check"]
+
+
+def test_readme_annotation_sample_is_what_the_tool_prints(tmp_path, monkeypatch):
+    block = re.search(r"```json\n(.*?)```", _readme(), re.S).group(1)
+    block = block.replace('"active": ["stage1"], "paths": ["handoff"]', '"active": ["stage3"], "paths": ["handoff"]')
+    (tmp_path / "mechanisms").mkdir()
+    (tmp_path / "mechanisms" / "queue.mechanism.json").write_text(block, "utf-8")
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "--allow-missing-sources", "--format", "github"])
+    sample = re.search(r"```\n(::error .*?)\n```", _ci_section(), re.S).group(1)
+    assert sample in result.stdout.splitlines()

@@ -36,7 +36,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     assert len(wheels) == 1
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     # The package data every stage reads through importlib.resources travels in the wheel.
-    for data in ("renderer/schema/mechanism.schema.json", "renderer/data/text-metrics.json",
+    for data in ("renderer/schema/mechanism.schema.json", "renderer/schema/report.schema.json", "renderer/data/text-metrics.json",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
                  "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
                  "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
@@ -52,6 +52,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     # A project folder far from the checkout, holding a copy of our spec and its pinned source.
     project = tmp_path / "blog"
     (project / "mechanisms" / "sources").mkdir(parents=True)
+    (project / ".git").mkdir()  # a repository: source paths are relative to its top folder
     shutil.copy(SPEC, project / "mechanisms" / SPEC.name)
     shutil.copy(NOTES, project / "mechanisms" / "sources" / NOTES.name)
     script = python.parent / ("mechdiagram.exe" if os.name == "nt" else "mechdiagram")

@@ -81,7 +81,7 @@ def test_dotdot_escaping_the_root_is_refused(source_root, path):
     assert (source_root / ".." / "outside.md").is_file()  # the file exists: refusing is not "missing"
     result = check(source_root, path, DIGEST)
     assert (result.status, result.failed) == ("refused", True)
-    assert result.message == f"source {path}: the path climbs out of the source root with '..'"
+    assert result.message == f"source {path}: the path climbs out of the source root with '..' ({source_root.as_posix()})"
 
 
 @pytest.mark.parametrize("path, content", [("docs/../docs/notes.md", CONTENT), ("notes/../notes/a.md", b"notes\n")])
@@ -100,7 +100,7 @@ def test_absolute_path_is_refused(source_root, path):
         path = str((source_root / "docs" / "notes.md").resolve())
     result = check(source_root, path, DIGEST)
     assert (result.status, result.failed) == ("refused", True)
-    assert result.message == f"source {path}: the path is absolute; give it relative to the source root"
+    assert result.message == f"source {path}: the path is absolute; give it relative to the source root ({source_root.as_posix()})"
 
 
 def test_symlink_leading_outside_the_root_is_refused(source_root):
@@ -116,7 +116,7 @@ def test_symlink_leading_outside_the_root_is_refused(source_root):
                          ("up/outside.md", DIGEST), ("notes/upup/outside/secret.txt", secret)):
         result = check(root, path, digest)
         assert (result.status, result.failed) == ("refused", True), path
-        assert result.message == f"source {path}: the path leads out of the source root through a symbolic link"
+        assert result.message == f"source {path}: the path leads out of the source root through a symbolic link ({source_root.as_posix()})"
         assert result.actual is None  # the file outside was never read
     assert check(root, "notes/up/notes/a.md", sha(b"notes\n")).status == "verified"
 

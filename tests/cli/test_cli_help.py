@@ -1,0 +1,35 @@
+"""``--help``: the top-level list shows each command's summary whole, and every command's help ends
+with an example of that command."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from renderer.cli import main
+from support.cli import invoke
+
+COMMANDS = sorted(main.commands)
+
+
+def test_top_level_help_shows_every_summary_whole():
+    text = invoke("--help").stdout
+    listing = text[text.index("Commands:"):].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[0] for line in listing] == COMMANDS
+    for line in listing:
+        name = line.split()[0]
+        summary = line.split(None, 1)[1]
+        assert summary == main.commands[name].short_help
+        assert not summary.endswith("...") and summary.endswith(".")
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_ends_with_an_example(command):
+    text = invoke(*([command] if command else []), "--help").stdout
+    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
+    examples = [p for p in paragraphs if p.startswith("Example: ")]
+    assert len(examples) == 1, text
+    words = shlex.split(examples[0].removeprefix("Example: "))
+    assert words[0] == "mechdiagram" and (command is None or words[1] == command)
+    assert paragraphs[-1] == examples[0]  # the last thing the help says
