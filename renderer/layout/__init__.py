@@ -18,7 +18,7 @@ from ..model import Scenario, Spec
 from .geometry import Arrow, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
 from .labels import place_labels
 from .panel import panel, step_heading
-from .placement import grid_cells, path_label_lines, place
+from .placement import grid_cells, path_label_wraps, place
 from .routing import PathEnds, route_all
 from .sizes import LINE_HEIGHT, MARGIN, MIN_WIDTH, PANEL_GAP, PATH_LABEL_LINE
 
@@ -74,9 +74,9 @@ def diagram(spec: Spec) -> Diagram:
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
     routes = route_all(boxes, ends, against)
-    label_lines = {p.key: path_label_lines(p.label) for p in spec.paths if p.key in routes}
+    label_wraps = {p.key: path_label_wraps(p.label) for p in spec.paths if p.key in routes}
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes)]
-    labels = place_labels({key: route.points for key, route in routes.items()}, label_lines, obstacles)
+    labels = place_labels({key: route.points for key, route in routes.items()}, label_wraps, obstacles)
 
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
@@ -91,7 +91,7 @@ def diagram(spec: Spec) -> Diagram:
             key, tuple(_shift_point(p, dx, dy) for p in route.points),
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
              _shift_point(route.head[2], dx, dy)),
-            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label_lines.get(key, ()),
+            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
             route.clean and (label is None or label.clean))
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)

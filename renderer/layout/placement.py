@@ -15,6 +15,7 @@ from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
 from .sizes import (
+    BOX_AIR,
     BOX_MAX_WIDTH,
     BOX_MIN_HEIGHT,
     BOX_MIN_WIDTH,
@@ -102,6 +103,20 @@ def path_label_lines(label: str | None) -> tuple[str, ...]:
     return tuple(wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if label else ()
 
 
+def path_label_wraps(label: str | None) -> tuple[tuple[str, ...], ...]:
+    """The ways a path label may be wrapped, preferred first: to :data:`PATH_LABEL_WIDTH`, then, for a
+    label of several words, about half as wide (a narrower block fits between two routes); () for none."""
+    lines = path_label_lines(label)
+    if not label or not lines:
+        return ()
+    widest = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
+    longest_word = max(text_width(word, PATH_LABEL_SIZE) for word in label.split())
+    narrow = tuple(wrap(label, max(widest / 2, longest_word) + 0.5, PATH_LABEL_SIZE))
+    if narrow != lines:
+        return (lines, narrow)
+    return (lines,)
+
+
 @dataclass(frozen=True)
 class Placement:
     """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``)."""
@@ -127,7 +142,8 @@ def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
             gap_x = max(gap_x, wide + 24)
         else:  # the label sits beside a vertical run or above a horizontal one in a row gap
             gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
-            if c1 == c2:
+            if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
+                gap_y = max(gap_y, len(path_label_wraps(path.label)[-1]) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
                 gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
     return round(gap_x, 1), round(gap_y, 1)
 

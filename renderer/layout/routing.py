@@ -33,12 +33,15 @@ BEND_COST = 40.0
 SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
 SHARED_STEP = 400.0
-NEAR_COST = 1.5
-#: Lines closer than this look like one.
-NEAR = 9.0
+NEAR_COST = 3.0
+#: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
+NEAR = 12.0
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
 CROSS_COST = 15.0
 JOIN_COST = 150.0
+#: Extra cost per unit of length of an arrow against the flow running between the boxes rather than around
+#: them, when its sides are chosen: the way back around the figure keeps clear of the flow's routes.
+INNER_COST = 0.5
 #: Where a route leaves its source: this far out of the box, clear of an active box's ring.
 SOURCE_STUB = 12.0
 #: Where a route turns in towards its target: room for the arrowhead and its gap.
@@ -128,11 +131,27 @@ class _Grid:
 _MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+def near_lines(values: Sequence[float], index: int) -> list[int]:
+    """Indexes of the other grid lines closer than :data:`NEAR` to line ``index`` of ``values`` (sorted)."""
+    out = []
+    k = index - 1
+    while k >= 0 and values[index] - values[k] < NEAR:
+        out.append(k)
+        k -= 1
+    k = index + 1
+    while k < len(values) and values[k] - values[index] < NEAR:
+        out.append(k)
+        k += 1
+    return out
+
+
 class _Usage:
     """What the routes so far occupy: grid steps (by count), the grid points they pass, and the points
     where they turn."""
 
-    def __init__(self) -> None:
+    def __init__(self, inner: Rect | None = None) -> None:
+        #: Steps inside this rectangle (the boxes' extent) cost :data:`INNER_COST` more per unit of length.
+        self.inner = inner
         self.steps: dict[tuple[int, int, int, int], int] = {}
         self.points: set[tuple[int, int]] = set()
         self.turns: set[tuple[int, int]] = set()
@@ -155,18 +174,21 @@ class _Usage:
         owner = self.stubs.get((ni, nj))
         stub = SHARED_STEP if owner is not None and owner != self.current else 0.0
         if not self.points:
+            inner = self.inner
+            if inner is not None:
+                x, y = (grid.xs[i] + grid.xs[ni]) / 2, (grid.ys[j] + grid.ys[nj]) / 2
+                if inner.x < x < inner.right and inner.y < y < inner.bottom:
+                    stub += length * INNER_COST
             return stub
         key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
         extra = stub + (SHARED_STEP + length * SHARED_COST) * self.steps.get(key, 0)
         if i == ni:  # vertical: lines just left or right of it
-            for side in (i - 1, i + 1):
-                if (0 <= side < len(grid.xs) and abs(grid.xs[side] - grid.xs[i]) < NEAR
-                        and self.steps.get((side, key[1], side, key[3]), 0)):
+            for side in near_lines(grid.xs, i):
+                if self.steps.get((side, key[1], side, key[3]), 0):
                     extra += length * NEAR_COST
         else:
-            for side in (j - 1, j + 1):
-                if (0 <= side < len(grid.ys) and abs(grid.ys[side] - grid.ys[j]) < NEAR
-                        and self.steps.get((key[0], side, key[2], side), 0)):
+            for side in near_lines(grid.ys, j):
+                if self.steps.get((key[0], side, key[2], side), 0):
                     extra += length * NEAR_COST
         if (i, j) in self.points:
             extra += JOIN_COST if turning or (i, j) in self.turns else CROSS_COST
@@ -315,13 +337,24 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     """
     every = dict.fromkeys(SIDES, 0.5)
     sides = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
-    if against:
+    forward = [p for p in paths if p.key not in against]
+    if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
+        core = Rect(min(b.x for b in boxes.values()), min(b.y for b in boxes.values()), 0, 0)
+        core = Rect(core.x, core.y, max(b.right for b in boxes.values()) - core.x,
+                    max(b.bottom for b in boxes.values()) - core.y)
         for p in paths:
             if p.key in against:
-                found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage())
+                found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core))
                 if found.clean:
                     sides[p.key] = found.sides
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides)
+    return {p.key: routes[p.key] for p in paths}
+
+
+def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]]) -> dict[str, Route]:
+    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side."""
+    every = dict.fromkeys(SIDES, 0.5)
     fractions = _port_fractions(boxes, paths, sides)
     ports = {(p.key, end): _port(boxes[box], side, fractions[(p.key, end)])
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),

@@ -34,3 +34,5 @@ CLEARANCE = 10.0
 #: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
 HEAD_GAP = 7.0
 PANEL_GAP = 24.0
+#: Room a path label keeps from every box: its active ring and a little air.
+BOX_AIR = 7.0

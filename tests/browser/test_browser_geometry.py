@@ -7,7 +7,7 @@ temporary folder.  In the page, for the first scenario at its first, middle and 
 boxes, route segments, arrowheads, path labels, node text, lane headers and state panel are found by
 their classes and measured with ``getBBox`` (user units: the figure has no transforms) as the browser
 lays out the real font: no route segment passes through a box, no label touches a box, a text or another
-label, no node text overflows its box, nothing lies outside the ``viewBox``, every arrowhead meets a box
+label, no label lies across a route, no node text overflows its box, nothing lies outside the ``viewBox``, every arrowhead meets a box
 edge, and no SVG text renders below 12 CSS px at 360 and 1280 px.  Screenshots at 360, 768 and 1280 px,
 light and dark, first, middle and last step, go to ``build/screenshots/gallery/`` for a person to look at.
 
@@ -149,6 +149,9 @@ def check_geometry(g: dict) -> list[str]:
                 problems.append(f"path label {name} overlaps path label {other['text']!r}")
         if _overlap(label["box"], g["panel"]):
             problems.append(f"path label {name} overlaps the state panel")
+        for k, route in enumerate(g["routes"]):  # its halo would hide the line where it crosses
+            if any(_crosses(label["box"], a, b) for a, b in zip(route["points"], route["points"][1:], strict=False)):
+                problems.append(f"path label {name} lies across route {k}")
     for what, box in [*texts, *(("path label " + repr(lab["text"]), lab["box"]) for lab in g["labels"]),
                       *(("panel text " + repr(t["text"]), t["box"]) for t in g["panelText"]),
                       *(("ring", ring) for ring in g["rings"]), ("the panel", g["panel"])]:
@@ -250,8 +253,8 @@ def test_geometry_text_sizes_and_screenshots(gallery, context, slug):
 
 
 def test_the_checks_catch_what_they_claim_to():
-    """The geometry checks fail on a route through a box, overlapping labels, overflowing text, a head
-    away from every edge and a label outside the viewBox."""
+    """The geometry checks fail on a route through a box, a label across a route, overlapping labels,
+    overflowing text, a head away from every edge and a label outside the viewBox."""
     box = {"x": 0, "y": 0, "w": 100, "h": 50}
     other = {"x": 200, "y": 0, "w": 100, "h": 50}
     clean = {"viewBox": {"x": 0, "y": 0, "w": 400, "h": 200}, "panel": {"x": 0, "y": 150, "w": 300, "h": 40},
@@ -268,7 +271,8 @@ def test_the_checks_catch_what_they_claim_to():
     broken["routes"][0]["head"] = [[195, 25], [185, 20], [185, 30]]
     broken["nodes"][0]["text"]["w"] = 120
     broken["labels"].append({"text": "again", "box": {"x": 140, "y": 10, "w": 300, "h": 15}})
+    broken["routes"][0]["points"][1:1] = [[140, 25], [140, 12], [160, 12], [160, 25]]
     found = "\n".join(check_geometry(broken))
-    for needle in ("passes through box 'b'", "from the nearest box edge", "not at the arrowhead's base",
-                   "overflows its box", "overlaps path label", "overlaps box 'b'", "leaves the viewBox"):
+    for needle in ("lies across route 0", "passes through box 'b'", "from the nearest box edge",
+                   "not at the arrowhead's base", "overflows its box", "overlaps path label", "overlaps box 'b'", "leaves the viewBox"):
         assert needle in found, (needle, found)
