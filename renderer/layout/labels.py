@@ -87,10 +87,15 @@ def _gap(block: Rect, rect: Rect) -> float:
     return max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
 
 
+def _segment_rect(segment: tuple[Point, Point]) -> Rect:
+    (ax, ay), (bx, by) = segment
+    return Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))
+
+
 def _gap_to_segments(block: Rect, segments: Sequence[tuple[Point, Point]]) -> float:
-    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle)."""
-    return min((_gap(block, Rect(min(a[0], b[0]), min(a[1], b[1]), abs(b[0] - a[0]), abs(b[1] - a[1])))
-                for a, b in segments), default=CLEAR_AIR)
+    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle); infinite
+    when there are none."""
+    return min((_gap(block, _segment_rect(seg)) for seg in segments), default=float("inf"))
 
 
 def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
@@ -114,11 +119,18 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         ways = wraps.get(key, ())
         if not ways or len(points) < 2:
             continue
-        others = [seg for other, segs in segments.items() if other != key for seg in segs]
-        taken = [label.block.grown(3.0) for label in placed.values()]
+        # Only what lies near the route can touch a candidate or change its score: the rest is left out.
+        reach = 2 * max(max(label_size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
+        others = [seg for other, segs in segments.items() if other != key for seg in segs
+                  if area.overlaps(_segment_rect(seg).grown(1.0))]
+        taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
+        near_hard = [rect for rect in hard if area.overlaps(rect)]
+        near = [rect for rect in obstacles if area.overlaps(rect.grown(BOX_AIR))]
         chosen: tuple[tuple[int, int, int, int, int], Rect, tuple[str, ...]] | None = None
         for lines in ways:
-            score, block = _best(points, segments[key], others, label_size(lines), hard, taken, obstacles)
+            score, block = _best(points, segments[key], others, label_size(lines), near_hard, taken, near)
             if chosen is None or score[:4] < chosen[0][:4]:
                 chosen = (score, block, lines)
             if score[:2] == (0, 0):

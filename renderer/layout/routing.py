@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .geometry import Box, Point, Rect
+from .geometry import EPSILON, Box, Point, Rect
 from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP
 
 #: Sides of a box and their outward unit normals.
@@ -98,20 +98,21 @@ class _Grid:
         self.ys = self._with_middles(sorted(ys))
         self.blocked_h: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i + 1, j)
         self.blocked_v: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i, j + 1)
-        for box in boxes:
+        e = EPSILON
+        xs, ys = self.xs, self.ys
+        for box in boxes:  # a step is blocked when it passes through the grown box's interior
             grown = box.grown(CLEARANCE - 0.5)
-            rows = range(bisect.bisect_right(self.ys, grown.y), bisect.bisect_left(self.ys, grown.bottom))
-            cols = range(bisect.bisect_right(self.xs, grown.x), bisect.bisect_left(self.xs, grown.right))
-            x_steps = range(max(0, bisect.bisect_left(self.xs, grown.x) - 1), bisect.bisect_left(self.xs, grown.right))
-            y_steps = range(max(0, bisect.bisect_left(self.ys, grown.y) - 1), bisect.bisect_left(self.ys, grown.bottom))
-            for j in rows:
-                for i in x_steps:
-                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i + 1], self.ys[j])):
-                        self.blocked_h.add((i, j))
-            for i in cols:
-                for j in y_steps:
-                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i], self.ys[j + 1])):
-                        self.blocked_v.add((i, j))
+            rows = range(bisect.bisect_right(ys, grown.y + e), bisect.bisect_left(ys, grown.bottom - e))
+            x_steps = range(max(0, bisect.bisect_right(xs, grown.x + e) - 1),
+                            min(len(xs) - 1, bisect.bisect_left(xs, grown.right - e)))
+            self.blocked_h.update((i, j) for j in rows for i in x_steps)
+            cols = range(bisect.bisect_right(xs, grown.x + e), bisect.bisect_left(xs, grown.right - e))
+            y_steps = range(max(0, bisect.bisect_right(ys, grown.y + e) - 1),
+                            min(len(ys) - 1, bisect.bisect_left(ys, grown.bottom - e)))
+            self.blocked_v.update((i, j) for i in cols for j in y_steps)
+        #: The other grid lines closer than NEAR to each line, by index.
+        self.near_x = [near_lines(xs, i) for i in range(len(xs))]
+        self.near_y = [near_lines(ys, j) for j in range(len(ys))]
 
     @staticmethod
     def _with_middles(values: list[float]) -> list[float]:
@@ -183,11 +184,11 @@ class _Usage:
         key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
         extra = stub + (SHARED_STEP + length * SHARED_COST) * self.steps.get(key, 0)
         if i == ni:  # vertical: lines just left or right of it
-            for side in near_lines(grid.xs, i):
+            for side in grid.near_x[i]:
                 if self.steps.get((side, key[1], side, key[3]), 0):
                     extra += length * NEAR_COST
         else:
-            for side in near_lines(grid.ys, j):
+            for side in grid.near_y[j]:
                 if self.steps.get((key[0], side, key[2], side), 0):
                     extra += length * NEAR_COST
         if (i, j) in self.points:
@@ -203,14 +204,15 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
     xs, ys = grid.xs, grid.ys
     width, height = len(xs), len(ys)
     blocked_h, blocked_v = grid.blocked_h, grid.blocked_v
-    # Manhattan distance to the box around every goal: admissible, and one comparison per axis.
+    # Manhattan distance to the box around every goal, and a bend when both axes differ: admissible.
     gx0, gx1 = min(xs[a] for a, _ in goals), max(xs[a] for a, _ in goals)
     gy0, gy1 = min(ys[b] for _, b in goals), max(ys[b] for _, b in goals)
 
     def estimate(i: int, j: int) -> float:
         x, y = xs[i], ys[j]
-        return (gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0) + \
-            (gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0)
+        dx = gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0
+        dy = gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0
+        return dx + dy + (BEND_COST if dx and dy else 0.0)  # off both axes of every goal: one bend at least
 
     frontier: list[tuple[float, float, int, int, int, int, int, int]] = []  # ..., goal number or -1
     best: dict[tuple[int, int, int, int], float] = {}
