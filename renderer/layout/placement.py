@@ -148,6 +148,31 @@ def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
     return round(gap_x, 1), round(gap_y, 1)
 
 
+#: A channel carrying ``n`` routes side by side is this wide: the arrowhead stubs at both sides and
+#: :data:`ROUTE_PITCH` between neighbouring routes (the routing keeps them NEAR apart; see routing.py).
+ROUTE_PITCH = 14.0
+CHANNEL_EDGE = 22.0
+
+
+def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
+    """How many routes each gap between columns and each gap between rows is expected to carry: a path
+    that changes both row and column turns in the gap beside its target's column and below (or above)
+    its source's row."""
+    cols, rows = [0] * max(0, n_cols - 1), [0] * max(0, n_rows - 1)
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or path.source == path.dest:
+            continue
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 != r2 and c1 != c2:
+            cols[c2 - 1 if c2 > c1 else c2] += 1
+            rows[r1 if r2 > r1 else r1 - 1] += 1
+    return cols, rows
+
+
+def _widths(base: float, counts: list[int]) -> list[float]:
+    return [round(max(base, 2 * CHANNEL_EDGE + (n - 1) * ROUTE_PITCH), 1) for n in counts]
+
+
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:
     """Coordinates for ``cells``: see the module docstring."""
     lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
@@ -162,14 +187,18 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:
     for r, hl in enumerate(header_lines[:n_rows]):
         row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     gap_x, gap_y = _channel(spec, cells)
+    col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
+    if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
+        cols, rows = _crowded(spec, cells, n_rows, n_cols)
+        col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
     has_headers = any(header_lines)
     left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers else 0), 1)
     col_x = [left]
-    for w in col_w[:-1]:
-        col_x.append(round(col_x[-1] + w + gap_x, 1))
+    for w, gap in zip(col_w[:-1], col_gaps, strict=True):
+        col_x.append(round(col_x[-1] + w + gap, 1))
     row_y = [MARGIN]
-    for h in row_h[:-1]:
-        row_y.append(round(row_y[-1] + h + gap_y, 1))
+    for h, gap in zip(row_h[:-1], row_gaps, strict=True):
+        row_y.append(round(row_y[-1] + h + gap, 1))
     boxes = {}
     for key, (r, c) in cells.items():
         boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])

@@ -22,7 +22,7 @@ SHAPES = topologies() | {"reference": reference_spec()}
 SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
 #: The 40-node graph's channels are narrower than two routes with clearance: it is held to "no shared
 #: stretch" (tests/layout/test_layout_geometry.py) only.
-CROWDED = {"forty"}
+CROWDED: set[str] = set()
 
 
 def _layout(data: dict):
@@ -130,3 +130,46 @@ def test_routes_between_aligned_neighbours_run_straight(name):
                      or other.source == target.source or other.dest == target.dest)
         if (neighbours and shared == 1 and (a.y, a.h) == (b.y, b.h)) or (neighbours and shared == 1 and a.x == b.x):
             assert len(arrow.points) == 2, (name, key, arrow.points)
+
+
+def test_a_source_fanning_out_sits_level_with_the_middle_of_its_targets():
+    _, layout = _layout(SHAPES["fan-out-in"])
+    rows = sorted(layout.cells[f"w{i}x"][0] for i in range(6))
+    assert layout.cells["lb"][0] in (rows[2], rows[3])
+    assert layout.cells["agg"][0] in (rows[2], rows[3])
+
+
+def test_a_channel_that_many_routes_turn_in_is_wider():
+    """In the 40-node graph the gaps between rows differ: one that many routes turn in is wider than the
+    base gap, and no route has a hook (a turn back against its own direction) in it."""
+    from renderer.layout.sizes import GAP_Y
+
+    _, layout = _layout(SHAPES["forty"])
+    tops = sorted({b.y for b in layout.boxes.values()})
+    bottoms = sorted({b.bottom for b in layout.boxes.values()})
+    gaps = [round(t - b, 1) for b, t in zip(bottoms, tops[1:], strict=False)]
+    assert min(gaps) == GAP_Y and max(gaps) > GAP_Y, gaps
+    for key, arrow in layout.arrows.items():
+        assert not _hooks(arrow.points), (key, arrow.points)
+
+
+def _hooks(points) -> list:
+    """Short U-turns: a run, a short step aside (under 20 units), and a run back the other way."""
+    runs = _segments(points)
+    found = []
+    for (a, b), (_, c), (_, d) in zip(runs, runs[1:], runs[2:], strict=False):
+        first, middle, last = (b[0] - a[0], b[1] - a[1]), abs(c[0] - b[0]) + abs(c[1] - b[1]), (d[0] - c[0], d[1] - c[1])
+        if (first[0] * last[0] < 0 or first[1] * last[1] < 0) and middle < 20:
+            found.append((a, b, c, d))
+    return found
+
+
+def test_the_hook_check_finds_a_hook():
+    assert _hooks([(0, 0), (30, 0), (30, 10), (20, 10)]) and not _hooks([(0, 0), (30, 0), (30, 50), (20, 50)])
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_no_route_has_a_hook(name):
+    _, layout = _layout(SHAPES[name])
+    for key, arrow in layout.arrows.items():
+        assert not _hooks(arrow.points), (name, key, arrow.points)
