@@ -99,20 +99,20 @@ class _Grid:
         self.blocked_h: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i + 1, j)
         self.blocked_v: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i, j + 1)
         e = EPSILON
-        xs, ys = self.xs, self.ys
+        gx, gy = self.xs, self.ys
         for box in boxes:  # a step is blocked when it passes through the grown box's interior
             grown = box.grown(CLEARANCE - 0.5)
-            rows = range(bisect.bisect_right(ys, grown.y + e), bisect.bisect_left(ys, grown.bottom - e))
-            x_steps = range(max(0, bisect.bisect_right(xs, grown.x + e) - 1),
-                            min(len(xs) - 1, bisect.bisect_left(xs, grown.right - e)))
+            rows = range(bisect.bisect_right(gy, grown.y + e), bisect.bisect_left(gy, grown.bottom - e))
+            x_steps = range(max(0, bisect.bisect_right(gx, grown.x + e) - 1),
+                            min(len(gx) - 1, bisect.bisect_left(gx, grown.right - e)))
             self.blocked_h.update((i, j) for j in rows for i in x_steps)
-            cols = range(bisect.bisect_right(xs, grown.x + e), bisect.bisect_left(xs, grown.right - e))
-            y_steps = range(max(0, bisect.bisect_right(ys, grown.y + e) - 1),
-                            min(len(ys) - 1, bisect.bisect_left(ys, grown.bottom - e)))
+            cols = range(bisect.bisect_right(gx, grown.x + e), bisect.bisect_left(gx, grown.right - e))
+            y_steps = range(max(0, bisect.bisect_right(gy, grown.y + e) - 1),
+                            min(len(gy) - 1, bisect.bisect_left(gy, grown.bottom - e)))
             self.blocked_v.update((i, j) for i in cols for j in y_steps)
         #: The other grid lines closer than NEAR to each line, by index.
-        self.near_x = [near_lines(xs, i) for i in range(len(xs))]
-        self.near_y = [near_lines(ys, j) for j in range(len(ys))]
+        self.near_x = [near_lines(gx, i) for i in range(len(gx))]
+        self.near_y = [near_lines(gy, j) for j in range(len(gy))]
 
     @staticmethod
     def _with_middles(values: list[float]) -> list[float]:
