@@ -98,21 +98,43 @@ def natural_width(lines: tuple[str, ...]) -> float:
     return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
 
 
+def _balanced(label: str, count: int) -> tuple[str, ...]:
+    """``label`` wrapped as narrow as :data:`PATH_LABEL_WIDTH` (to 1 px) allows with at most ``count``
+    lines, or to :data:`PATH_LABEL_WIDTH` when it needs more."""
+    low, high = 0.0, PATH_LABEL_WIDTH
+    while high - low > 1:
+        middle = (low + high) / 2
+        if len(wrap(label, middle, PATH_LABEL_SIZE)) <= count:
+            high = middle
+        else:
+            low = middle
+    return tuple(wrap(label, high, PATH_LABEL_SIZE))
+
+
 def path_label_lines(label: str | None) -> tuple[str, ...]:
-    """A path label wrapped to :data:`PATH_LABEL_WIDTH`."""
-    return tuple(wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)) if label else ()
+    """A path label wrapped to :data:`PATH_LABEL_WIDTH`, its lines balanced: as narrow as the same number
+    of lines allows, so that no line is left with a word or a character alone."""
+    if not label:
+        return ()
+    lines = tuple(wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE))
+    balanced = _balanced(label, len(lines))
+    return balanced if _whole_words(balanced, label) or not _whole_words(lines, label) else lines
+
+
+def _whole_words(lines: tuple[str, ...], label: str) -> bool:
+    """No word of ``label`` is broken between ``lines``."""
+    return [word for line in lines for word in line.split()] == label.split()
 
 
 def path_label_wraps(label: str | None) -> tuple[tuple[str, ...], ...]:
-    """The ways a path label may be wrapped, preferred first: to :data:`PATH_LABEL_WIDTH`, then, for a
-    label of several words, about half as wide (a narrower block fits between two routes); () for none."""
+    """The ways a path label may be wrapped, preferred first: :func:`path_label_lines`, then, when the
+    label can take one more line, balanced over one line more (a narrower block fits between two routes);
+    () for none."""
     lines = path_label_lines(label)
     if not label or not lines:
         return ()
-    widest = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
-    longest_word = max(text_width(word, PATH_LABEL_SIZE) for word in label.split())
-    narrow = tuple(wrap(label, max(widest / 2, longest_word) + 0.5, PATH_LABEL_SIZE))
-    if narrow != lines:
+    narrow = _balanced(label, len(lines) + 1)
+    if len(narrow) == len(lines) + 1 and _whole_words(narrow, label):
         return (lines, narrow)
     return (lines,)
 

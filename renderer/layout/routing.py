@@ -28,7 +28,7 @@ from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP
 #: Sides of a box and their outward unit normals.
 SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
 #: Cost of one bend, in user units of length.
-BEND_COST = 40.0
+BEND_COST = 60.0
 #: Extra cost per unit of length along a stretch another route already uses, or runs right beside.
 SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.

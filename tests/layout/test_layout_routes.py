@@ -173,3 +173,22 @@ def test_no_route_has_a_hook(name):
     _, layout = _layout(SHAPES[name])
     for key, arrow in layout.arrows.items():
         assert not _hooks(arrow.points), (name, key, arrow.points)
+
+
+@pytest.mark.parametrize("label", ["長いラベル：テスト", "a long path label here", "A rather long label for a path",
+                                   "Supercalifragilisticexpialidocious-ish word"])
+def test_path_labels_wrap_in_balanced_lines_and_never_break_a_word_they_need_not(label):
+    from renderer.layout.placement import path_label_lines, path_label_wraps
+    from renderer.layout.sizes import PATH_LABEL_SIZE, PATH_LABEL_WIDTH
+    from renderer.measure import text_width, wrap
+
+    greedy = wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)
+    lines = path_label_lines(label)
+    assert len(lines) == len(greedy) and "".join(lines).replace(" ", "") == label.replace(" ", "")
+    widths = [text_width(line, PATH_LABEL_SIZE) for line in lines]
+    assert max(widths) <= max(text_width(line, PATH_LABEL_SIZE) for line in greedy)
+    if len(lines) > 1:  # balanced: the last line is not a scrap
+        assert widths[-1] >= max(widths) / 3, lines
+    for way in path_label_wraps(label):
+        if all(text_width(word, PATH_LABEL_SIZE) <= PATH_LABEL_WIDTH for word in label.split()):
+            assert [w for line in way for w in line.split()] == label.split(), way
