@@ -95,7 +95,13 @@ def _segment_rect(segment: tuple[Point, Point]) -> Rect:
 def _gap_to_segments(block: Rect, segments: Sequence[tuple[Point, Point]]) -> float:
     """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle); infinite
     when there are none."""
-    return min((_gap(block, _segment_rect(seg)) for seg in segments), default=float("inf"))
+    best = float("inf")
+    for (ax, ay), (bx, by) in segments:
+        dx = max(min(ax, bx) - block.right, block.x - max(ax, bx), 0.0)
+        dy = max(min(ay, by) - block.bottom, block.y - max(ay, by), 0.0)
+        gap = max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
+        best = min(best, gap)
+    return best
 
 
 def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:

@@ -7,6 +7,7 @@ The lane grid's cells come from :func:`grid_cells` (``<lane><index>`` keys); eve
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -69,10 +70,10 @@ def grid_cells(spec: Spec, *, down: bool | None = None) -> tuple[Cells, list[str
         linked = [key for key in nodes if any(key in edge for edge in edges)]
         loose = [key for key in nodes if key not in linked]
         if linked:
+            across = layered_cells(linked, edges, down=False)  # layers as columns
             if down is None:
-                probe = layered_cells(linked, edges, down=False)
-                down = max(c for _, c in probe.values()) + 1 > 4
-            cells = layered_cells(linked, edges, down=down)
+                down = max(c for _, c in across.values()) + 1 > 4
+            cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
         first_row = max((r for r, _ in cells.values()), default=-1) + 1
         for i, key in enumerate(loose):
             cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
@@ -111,6 +112,7 @@ def _balanced(label: str, count: int) -> tuple[str, ...]:
     return tuple(wrap(label, high, PATH_LABEL_SIZE))
 
 
+@functools.lru_cache(maxsize=4096)
 def path_label_lines(label: str | None) -> tuple[str, ...]:
     """A path label wrapped to :data:`PATH_LABEL_WIDTH`, its lines balanced: as narrow as the same number
     of lines allows, so that no line is left with a word or a character alone."""
@@ -126,6 +128,7 @@ def _whole_words(lines: tuple[str, ...], label: str) -> bool:
     return [word for line in lines for word in line.split()] == label.split()
 
 
+@functools.lru_cache(maxsize=4096)
 def path_label_wraps(label: str | None) -> tuple[tuple[str, ...], ...]:
     """The ways a path label may be wrapped, preferred first: :func:`path_label_lines`, then, when the
     label can take one more line, balanced over one line more (a narrower block fits between two routes);
