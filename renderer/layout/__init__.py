@@ -5,7 +5,7 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 
 * :mod:`.placement`: cells (a lane grid for ``<lane><index>`` keys, else the layered layout of
   :mod:`.layered`), then boxes sized to their text in columns as wide as their content;
-* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides;
+* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides (:mod:`.ports`);
 * :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
 * :mod:`.panel`: the state panel.
 """

@@ -32,6 +32,8 @@ from .sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    ROUTE_PITCH,
+    TARGET_STUB,
 )
 
 Cells = dict[str, tuple[int, int]]
@@ -173,12 +175,6 @@ def _channel(spec: Spec, cells: Cells) -> tuple[float, float]:
     return round(gap_x, 1), round(gap_y, 1)
 
 
-#: A channel carrying ``n`` routes side by side is this wide: the arrowhead stubs at both sides and
-#: :data:`ROUTE_PITCH` between neighbouring routes (the routing keeps them NEAR apart; see routing.py).
-ROUTE_PITCH = 14.0
-CHANNEL_EDGE = 22.0
-
-
 def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
     """How many routes each gap between columns and each gap between rows is expected to carry: a path
     that changes both row and column turns in the gap beside its target's column and below (or above)
@@ -195,7 +191,9 @@ def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[i
 
 
 def _widths(base: float, counts: list[int]) -> list[float]:
-    return [round(max(base, 2 * CHANNEL_EDGE + (n - 1) * ROUTE_PITCH), 1) for n in counts]
+    """Each gap's width for the number of routes expected in it: the arrowhead stubs at both sides and
+    :data:`ROUTE_PITCH` between neighbouring routes, never less than ``base``."""
+    return [round(max(base, 2 * TARGET_STUB + (n - 1) * ROUTE_PITCH), 1) for n in counts]
 
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None]) -> Placement:

@@ -8,10 +8,8 @@ that would cross a box (grown by :data:`~renderer.layout.sizes.CLEARANCE`) is no
 costs its length, a bend :data:`BEND_COST`, and a step along a stretch another route already uses
 costs more, so parallel routes spread out.
 
-Each route uses the sides of its two boxes that face each other; the routes that share a side
-are spread along it, in the order of where they go, so that two opposite paths between the same
-boxes run apart, and a port alone on its side lines up with the other end.  A route walled in on
-those sides may use any side.
+Each route uses the sides of its two boxes that face each other, at the ports :mod:`.ports` spreads
+along them; a route walled in on those sides may use any side.
 """
 
 from __future__ import annotations
@@ -23,10 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .geometry import EPSILON, Box, Point, Rect
-from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP
+from .ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
+from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
 
-#: Sides of a box and their outward unit normals.
-SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
 #: Cost of one bend, in user units of length.
 BEND_COST = 60.0
 #: Extra cost per unit of length along a stretch another route already uses, or runs right beside.
@@ -34,18 +31,15 @@ SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
 SHARED_STEP = 400.0
 NEAR_COST = 3.0
-#: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
-NEAR = 12.0
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
 CROSS_COST = 15.0
 JOIN_COST = 150.0
 #: Extra cost per unit of length of an arrow against the flow running between the boxes rather than around
 #: them, when its sides are chosen: the way back around the figure keeps clear of the flow's routes.
 INNER_COST = 0.5
-#: Where a route leaves its source: this far out of the box, clear of an active box's ring.
-SOURCE_STUB = 12.0
-#: Where a route turns in towards its target: room for the arrowhead and its gap.
-TARGET_STUB = HEAD_GAP + ARROW_HEAD + 5.0
+
+
+__all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
 
 
 @dataclass(frozen=True)
@@ -57,27 +51,6 @@ class Route:
     head: tuple[Point, Point, Point]
     sides: tuple[str, str]
     clean: bool
-
-
-def _port(box: Rect, side: str, fraction: float = 0.5) -> Point:
-    if side in ("left", "right"):
-        return (box.x if side == "left" else box.right, box.y + box.h * fraction)
-    return (box.x + box.w * fraction, box.y if side == "top" else box.bottom)
-
-
-def _out(point: Point, side: str, distance: float) -> Point:
-    nx, ny = SIDES[side]
-    return (point[0] + nx * distance, point[1] + ny * distance)
-
-
-def _side_cost(box: Rect, other: Rect, side: str) -> float:
-    """0 for the side that faces ``other`` along the axis they are furthest apart on, more otherwise."""
-    dx, dy = other.cx - box.cx, other.cy - box.cy
-    facing = ("right" if dx >= 0 else "left") if abs(dx) >= abs(dy) else ("bottom" if dy >= 0 else "top")
-    if side == facing:
-        return 0.0
-    opposite = {"right": "left", "left": "right", "top": "bottom", "bottom": "top"}[facing]
-    return 120.0 if side == opposite else 30.0
 
 
 class _Grid:
@@ -279,22 +252,13 @@ def _simplified(points: list[Point]) -> tuple[Point, ...]:
     return tuple(out)
 
 
-def _head(port: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
-    """The arrowhead meeting ``port`` on ``side`` of the target (tip first), and its base's centre."""
-    tip = _out(port, side, HEAD_GAP)
-    base = _out(port, side, HEAD_GAP + ARROW_HEAD)
+def _head(at: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
+    """The arrowhead meeting the port ``at`` on ``side`` of the target (tip first), and its base's centre."""
+    tip = out(at, side, HEAD_GAP)
+    base = out(at, side, HEAD_GAP + ARROW_HEAD)
     nx, ny = SIDES[side]
     half = ARROW_HEAD / 2
     return (tip, (base[0] - ny * half, base[1] - nx * half), (base[0] + ny * half, base[1] + nx * half)), base
-
-
-@dataclass(frozen=True)
-class PathEnds:
-    """A path to route: its key and the keys of its source and target boxes."""
-
-    key: str
-    source: str
-    dest: str
 
 
 def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, dict[str, float]],
@@ -304,28 +268,28 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     starts = []
     begins = list(sides["source"].items())
     for side, fraction in begins:
-        port = _port(source, side, fraction)
-        starts.append((_out(port, side, SOURCE_STUB), SIDES[side], _side_cost(source, dest, side)))
+        at = port(source, side, fraction)
+        starts.append((out(at, side, SOURCE_STUB), SIDES[side], side_cost(source, dest, side)))
     goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]] = {}
     ends = list(sides["dest"].items())
     for number, (side, fraction) in enumerate(ends):
-        port = _port(dest, side, fraction)
+        at = port(dest, side, fraction)
         nx, ny = SIDES[side]
-        goals.setdefault(grid.index(_out(port, side, TARGET_STUB)), []).append(
-            ((-nx, -ny), _side_cost(dest, source, side), number))
+        goals.setdefault(grid.index(out(at, side, TARGET_STUB)), []).append(
+            ((-nx, -ny), side_cost(dest, source, side), number))
     found = _search(grid, starts, goals, used)
     if found is None:  # walled in: a straight line, reported as not clean
         side = next(iter(sides["dest"]))
-        head, base = _head(_port(dest, side, sides["dest"][side]), side)
+        head, base = _head(port(dest, side, sides["dest"][side]), side)
         first = next(iter(sides["source"]))
-        return Route((_port(source, first, sides["source"][first]), base), head, (first, side), False)
+        return Route((port(source, first, sides["source"][first]), base), head, (first, side), False)
     cells, began, reached = found
     side_out, fraction_out = begins[began]
     side_in, fraction_in = ends[reached]
     used.add(cells)
-    head, base = _head(_port(dest, side_in, fraction_in), side_in)
+    head, base = _head(port(dest, side_in, fraction_in), side_in)
     middle = [(grid.xs[i], grid.ys[j]) for i, j in cells]
-    points = _simplified([_port(source, side_out, fraction_out), *middle, base])
+    points = _simplified([port(source, side_out, fraction_out), *middle, base])
     return Route(points, head, (side_out, side_in), True)
 
 
@@ -338,7 +302,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     rather than back through it.
     """
     every = dict.fromkeys(SIDES, 0.5)
-    sides = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    sides = {p.key: facing(boxes[p.source], boxes[p.dest]) for p in paths}
     forward = [p for p in paths if p.key not in against]
     if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
@@ -357,16 +321,16 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]]) -> dict[str, Route]:
     """Route ``paths`` in order on the ``sides`` given, their ports spread along each side."""
     every = dict.fromkeys(SIDES, 0.5)
-    fractions = _port_fractions(boxes, paths, sides)
-    ports = {(p.key, end): _port(boxes[box], side, fractions[(p.key, end)])
+    fractions = port_fractions(boxes, paths, sides)
+    ports = {(p.key, end): port(boxes[box], side, fractions[(p.key, end)])
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
     grid = _Grid(list(boxes.values()), [x for x, _ in ports.values()], [y for _, y in ports.values()])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]
-        used.stubs.setdefault(grid.index(_out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
-        used.stubs.setdefault(grid.index(_out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
+        used.stubs.setdefault(grid.index(out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
+        used.stubs.setdefault(grid.index(out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
     routes = {}
     for p in paths:
         used.current = p.key
@@ -378,46 +342,3 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
     return routes
 
 
-def _port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
-                    sides: dict[str, tuple[str, str]]) -> dict[tuple[str, str], float]:
-    """Where each route meets its box, as a fraction along the side, by (path key, "source" or "dest"):
-    the routes on one side share it out, ordered by where they go; a port alone on its side lines up
-    with the other end's port, so that the route runs straight."""
-    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
-    for p in paths:
-        out_side, in_side = sides[p.key]
-        users.setdefault((p.source, out_side), []).append((_along(out_side, boxes[p.dest]), p.key, "source"))
-        users.setdefault((p.dest, in_side), []).append((_along(in_side, boxes[p.source]), p.key, "dest"))
-    fractions: dict[tuple[str, str], float] = {}
-    for items in users.values():
-        items.sort()
-        for n, (_, key, end) in enumerate(items):
-            fractions[(key, end)] = 0.5 if len(items) == 1 else 0.25 + 0.5 * n / (len(items) - 1)
-    for p in paths:
-        out_side, in_side = sides[p.key]
-        if {out_side, in_side} not in ({"left", "right"}, {"top", "bottom"}):
-            continue
-        for end, owner, side, other, other_end, other_side in (
-                ("dest", p.dest, in_side, p.source, "source", out_side),
-                ("source", p.source, out_side, p.dest, "dest", in_side)):
-            if len(users[(owner, side)]) != 1:
-                continue
-            there = _port(boxes[other], other_side, fractions[(p.key, other_end)])
-            alone = boxes[owner]
-            low, size = (alone.y, alone.h) if side in ("left", "right") else (alone.x, alone.w)
-            fraction = (there[1 if side in ("left", "right") else 0] - low) / size
-            if 0.15 <= fraction <= 0.85:
-                fractions[(p.key, end)] = fraction
-            break
-    return fractions
-
-
-def _facing(source: Rect, dest: Rect) -> tuple[str, str]:
-    """The sides of ``source`` and ``dest`` that face each other (see :func:`_side_cost`)."""
-    return (min(SIDES, key=lambda side: _side_cost(source, dest, side)),
-            min(SIDES, key=lambda side: _side_cost(dest, source, side)))
-
-
-def _along(side: str, other: Rect) -> float:
-    """Where ``other`` lies along ``side``'s direction: routes to boxes further along go further along."""
-    return other.cy if side in ("left", "right") else other.cx
