@@ -192,3 +192,14 @@ def test_path_labels_wrap_in_balanced_lines_and_never_break_a_word_they_need_not
     for way in path_label_wraps(label):
         if all(text_width(word, PATH_LABEL_SIZE) <= PATH_LABEL_WIDTH for word in label.split()):
             assert [w for line in way for w in line.split()] == label.split(), way
+
+
+def test_a_cycles_arrow_back_is_one_u_around_the_row():
+    """fetch -> decode -> execute -> fetch in one row: the closing arrow leaves execute and enters fetch on
+    the same side of the row, in two bends, below or above every box."""
+    spec, layout = _layout(SHAPES["cycle"])
+    back = next(key for key, t in spec.targets.items() if getattr(t, "source", None) == "execute")
+    points = layout.arrows[back].points
+    assert len(points) - 2 == 2, points
+    run = points[1][1]
+    assert all(run >= b.bottom for b in layout.boxes.values()) or all(run <= b.y for b in layout.boxes.values())
