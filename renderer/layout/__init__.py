@@ -5,7 +5,7 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 
 * :mod:`.placement`: cells (a lane grid for ``<lane><index>`` keys, else the layered layout of
   :mod:`.layered`), then boxes sized to their text in columns as wide as their content;
-* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides;
+* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides (:mod:`.ports`);
 * :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
 * :mod:`.panel`: the state panel.
 """
@@ -20,7 +20,7 @@ from .badges import place_badges
 from .geometry import Arrow, Badge, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
 from .labels import PlacedLabel, place_labels
 from .panel import panel, step_heading
-from .placement import grid_cells, path_label_lines, place
+from .placement import grid_cells, path_label_wraps, place
 from .routing import PathEnds, route_all
 from .sizes import (
     LINE_HEIGHT,
@@ -101,18 +101,18 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     down = True if narrow else _flows_down(cells, spec)
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
-    label_lines = {p.key: path_label_lines(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
+    label_wraps = {p.key: path_label_wraps(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
                    for p in spec.paths}
     on_tracks: dict[str, PlacedLabel] = {}
     if narrow:
-        routes, on_tracks = stacked_routes(boxes, ends, label_lines)
+        routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps})
     else:
         routes = route_all(boxes, ends, against)
-    label_lines = {key: lines for key, lines in label_lines.items() if key in routes}
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},
-                          {key: lines for key, lines in label_lines.items() if key not in on_tracks}, obstacles)
+                          {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
+                          obstacles)
     labels.update(on_tracks)
 
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
@@ -128,7 +128,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
             key, tuple(_shift_point(p, dx, dy) for p in route.points),
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
              _shift_point(route.head[2], dx, dy)),
-            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label_lines.get(key, ()),
+            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
             route.clean and (label is None or label.clean))
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)

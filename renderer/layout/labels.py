@@ -3,7 +3,8 @@ node text and no other label, and preferably crosses no other route.
 
 Candidates, best first: beside the longest segments (above or below a horizontal one, right or left
 of a vertical one), at its middle, then at its quarters.  The first candidate free of boxes and
-labels wins; among those it prefers one that crosses no route.  When every candidate collides, the
+labels wins; among those it prefers one that crosses no route, then one clearly nearer its own route
+than any other (so that it names the right arrow), then one with room around it.  When every candidate collides, the
 least bad one is taken and the label marked not clean (``validate`` warns about it).
 """
 
@@ -15,24 +16,23 @@ from dataclasses import dataclass
 
 from ..measure import text_width
 from .geometry import Point, Rect
-from .sizes import PATH_LABEL_LINE, PATH_LABEL_SIZE
+from .sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE
 
 #: Gap between a label and the segment it names.
 LABEL_GAP = 5.0
-#: Room kept free around a box: its active ring and a little air.
-BOX_AIR = 7.0
 #: Baseline of a label's first line below the top of its block.
 FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
 
 
 @dataclass(frozen=True)
 class PlacedLabel:
-    """A label's anchor (``at``: centre x, first baseline y; text-anchor middle), its block and whether
-    it is clear of boxes and other labels."""
+    """A label's anchor (``at``: centre x, first baseline y; text-anchor middle), its block, whether
+    it is clear of boxes and other labels, and the ``lines`` it is drawn in (one of its wraps)."""
 
     at: Point
     block: Rect
     clean: bool
+    lines: tuple[str, ...] = ()
 
 
 def label_size(lines: Sequence[str]) -> tuple[float, float]:
@@ -76,6 +76,8 @@ def _nudged(candidates: list[Rect], hard: Sequence[Rect]) -> list[Rect]:
 
 #: Room around a label beyond which more room does not count.
 CLEAR_AIR = 16.0
+#: A label names the route it is beside only when every other route is at least this much further away.
+AMBIGUOUS = 8.0
 
 
 def _gap(block: Rect, rect: Rect) -> float:
@@ -85,10 +87,21 @@ def _gap(block: Rect, rect: Rect) -> float:
     return max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
 
 
+def _segment_rect(segment: tuple[Point, Point]) -> Rect:
+    (ax, ay), (bx, by) = segment
+    return Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))
+
+
 def _gap_to_segments(block: Rect, segments: Sequence[tuple[Point, Point]]) -> float:
-    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle)."""
-    return min((_gap(block, Rect(min(a[0], b[0]), min(a[1], b[1]), abs(b[0] - a[0]), abs(b[1] - a[1])))
-                for a, b in segments), default=CLEAR_AIR)
+    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle); infinite
+    when there are none."""
+    best = float("inf")
+    for (ax, ay), (bx, by) in segments:
+        dx = max(min(ax, bx) - block.right, block.x - max(ax, bx), 0.0)
+        dy = max(min(ay, by) - block.bottom, block.y - max(ay, by), 0.0)
+        gap = max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
+        best = min(best, gap)
+    return best
 
 
 def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
@@ -100,34 +113,62 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
     return count
 
 
-def place_labels(routes: dict[str, Sequence[Point]], lines: dict[str, tuple[str, ...]],
+def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
                  obstacles: Sequence[Rect]) -> dict[str, PlacedLabel]:
-    """Place the label of every route that has ``lines``, in the order of ``routes``."""
+    """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
+    preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
+    found no place clear of boxes, labels and routes."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
     placed: dict[str, PlacedLabel] = {}
     for key, points in routes.items():
-        text = lines.get(key, ())
-        if not text or len(points) < 2:
+        ways = wraps.get(key, ())
+        if not ways or len(points) < 2:
             continue
-        w, h = label_size(text)
-        others = [seg for other, segs in segments.items() if other != key for seg in segs]
-        taken = [label.block.grown(3.0) for label in placed.values()]
-        best: tuple[tuple[int, int, int, int], Rect] | None = None
-        for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
-            bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
-            crosses = _crosses(block, others)
-            if best is not None and (bumps, crosses) > best[0][:2]:
-                continue  # worse whatever its room
-            # Among free places, one with room around it reads as its own route's: it keeps off other
-            # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
-            room = min(_gap_to_segments(block, others), *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
-            score = (bumps, crosses, -int(room // 4), order)
-            if best is None or score < best[0]:
-                best = (score, block)
-            if score[:3] == (0, 0, -int(CLEAR_AIR // 4)):
+        # Only what lies near the route can touch a candidate or change its score: the rest is left out.
+        reach = 2 * max(max(label_size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
+        others = [seg for other, segs in segments.items() if other != key for seg in segs
+                  if area.overlaps(_segment_rect(seg).grown(1.0))]
+        taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
+        near_hard = [rect for rect in hard if area.overlaps(rect)]
+        near = [rect for rect in obstacles if area.overlaps(rect.grown(BOX_AIR))]
+        chosen: tuple[tuple[int, int, int, int, int], Rect, tuple[str, ...]] | None = None
+        for lines in ways:
+            score, block = _best(points, segments[key], others, label_size(lines), near_hard, taken, near)
+            if chosen is None or score[:4] < chosen[0][:4]:
+                chosen = (score, block, lines)
+            if score[:2] == (0, 0):
                 break
-        assert best is not None
-        (bumps, _, _, _), block = best
-        placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, bumps == 0)
+        assert chosen is not None
+        score, block, lines = chosen
+        placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, score[0] == 0, lines)
     return placed
+
+
+def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: Sequence[tuple[Point, Point]],
+          size: tuple[float, float], hard: Sequence[Rect], taken: Sequence[Rect],
+          obstacles: Sequence[Rect]) -> tuple[tuple[int, int, int, int, int], Rect]:
+    """The best place for a block of ``size`` beside ``points``: its score (bumps into boxes and labels,
+    routes crossed, whether another route is about as near, room, candidate order; lower is better)."""
+    w, h = size
+    best: tuple[tuple[int, int, int, int, int], Rect] | None = None
+    for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
+        bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
+        crosses = _crosses(block, others) + _crosses(block, own)  # its own route too: the halo hides a line
+        if best is not None and (bumps, crosses) > best[0][:2]:
+            continue  # worse whatever its room
+        # A label nearer another route than its own (or about as near) names the wrong arrow.
+        other_gap = _gap_to_segments(block, others)
+        ambiguous = int(other_gap < _gap_to_segments(block, own) + AMBIGUOUS)
+        # Among free places, one with room around it reads as its own route's: it keeps off other
+        # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
+        room = min(other_gap, *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
+        score = (bumps, crosses, ambiguous, -int(room // 4), order)
+        if best is None or score < best[0]:
+            best = (score, block)
+        if score[:4] == (0, 0, 0, -int(CLEAR_AIR // 4)):
+            break
+    assert best is not None
+    return best

@@ -107,7 +107,8 @@ def _median(values: list[float]) -> float:
 
 def _aligned(layers: list[list[str]], neighbours: dict[str, list[str]]) -> dict[str, tuple[int, int]]:
     """(layer, place) per node: a node's place follows the median place of its neighbours in earlier
-    layers, places within a layer keep their order and never repeat."""
+    layers (a node with none, of its neighbours in later layers); places within a layer keep their order
+    and never repeat."""
     place: dict[str, int] = {}
     for layer in layers:
         wanted: list[float] = []
@@ -116,6 +117,24 @@ def _aligned(layers: list[list[str]], neighbours: dict[str, list[str]]) -> dict[
             wanted.append(float(seen[(len(seen) - 1) // 2]) if seen else float(i))
         for key, spot in zip(layer, _closest_increasing(wanted), strict=True):
             place[key] = spot
+    # Then back from the last layer: a node with no neighbour in an earlier layer (a source, such as a
+    # load balancer fanning out) follows the median of its neighbours in later layers instead of the top.
+    depth_of = {key: depth for depth, layer in enumerate(layers) for key in layer}
+    for depth in range(len(layers) - 1, -1, -1):
+        layer = layers[depth]
+        wanted = []
+        moved = False
+        for key in layer:
+            earlier = [n for n in neighbours[key] if depth_of[n] < depth]
+            later = sorted(place[n] for n in neighbours[key] if depth_of[n] > depth)
+            if not earlier and later:
+                wanted.append(float(later[(len(later) - 1) // 2]))
+                moved = True
+            else:
+                wanted.append(float(place[key]))
+        if moved:
+            for key, spot in zip(layer, _closest_increasing(wanted), strict=True):
+                place[key] = spot
     return {key: (depth, place[key]) for depth, layer in enumerate(layers) for key in layer}
 
 

@@ -7,6 +7,7 @@ The lane grid's cells come from :func:`grid_cells` (``<lane><index>`` keys); eve
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
 from .sizes import (
+    BOX_AIR,
     BOX_MAX_WIDTH,
     BOX_MIN_HEIGHT,
     BOX_MIN_WIDTH,
@@ -31,6 +33,8 @@ from .sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    ROUTE_PITCH,
+    TARGET_STUB,
 )
 
 Cells = dict[str, tuple[int, int]]
@@ -70,10 +74,10 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
         linked = [key for key in nodes if any(key in edge for edge in edges)]
         loose = [key for key in nodes if key not in linked]
         if linked:
+            across = layered_cells(linked, edges, down=False)  # layers as columns
             if down is None:
-                probe = layered_cells(linked, edges, down=False)
-                down = max(c for _, c in probe.values()) + 1 > 4
-            cells = layered_cells(linked, edges, down=down)
+                down = max(c for _, c in across.values()) + 1 > 4
+            cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
         first_row = max((r for r, _ in cells.values()), default=-1) + 1
         for i, key in enumerate(loose):
             cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
@@ -101,9 +105,47 @@ def natural_width(lines: tuple[str, ...]) -> float:
     return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
 
 
+def _balanced(label: str, count: int, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
+    """``label`` wrapped as narrow as ``width`` (to 1 px) allows with at most ``count`` lines, or to
+    ``width`` when it needs more."""
+    low, high = 0.0, width
+    while high - low > 1:
+        middle = (low + high) / 2
+        if len(wrap(label, middle, PATH_LABEL_SIZE)) <= count:
+            high = middle
+        else:
+            low = middle
+    return tuple(wrap(label, high, PATH_LABEL_SIZE))
+
+
+@functools.lru_cache(maxsize=4096)
 def path_label_lines(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
-    """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`)."""
-    return tuple(wrap(label, width, PATH_LABEL_SIZE)) if label else ()
+    """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`), its lines balanced: as narrow as the
+    same number of lines allows, so that no line is left with a word or a character alone."""
+    if not label:
+        return ()
+    lines = tuple(wrap(label, width, PATH_LABEL_SIZE))
+    balanced = _balanced(label, len(lines), width)
+    return balanced if _whole_words(balanced, label) or not _whole_words(lines, label) else lines
+
+
+def _whole_words(lines: tuple[str, ...], label: str) -> bool:
+    """No word of ``label`` is broken between ``lines``."""
+    return [word for line in lines for word in line.split()] == label.split()
+
+
+@functools.lru_cache(maxsize=4096)
+def path_label_wraps(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[tuple[str, ...], ...]:
+    """The ways a path label may be wrapped to ``width``, preferred first: :func:`path_label_lines`, then,
+    when the label can take one more line, balanced over one line more (a narrower block fits between
+    two routes); () for none."""
+    lines = path_label_lines(label, width)
+    if not label or not lines:
+        return ()
+    narrow = _balanced(label, len(lines) + 1, width)
+    if len(narrow) == len(lines) + 1 and _whole_words(narrow, label):
+        return (lines, narrow)
+    return (lines,)
 
 
 @dataclass(frozen=True)
@@ -132,9 +174,32 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
             gap_x = max(gap_x, wide + 24)
         else:  # the label sits beside a vertical run or above a horizontal one in a row gap
             gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
-            if c1 == c2:
+            if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
+                narrowest = path_label_wraps(path.label, label_width)[-1]
+                gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
                 gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
     return round(gap_x, 1), round(gap_y, 1)
+
+
+def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
+    """How many routes each gap between columns and each gap between rows is expected to carry: a path
+    that changes both row and column turns in the gap beside its target's column and below (or above)
+    its source's row."""
+    cols, rows = [0] * max(0, n_cols - 1), [0] * max(0, n_rows - 1)
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or path.source == path.dest:
+            continue
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 != r2 and c1 != c2:
+            cols[c2 - 1 if c2 > c1 else c2] += 1
+            rows[r1 if r2 > r1 else r1 - 1] += 1
+    return cols, rows
+
+
+def _widths(base: float, counts: list[int]) -> list[float]:
+    """Each gap's width for the number of routes expected in it: the arrowhead stubs at both sides and
+    :data:`ROUTE_PITCH` between neighbouring routes, never less than ``base``."""
+    return [round(max(base, 2 * TARGET_STUB + (n - 1) * ROUTE_PITCH), 1) for n in counts]
 
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
@@ -157,14 +222,18 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for r, hl in enumerate(header_lines[:n_rows]):
         row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     gap_x, gap_y = _channel(spec, cells)
+    col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
+    if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
+        cols, rows = _crowded(spec, cells, n_rows, n_cols)
+        col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
     has_headers = any(header_lines)
     left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers else 0), 1)
     col_x = [left]
-    for w in col_w[:-1]:
-        col_x.append(round(col_x[-1] + w + gap_x, 1))
+    for w, gap in zip(col_w[:-1], col_gaps, strict=True):
+        col_x.append(round(col_x[-1] + w + gap, 1))
     row_y = [MARGIN]
-    for h in row_h[:-1]:
-        row_y.append(round(row_y[-1] + h + gap_y, 1))
+    for h, gap in zip(row_h[:-1], row_gaps, strict=True):
+        row_y.append(round(row_y[-1] + h + gap, 1))
     boxes = {}
     for key, (r, c) in cells.items():
         boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])

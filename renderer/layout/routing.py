@@ -8,10 +8,8 @@ that would cross a box (grown by :data:`~renderer.layout.sizes.CLEARANCE`) is no
 costs its length, a bend :data:`BEND_COST`, and a step along a stretch another route already uses
 costs more, so parallel routes spread out.
 
-Each route uses the sides of its two boxes that face each other; the routes that share a side
-are spread along it, in the order of where they go, so that two opposite paths between the same
-boxes run apart, and a port alone on its side lines up with the other end.  A route walled in on
-those sides may use any side.
+Each route uses the sides of its two boxes that face each other, at the ports :mod:`.ports` spreads
+along them; a route walled in on those sides may use any side.
 """
 
 from __future__ import annotations
@@ -22,27 +20,26 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .geometry import Box, Point, Rect
-from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP
+from .geometry import EPSILON, Box, Point, Rect
+from .ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
+from .sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
 
-#: Sides of a box and their outward unit normals.
-SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
 #: Cost of one bend, in user units of length.
-BEND_COST = 40.0
+BEND_COST = 60.0
 #: Extra cost per unit of length along a stretch another route already uses, or runs right beside.
 SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
 SHARED_STEP = 400.0
-NEAR_COST = 1.5
-#: Lines closer than this look like one.
-NEAR = 9.0
+NEAR_COST = 3.0
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
 CROSS_COST = 15.0
 JOIN_COST = 150.0
-#: Where a route leaves its source: this far out of the box, clear of an active box's ring.
-SOURCE_STUB = 12.0
-#: Where a route turns in towards its target: room for the arrowhead and its gap.
-TARGET_STUB = HEAD_GAP + ARROW_HEAD + 5.0
+#: Extra cost per unit of length of an arrow against the flow running between the boxes rather than around
+#: them, when its sides are chosen: the way back around the figure keeps clear of the flow's routes.
+INNER_COST = 0.5
+
+
+__all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
 
 
 @dataclass(frozen=True)
@@ -54,27 +51,6 @@ class Route:
     head: tuple[Point, Point, Point]
     sides: tuple[str, str]
     clean: bool
-
-
-def _port(box: Rect, side: str, fraction: float = 0.5) -> Point:
-    if side in ("left", "right"):
-        return (box.x if side == "left" else box.right, box.y + box.h * fraction)
-    return (box.x + box.w * fraction, box.y if side == "top" else box.bottom)
-
-
-def _out(point: Point, side: str, distance: float) -> Point:
-    nx, ny = SIDES[side]
-    return (point[0] + nx * distance, point[1] + ny * distance)
-
-
-def _side_cost(box: Rect, other: Rect, side: str) -> float:
-    """0 for the side that faces ``other`` along the axis they are furthest apart on, more otherwise."""
-    dx, dy = other.cx - box.cx, other.cy - box.cy
-    facing = ("right" if dx >= 0 else "left") if abs(dx) >= abs(dy) else ("bottom" if dy >= 0 else "top")
-    if side == facing:
-        return 0.0
-    opposite = {"right": "left", "left": "right", "top": "bottom", "bottom": "top"}[facing]
-    return 120.0 if side == opposite else 30.0
 
 
 class _Grid:
@@ -95,20 +71,21 @@ class _Grid:
         self.ys = self._with_middles(sorted(ys))
         self.blocked_h: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i + 1, j)
         self.blocked_v: set[tuple[int, int]] = set()  # (i, j): the step from (i, j) to (i, j + 1)
-        for box in boxes:
+        e = EPSILON
+        gx, gy = self.xs, self.ys
+        for box in boxes:  # a step is blocked when it passes through the grown box's interior
             grown = box.grown(CLEARANCE - 0.5)
-            rows = range(bisect.bisect_right(self.ys, grown.y), bisect.bisect_left(self.ys, grown.bottom))
-            cols = range(bisect.bisect_right(self.xs, grown.x), bisect.bisect_left(self.xs, grown.right))
-            x_steps = range(max(0, bisect.bisect_left(self.xs, grown.x) - 1), bisect.bisect_left(self.xs, grown.right))
-            y_steps = range(max(0, bisect.bisect_left(self.ys, grown.y) - 1), bisect.bisect_left(self.ys, grown.bottom))
-            for j in rows:
-                for i in x_steps:
-                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i + 1], self.ys[j])):
-                        self.blocked_h.add((i, j))
-            for i in cols:
-                for j in y_steps:
-                    if grown.crossed_by((self.xs[i], self.ys[j]), (self.xs[i], self.ys[j + 1])):
-                        self.blocked_v.add((i, j))
+            rows = range(bisect.bisect_right(gy, grown.y + e), bisect.bisect_left(gy, grown.bottom - e))
+            x_steps = range(max(0, bisect.bisect_right(gx, grown.x + e) - 1),
+                            min(len(gx) - 1, bisect.bisect_left(gx, grown.right - e)))
+            self.blocked_h.update((i, j) for j in rows for i in x_steps)
+            cols = range(bisect.bisect_right(gx, grown.x + e), bisect.bisect_left(gx, grown.right - e))
+            y_steps = range(max(0, bisect.bisect_right(gy, grown.y + e) - 1),
+                            min(len(gy) - 1, bisect.bisect_left(gy, grown.bottom - e)))
+            self.blocked_v.update((i, j) for i in cols for j in y_steps)
+        #: The other grid lines closer than NEAR to each line, by index.
+        self.near_x = [near_lines(gx, i) for i in range(len(gx))]
+        self.near_y = [near_lines(gy, j) for j in range(len(gy))]
 
     @staticmethod
     def _with_middles(values: list[float]) -> list[float]:
@@ -128,11 +105,27 @@ class _Grid:
 _MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+def near_lines(values: Sequence[float], index: int) -> list[int]:
+    """Indexes of the other grid lines closer than :data:`NEAR` to line ``index`` of ``values`` (sorted)."""
+    out = []
+    k = index - 1
+    while k >= 0 and values[index] - values[k] < NEAR:
+        out.append(k)
+        k -= 1
+    k = index + 1
+    while k < len(values) and values[k] - values[index] < NEAR:
+        out.append(k)
+        k += 1
+    return out
+
+
 class _Usage:
     """What the routes so far occupy: grid steps (by count), the grid points they pass, and the points
     where they turn."""
 
-    def __init__(self) -> None:
+    def __init__(self, inner: Rect | None = None) -> None:
+        #: Steps inside this rectangle (the boxes' extent) cost :data:`INNER_COST` more per unit of length.
+        self.inner = inner
         self.steps: dict[tuple[int, int, int, int], int] = {}
         self.points: set[tuple[int, int]] = set()
         self.turns: set[tuple[int, int]] = set()
@@ -155,18 +148,21 @@ class _Usage:
         owner = self.stubs.get((ni, nj))
         stub = SHARED_STEP if owner is not None and owner != self.current else 0.0
         if not self.points:
+            inner = self.inner
+            if inner is not None:
+                x, y = (grid.xs[i] + grid.xs[ni]) / 2, (grid.ys[j] + grid.ys[nj]) / 2
+                if inner.x < x < inner.right and inner.y < y < inner.bottom:
+                    stub += length * INNER_COST
             return stub
         key = (min(i, ni), min(j, nj), max(i, ni), max(j, nj))
         extra = stub + (SHARED_STEP + length * SHARED_COST) * self.steps.get(key, 0)
         if i == ni:  # vertical: lines just left or right of it
-            for side in (i - 1, i + 1):
-                if (0 <= side < len(grid.xs) and abs(grid.xs[side] - grid.xs[i]) < NEAR
-                        and self.steps.get((side, key[1], side, key[3]), 0)):
+            for side in grid.near_x[i]:
+                if self.steps.get((side, key[1], side, key[3]), 0):
                     extra += length * NEAR_COST
         else:
-            for side in (j - 1, j + 1):
-                if (0 <= side < len(grid.ys) and abs(grid.ys[side] - grid.ys[j]) < NEAR
-                        and self.steps.get((key[0], side, key[2], side), 0)):
+            for side in grid.near_y[j]:
+                if self.steps.get((key[0], side, key[2], side), 0):
                     extra += length * NEAR_COST
         if (i, j) in self.points:
             extra += JOIN_COST if turning or (i, j) in self.turns else CROSS_COST
@@ -181,14 +177,15 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
     xs, ys = grid.xs, grid.ys
     width, height = len(xs), len(ys)
     blocked_h, blocked_v = grid.blocked_h, grid.blocked_v
-    # Manhattan distance to the box around every goal: admissible, and one comparison per axis.
+    # Manhattan distance to the box around every goal, and a bend when both axes differ: admissible.
     gx0, gx1 = min(xs[a] for a, _ in goals), max(xs[a] for a, _ in goals)
     gy0, gy1 = min(ys[b] for _, b in goals), max(ys[b] for _, b in goals)
 
     def estimate(i: int, j: int) -> float:
         x, y = xs[i], ys[j]
-        return (gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0) + \
-            (gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0)
+        dx = gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0
+        dy = gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0
+        return dx + dy + (BEND_COST if dx and dy else 0.0)  # off both axes of every goal: one bend at least
 
     frontier: list[tuple[float, float, int, int, int, int, int, int]] = []  # ..., goal number or -1
     best: dict[tuple[int, int, int, int], float] = {}
@@ -255,22 +252,13 @@ def _simplified(points: list[Point]) -> tuple[Point, ...]:
     return tuple(out)
 
 
-def _head(port: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
-    """The arrowhead meeting ``port`` on ``side`` of the target (tip first), and its base's centre."""
-    tip = _out(port, side, HEAD_GAP)
-    base = _out(port, side, HEAD_GAP + ARROW_HEAD)
+def _head(at: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
+    """The arrowhead meeting the port ``at`` on ``side`` of the target (tip first), and its base's centre."""
+    tip = out(at, side, HEAD_GAP)
+    base = out(at, side, HEAD_GAP + ARROW_HEAD)
     nx, ny = SIDES[side]
     half = ARROW_HEAD / 2
     return (tip, (base[0] - ny * half, base[1] - nx * half), (base[0] + ny * half, base[1] + nx * half)), base
-
-
-@dataclass(frozen=True)
-class PathEnds:
-    """A path to route: its key and the keys of its source and target boxes."""
-
-    key: str
-    source: str
-    dest: str
 
 
 def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, dict[str, float]],
@@ -280,28 +268,28 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     starts = []
     begins = list(sides["source"].items())
     for side, fraction in begins:
-        port = _port(source, side, fraction)
-        starts.append((_out(port, side, SOURCE_STUB), SIDES[side], _side_cost(source, dest, side)))
+        at = port(source, side, fraction)
+        starts.append((out(at, side, SOURCE_STUB), SIDES[side], side_cost(source, dest, side)))
     goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]] = {}
     ends = list(sides["dest"].items())
     for number, (side, fraction) in enumerate(ends):
-        port = _port(dest, side, fraction)
+        at = port(dest, side, fraction)
         nx, ny = SIDES[side]
-        goals.setdefault(grid.index(_out(port, side, TARGET_STUB)), []).append(
-            ((-nx, -ny), _side_cost(dest, source, side), number))
+        goals.setdefault(grid.index(out(at, side, TARGET_STUB)), []).append(
+            ((-nx, -ny), side_cost(dest, source, side), number))
     found = _search(grid, starts, goals, used)
     if found is None:  # walled in: a straight line, reported as not clean
         side = next(iter(sides["dest"]))
-        head, base = _head(_port(dest, side, sides["dest"][side]), side)
+        head, base = _head(port(dest, side, sides["dest"][side]), side)
         first = next(iter(sides["source"]))
-        return Route((_port(source, first, sides["source"][first]), base), head, (first, side), False)
+        return Route((port(source, first, sides["source"][first]), base), head, (first, side), False)
     cells, began, reached = found
     side_out, fraction_out = begins[began]
     side_in, fraction_in = ends[reached]
     used.add(cells)
-    head, base = _head(_port(dest, side_in, fraction_in), side_in)
+    head, base = _head(port(dest, side_in, fraction_in), side_in)
     middle = [(grid.xs[i], grid.ys[j]) for i, j in cells]
-    points = _simplified([_port(source, side_out, fraction_out), *middle, base])
+    points = _simplified([port(source, side_out, fraction_out), *middle, base])
     return Route(points, head, (side_out, side_in), True)
 
 
@@ -314,24 +302,35 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     rather than back through it.
     """
     every = dict.fromkeys(SIDES, 0.5)
-    sides = {p.key: _facing(boxes[p.source], boxes[p.dest]) for p in paths}
-    if against:
+    sides = {p.key: facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    forward = [p for p in paths if p.key not in against]
+    if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
+        core = Rect(min(b.x for b in boxes.values()), min(b.y for b in boxes.values()), 0, 0)
+        core = Rect(core.x, core.y, max(b.right for b in boxes.values()) - core.x,
+                    max(b.bottom for b in boxes.values()) - core.y)
         for p in paths:
             if p.key in against:
-                found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage())
+                found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core))
                 if found.clean:
                     sides[p.key] = found.sides
-    fractions = _port_fractions(boxes, paths, sides)
-    ports = {(p.key, end): _port(boxes[box], side, fractions[(p.key, end)])
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides)
+    return {p.key: routes[p.key] for p in paths}
+
+
+def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]]) -> dict[str, Route]:
+    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side."""
+    every = dict.fromkeys(SIDES, 0.5)
+    fractions = port_fractions(boxes, paths, sides)
+    ports = {(p.key, end): port(boxes[box], side, fractions[(p.key, end)])
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
     grid = _Grid(list(boxes.values()), [x for x, _ in ports.values()], [y for _, y in ports.values()])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]
-        used.stubs.setdefault(grid.index(_out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
-        used.stubs.setdefault(grid.index(_out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
+        used.stubs.setdefault(grid.index(out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
+        used.stubs.setdefault(grid.index(out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
     routes = {}
     for p in paths:
         used.current = p.key
@@ -343,46 +342,3 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     return routes
 
 
-def _port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
-                    sides: dict[str, tuple[str, str]]) -> dict[tuple[str, str], float]:
-    """Where each route meets its box, as a fraction along the side, by (path key, "source" or "dest"):
-    the routes on one side share it out, ordered by where they go; a port alone on its side lines up
-    with the other end's port, so that the route runs straight."""
-    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
-    for p in paths:
-        out_side, in_side = sides[p.key]
-        users.setdefault((p.source, out_side), []).append((_along(out_side, boxes[p.dest]), p.key, "source"))
-        users.setdefault((p.dest, in_side), []).append((_along(in_side, boxes[p.source]), p.key, "dest"))
-    fractions: dict[tuple[str, str], float] = {}
-    for items in users.values():
-        items.sort()
-        for n, (_, key, end) in enumerate(items):
-            fractions[(key, end)] = 0.5 if len(items) == 1 else 0.25 + 0.5 * n / (len(items) - 1)
-    for p in paths:
-        out_side, in_side = sides[p.key]
-        if {out_side, in_side} not in ({"left", "right"}, {"top", "bottom"}):
-            continue
-        for end, owner, side, other, other_end, other_side in (
-                ("dest", p.dest, in_side, p.source, "source", out_side),
-                ("source", p.source, out_side, p.dest, "dest", in_side)):
-            if len(users[(owner, side)]) != 1:
-                continue
-            there = _port(boxes[other], other_side, fractions[(p.key, other_end)])
-            alone = boxes[owner]
-            low, size = (alone.y, alone.h) if side in ("left", "right") else (alone.x, alone.w)
-            fraction = (there[1 if side in ("left", "right") else 0] - low) / size
-            if 0.15 <= fraction <= 0.85:
-                fractions[(p.key, end)] = fraction
-            break
-    return fractions
-
-
-def _facing(source: Rect, dest: Rect) -> tuple[str, str]:
-    """The sides of ``source`` and ``dest`` that face each other (see :func:`_side_cost`)."""
-    return (min(SIDES, key=lambda side: _side_cost(source, dest, side)),
-            min(SIDES, key=lambda side: _side_cost(dest, source, side)))
-
-
-def _along(side: str, other: Rect) -> float:
-    """Where ``other`` lies along ``side``'s direction: routes to boxes further along go further along."""
-    return other.cy if side in ("left", "right") else other.cx

@@ -34,6 +34,16 @@ CLEARANCE = 10.0
 #: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
 HEAD_GAP = 7.0
 PANEL_GAP = 24.0
+#: Where a route leaves its source: this far out of the box, clear of an active box's ring.
+SOURCE_STUB = 12.0
+#: Where a route turns in towards its target: room for the arrowhead and its gap.
+TARGET_STUB = HEAD_GAP + ARROW_HEAD + 5.0
+#: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
+NEAR = 12.0
+#: A channel between columns or rows is as wide as two TARGET_STUBs and this much a route beyond one.
+ROUTE_PITCH = NEAR + 2.0
+#: Room a path label keeps from every box: its active ring and a little air.
+BOX_AIR = 7.0
 #: Step badges of the poster: height and the padding either side of their text.
 BADGE_HEIGHT = 20.0
 BADGE_PAD = 6.0

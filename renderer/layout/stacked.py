@@ -135,7 +135,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
         placed_stubs += [(y, right, x) for y in ports]
         if label is not None:
             blocks.append(label)
-            placed[path.key] = PlacedLabel((label.cx, label.y + FIRST_BASELINE), label, True)
+            placed[path.key] = PlacedLabel((label.cx, label.y + FIRST_BASELINE), label, True, text)
         source, dest = boxes[path.source], boxes[path.dest]
         start: Point = (source.right, port_y[(path.key, "out")])
         port: Point = (dest.right, port_y[(path.key, "in")])
