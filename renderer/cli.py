@@ -1,4 +1,4 @@
-"""Stage 8, CLI: ``mechdiagram build | validate | check | hash``.
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | serve``.
 
 Each command fills one :class:`renderer.config.Options` and calls
 :func:`renderer.build.execute` (or the hash helpers).  Exit status: 0 when all
@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -24,7 +25,10 @@ from .errors import CommandFailedError, HashError, MechdiagramError, OutputError
 from .files import display_path
 from .findings import Finding
 from .hashing import hash_files, write_spec_digests
-from .report import emit
+from .report import emit, format_finding, printable
+
+if TYPE_CHECKING:
+    from .serve import BuildEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -204,6 +208,62 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None)
                    else f"{display_path(path)}: source digests already current", err=True)
     if failed:
         raise CommandFailedError(f"{failed} spec(s) not updated")
+
+
+def _print_build(event: BuildEvent) -> None:
+    """The terminal's account of a preview build that changed something: its findings, and a line."""
+    if not event.changed:
+        return
+    snapshot = event.snapshot
+    for finding in snapshot.findings:
+        click.echo(format_finding(finding), err=True)
+    failed = sum(spec.failed for spec in snapshot.specs)
+    total = len(snapshot.specs)
+    message = f"{total - failed} of {total} spec(s) built in {event.ms:.0f} ms"
+    if failed:
+        message += f"; {failed} failed, the preview shows their findings"
+    click.echo(printable(f"mechdiagram: {message}"), err=True)
+
+
+@main.command()
+@click.argument("spec", required=False, type=_EXISTING)
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port on 127.0.0.1 to listen on [default: a free one].")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the default web browser.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write every build into this folder, as build does [default: write nothing].")
+@click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
+              help="Report sources whose files are missing as unverified instead of failing.")
+@click.option("--source-root", type=click.Path(path_type=Path), default=None,
+              help="Folder that source paths are relative to [default: source-root in "
+                   "pyproject.toml, else the current folder].")
+@_translated
+def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None, source_root: Path | None,
+          allow_missing_sources: bool | None) -> None:
+    """Preview SPEC (a spec file or a folder of specs) in a browser, rebuilt after every save.
+
+    Listens on 127.0.0.1 only and prints the URL; open pages reload by
+    themselves, and a spec with errors shows its findings instead of its
+    figure.  Nothing is written unless --output is given.  Ctrl-C stops it.
+
+    Example: mechdiagram serve mechanisms --open
+    """
+    from .serve import PreviewServer  # watchfiles is imported by this command only
+
+    options = _options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1)
+    server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
+    try:
+        server.start()
+        shown = ", ".join(display_path(p) for p in options.specs)
+        click.echo(f"mechdiagram: previewing {shown} at {server.url} (Ctrl-C to stop)")
+        if open_browser:
+            webbrowser.open(server.url)
+        server.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    click.echo("mechdiagram: preview stopped", err=True)
 
 
 def _terminate(signum: int, frame: object) -> None:
