@@ -58,7 +58,7 @@ class PreviewServer:
     def __init__(self, options: Options, port: int = 0, write: bool = False,
                  on_build: Callable[[BuildEvent], None] | None = None) -> None:
         self.options = options
-        self.port = port
+        self.requested_port = port
         self.write = write
         self.on_build = on_build
         self.single = len(options.specs) == 1 and options.specs[0].is_file()
@@ -76,11 +76,16 @@ class PreviewServer:
         return self._state
 
     @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT/`` once started."""
+    def port(self) -> int:
+        """The port listened on (the one asked for, or the free one picked) once started."""
         if self._http is None:
             raise ServeError("the preview server has not started")
-        return f"http://{LOOPBACK}:{self._http.server_address[1]}/"
+        return int(self._http.server_address[1])
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT/`` once started."""
+        return f"http://{LOOPBACK}:{self.port}/"
 
     def _build(self) -> Snapshot:
         try:
@@ -111,12 +116,12 @@ class PreviewServer:
         first = self._build()
         self._state = PreviewState(first)
         try:
-            self._http = PreviewHTTPServer((LOOPBACK, self.port), self._state, self.single)
+            self._http = PreviewHTTPServer((LOOPBACK, self.requested_port), self._state, self.single)
         except OSError as exc:
-            raise ServeError(f"cannot listen on {LOOPBACK}:{self.port}: {exc.strerror or exc}") from exc
+            raise ServeError(f"cannot listen on {LOOPBACK}:{self.requested_port}: {exc.strerror or exc}") from exc
         if self.on_build is not None:
             self.on_build(BuildEvent(self._state.snapshot, True, (time.perf_counter() - start) * 1000))
-        self._threads = [threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.2},
+        self._threads = [threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.1},
                                           name="mechdiagram-http", daemon=True),
                          threading.Thread(target=self._watch, name="mechdiagram-watch", daemon=True)]
         for thread in self._threads:
