@@ -37,7 +37,7 @@ CONTENT_TYPES = {
 #: The policy of the server's own pages: scripts, styles, frames and event streams from the server only.
 #: Built pages keep the Content Security Policy they carry.
 OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'self'; "
-                "img-src 'self'; base-uri 'none'; form-action 'none'")
+                "img-src 'self' data:; base-uri 'none'; form-action 'none'")
 
 
 @dataclass(frozen=True)

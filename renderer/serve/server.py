@@ -29,7 +29,7 @@ LOOPBACK = "127.0.0.1"
 
 #: watchfiles timing, in ms: a build starts once no change came for STEP_MS, or DEBOUNCE_MS after the
 #: first change of a stream of saves; the watcher wakes every WAKE_MS to notice a stop.
-STEP_MS = 30
+STEP_MS = 15
 DEBOUNCE_MS = 300
 WAKE_MS = 500
 
