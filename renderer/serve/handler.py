@@ -51,6 +51,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     server_version = "mechdiagram-preview"
     sys_version = ""
+    #: Seconds a connection may stay silent before it is dropped (a client that never sends its request).
+    timeout = 60.0
 
     @property
     def preview(self) -> PreviewHTTPServer:

@@ -9,6 +9,7 @@ a stream of saves the last build is of the last save; each build replaces the sn
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -104,7 +105,8 @@ class PreviewServer:
             changed = self.state.publish(snapshot)
             event = BuildEvent(self.state.snapshot, changed, (time.perf_counter() - start) * 1000)
         if self.on_build is not None:
-            self.on_build(event)
+            with contextlib.suppress(OSError):  # the terminal went away (a closed pipe): keep serving
+                self.on_build(event)
         return event
 
     def start(self) -> None:
@@ -127,28 +129,31 @@ class PreviewServer:
         for thread in self._threads:
             thread.start()
 
+    def _roots(self) -> list[Path]:
+        return watch_roots(self.options.specs, self.state.snapshot.sources)
+
     def _watch(self) -> None:
         while not self._stop.is_set():
-            specs, sources = self.options.specs, self.state.snapshot.sources
-            roots = [root for root in watch_roots(specs, sources) if root.is_dir()]
+            specs, sources, roots = self.options.specs, self.state.snapshot.sources, self._roots()
             if not roots:  # every watched folder is gone: look again shortly
                 self._stop.wait(REWATCH_SECONDS)
                 continue
 
             def relevant(change: watchfiles.Change, path: str, specs: list[Path] = specs,
                          sources: frozenset[Path] = sources) -> bool:
-                return is_relevant(Path(path), specs, sources)
+                return is_relevant(Path(path), specs, sources, deleted=change == watchfiles.Change.deleted)
 
             try:
                 first = True
                 for changes in watchfiles.watch(*roots, watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,
                                                 stop_event=self._stop, rust_timeout=WAKE_MS, yield_on_timeout=True,
-                                                raise_interrupt=False):
-                    if changes or first:  # the first wake also covers saves made before the watch began
-                        self.rebuild()
-                    first = False
-                    if self.state.snapshot.sources != sources or self._stop.is_set():
-                        break  # watch the folders of a changed list of sources
+                                                raise_interrupt=False, recursive=False):
+                    if not (changes or first):
+                        continue
+                    first = False  # the first wake also covers saves made before the watch began
+                    self.rebuild()
+                    if self._stop.is_set() or self._roots() != roots:
+                        break  # watch a new folder, or the folders of a changed list of sources
             except OSError:  # a watched folder went away: build what is left, and watch again
                 if not self._stop.is_set():
                     self.rebuild()

@@ -116,30 +116,41 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
     for result in results:
         if not result.failed:
             files.update(result.outputs)
-    sources = frozenset((options.source_root / check.path).resolve()
-                        for result in results for check in result.checks)
+    root = options.source_root.resolve()
+    sources = frozenset(path for result in results for check in result.checks if check.status != "refused"
+                        for path in [(root / check.path).resolve()] if path.is_relative_to(root))
     return Snapshot(generation, tuple(_preview(r) for r in results), MappingProxyType(files),
                     tuple(general), sources)
 
 
 def watch_roots(specs: list[Path], sources: frozenset[Path]) -> list[Path]:
-    """The folders to watch for ``specs`` (files or folders) and the resolved ``sources``: each folder
-    given, and the folder of each file (editors save by replacing a file, which a watch on the file
-    itself would lose); folders inside another watched folder are left out.  Sorted."""
-    folders = {(path if path.is_dir() else path.parent).resolve() for path in specs}
-    folders |= {source.parent for source in sources if source.parent.is_dir()}
-    return sorted(f for f in folders if not any(other != f and f.is_relative_to(other) for other in folders))
+    """The folders to watch, each on its own (not recursively), for ``specs`` (files or folders) and the
+    resolved ``sources``: each spec folder given and every folder below it, and the folder of each file
+    (editors save by replacing a file, which a watch on the file itself would lose).  Watching exactly
+    these keeps a source at the top of a project from watching all of it (``.venv``, ``.git``).  Sorted."""
+    folders: set[Path] = set()
+    for path in specs:
+        if path.is_dir():
+            resolved = path.resolve()
+            folders.add(resolved)
+            folders.update(p for p in resolved.rglob("*") if p.is_dir())
+        else:
+            folders.add(path.resolve().parent)
+    folders |= {source.parent for source in sources}
+    return sorted(f for f in folders if f.is_dir())
 
 
-def is_relevant(path: Path, specs: list[Path], sources: frozenset[Path]) -> bool:
-    """Whether a change to ``path`` (resolved) can change the preview: a spec file given, a file named
-    like a spec inside a folder given, or a declared source."""
+def is_relevant(path: Path, specs: list[Path], sources: frozenset[Path], deleted: bool = False) -> bool:
+    """Whether a change to ``path`` (resolved) can change the preview or what is watched: a spec file
+    given, a file named like a spec or a folder inside a spec folder given (anything ``deleted`` there,
+    which may have been a folder), or a declared source."""
     if path in sources:
         return True
     for spec in specs:
         resolved = spec.resolve()
         if spec.is_dir():
-            if path.name.endswith(SPEC_GLOB[1:]) and path.is_relative_to(resolved):
+            if path.is_relative_to(resolved) and (deleted or path.name.endswith(SPEC_GLOB[1:])
+                                                or path.is_dir()):
                 return True
         elif path == resolved:
             return True

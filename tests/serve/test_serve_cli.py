@@ -84,3 +84,22 @@ def test_a_missing_spec_is_a_usage_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke("serve", "nowhere.mechanism.json")
     assert result.exit_code == 2 and "nowhere.mechanism.json" in result.output + result.stderr
+
+
+def test_open_opens_the_url_and_ctrl_c_ends_with_status_0(tmp_path, monkeypatch):
+    from renderer.serve import PreviewServer
+
+    (tmp_path / "tiny.mechanism.json").write_text(spec_with_title("Served"), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+
+    def interrupted(self) -> None:
+        assert request(self.port, "/tiny.html").status == 200
+        raise KeyboardInterrupt
+    monkeypatch.setattr(PreviewServer, "wait", interrupted)
+    result = invoke("serve", "tiny.mechanism.json", "--open")
+    assert result.exit_code == 0, result.output
+    assert len(opened) == 1 and URL.match(result.stdout.strip().splitlines()[0]).group(1) == opened[0]
+    assert result.stderr.rstrip().endswith("mechdiagram: preview stopped")
+    assert not (tmp_path / "output").exists()
