@@ -8,6 +8,7 @@ so ``..``, absolute, encoded and symlinked paths have nothing to lead to.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -42,8 +43,9 @@ OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connec
 
 @dataclass(frozen=True)
 class Response:
-    """A whole response body: ``status`` (200 or 302), ``content_type``, ``body`` bytes, and for a
-    redirect its ``location``; ``csp`` is a Content-Security-Policy header value or ``None``."""
+    """A whole response: ``status`` (200, 302, or 404 for a spec's preview that is not there),
+    ``content_type``, ``body`` bytes, and for a redirect its ``location``; ``csp`` is a
+    Content-Security-Policy header value or ``None``."""
 
     status: int
     content_type: str
@@ -94,7 +96,8 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
     """The response for a request ``path`` (the request target without its query), or ``None`` for 404.
 
     ``/`` is the index of the specs, or with ``single`` a redirect to the one spec's preview;
-    ``/preview/SLUG`` a spec's preview (its findings, and its built page in a frame);
+    ``/preview/SLUG`` a spec's preview (its findings, and its built page in a frame; while no spec has
+    that name, a 404 page that reloads once one does);
     ``/NAME`` a built file of the snapshot, byte for byte as ``build`` writes it.
     """
     try:
@@ -110,9 +113,11 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
     if name == URLS["css"]:
         return Response(200, CONTENT_TYPES[".css"], _css())
     if name.startswith(PREVIEW_PREFIX):
-        spec = snapshot.spec(name[len(PREVIEW_PREFIX):])
-        if spec is None:
-            return None
+        slug = name[len(PREVIEW_PREFIX):]
+        spec = snapshot.spec(slug)
+        if spec is None:  # renamed or deleted: a page that reloads once the spec is back
+            missing = _page("serve_missing.html", snapshot, slug=slug, index=not single)
+            return dataclasses.replace(missing, status=404)
         return _page("serve_spec.html", snapshot, spec=_spec(spec), index=not single)
     body = snapshot.files.get(name[1:]) if name.startswith("/") else None
     if body is None:

@@ -151,3 +151,20 @@ def test_a_source_file_is_watched_too(site, start_server, tmp_path: Path):
     digest = hashlib.sha256(b"0").hexdigest()
     wait_for(lambda: any(digest in f.message for f in server.state.snapshot.findings) or None,
              what="the rebuild after the source changed")
+
+
+def test_a_renamed_spec_leaves_a_page_that_waits_for_it(served, site):
+    spec = site / "tiny.mechanism.json"
+    text = spec.read_text("utf-8")
+    spec.unlink()
+    wait_for(lambda: served.state.snapshot.spec("tiny") is None or None, what="the spec to go")
+    missing = request(served.port, "/preview/tiny")
+    assert missing.status == 404 and 'src="/__mechdiagram/reload.js"' in missing.text
+    stream = EventStream(served.port, generation_of(missing.text))
+    try:
+        spec.write_text(text, "utf-8")
+        assert stream.next_event()[0] == "reload"
+    finally:
+        stream.close()
+    assert request(served.port, "/preview/tiny").status == 200
+    assert request(served.port, "/preview/%3Cb%3E").text.count("<b>") == 0  # the name is escaped
