@@ -14,9 +14,12 @@ from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
+from markupsafe import Markup
+
 from .. import theme
 from ..assets import static_text
 from ..findings import Finding
+from ..html import player_script_source
 from ..templating import template
 from .snapshot import Snapshot, SpecPreview
 
@@ -35,9 +38,10 @@ CONTENT_TYPES = {
     ".css": "text/css; charset=utf-8",
 }
 
-#: The policy of the server's own pages: scripts, styles, frames and event streams from the server only.
-#: Built pages keep the Content Security Policy they carry.
-OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; frame-src 'self'; "
+#: The policy of the server's own pages: scripts, styles and event streams from the server only, and
+#: on a spec's preview the inlined fragment's player script (by its hash) and style.  Built files are
+#: served as they are, with the policy they carry.
+OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'{player}; style-src 'self'{inline}; connect-src 'self'; "
                 "img-src 'self' data:; base-uri 'none'; form-action 'none'")
 
 
@@ -75,16 +79,21 @@ def _finding(finding: Finding) -> dict[str, Any]:
             "rule": finding.rule}
 
 
-def _spec(spec: SpecPreview) -> dict[str, Any]:
+def _spec(spec: SpecPreview, snapshot: Snapshot | None = None) -> dict[str, Any]:
+    fragment = None
+    if snapshot is not None and spec.fragment is not None:
+        fragment = Markup(snapshot.files[spec.fragment].decode("utf-8"))  # our own output, escaped when built
     return {"display": spec.display, "url": PREVIEW_PREFIX + spec.slug, "status": _status(spec),
             "failed": spec.failed, "findings": [_finding(f) for f in spec.findings], "files": list(spec.files),
-            "page": spec.page}
+            "fragment": fragment}
 
 
-def _page(name: str, snapshot: Snapshot, **context: Any) -> Response:
+def _page(name: str, snapshot: Snapshot, figure: bool = False, **context: Any) -> Response:
     text = template(name).render(urls=URLS, generation=snapshot.generation,
                                  general=[_finding(f) for f in snapshot.general], **context)
-    return Response(200, CONTENT_TYPES[".html"], text.encode("utf-8"), csp=OWN_PAGE_CSP)
+    csp = OWN_PAGE_CSP.format(player=" " + player_script_source() if figure else "",
+                              inline=" 'unsafe-inline'" if figure else "")
+    return Response(200, CONTENT_TYPES[".html"], text.encode("utf-8"), csp=csp)
 
 
 @cache
@@ -96,7 +105,7 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
     """The response for a request ``path`` (the request target without its query), or ``None`` for 404.
 
     ``/`` is the index of the specs, or with ``single`` a redirect to the one spec's preview;
-    ``/preview/SLUG`` a spec's preview (its findings, and its built page in a frame; while no spec has
+    ``/preview/SLUG`` a spec's preview (its findings, and its figure: the built fragment; while no spec has
     that name, a 404 page that reloads once one does);
     ``/NAME`` a built file of the snapshot, byte for byte as ``build`` writes it.
     """
@@ -118,7 +127,8 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
         if spec is None:  # renamed or deleted: a page that reloads once the spec is back
             missing = _page("serve_missing.html", snapshot, slug=slug, index=not single)
             return dataclasses.replace(missing, status=404)
-        return _page("serve_spec.html", snapshot, spec=_spec(spec), index=not single)
+        return _page("serve_spec.html", snapshot, figure=spec.fragment is not None, spec=_spec(spec, snapshot),
+                     index=not single)
     body = snapshot.files.get(name[1:]) if name.startswith("/") else None
     if body is None:
         return None

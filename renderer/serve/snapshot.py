@@ -21,6 +21,7 @@ from ..config import Options
 from ..errors import MechdiagramError
 from ..files import display_path
 from ..findings import Finding
+from ..outputs import Fragment
 from ..results import SpecResult
 
 #: Rule of the finding that stands for a build that stopped (an output folder that cannot be written).
@@ -33,14 +34,15 @@ class SpecPreview:
 
     ``slug`` is its output name (``NAME`` of ``NAME.html``); ``display`` its path as the author sees it;
     ``findings`` every finding about it, in report order; ``files`` the names of the files it built
-    (empty when it failed); ``page`` the name of its standalone page, or ``None`` when it failed.
+    (empty when it failed); ``fragment`` the name of its embeddable fragment, which the preview
+    inlines, or ``None`` when it failed.
     """
 
     slug: str
     display: str
     findings: tuple[Finding, ...]
     files: tuple[str, ...]
-    page: str | None
+    fragment: str | None
 
     @property
     def failed(self) -> bool:
@@ -89,11 +91,11 @@ class Snapshot:
 
 
 def _preview(result: SpecResult) -> SpecPreview:
-    page = f"{result.slug}.html"
+    fragment = Fragment.file_name(result.slug)
     failed = result.failed
     return SpecPreview(slug=result.slug, display=result.loaded.display, findings=tuple(result.findings),
                        files=() if failed else tuple(result.outputs),
-                       page=None if failed or page not in result.outputs else page)
+                       fragment=None if failed or fragment not in result.outputs else fragment)
 
 
 def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapshot:

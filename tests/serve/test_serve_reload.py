@@ -84,13 +84,15 @@ def test_an_invalid_spec_shows_its_findings_in_place_of_the_figure(served, site)
     assert any(f"tiny.mechanism.json:{line}:{column}" in item and "/scenarios/0/steps/1/active/1" in item
                and "[unknown-target]" in item for item in findings), findings
     assert "<img src=x" not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
-    assert document.find_all("iframe") == []
+    assert document.find_all(cls="md-root") == []  # no figure
     assert request(served.port, "/tiny.html").status == 404  # no stale figure beside the findings
     assert served.events[-1].changed and served.events[-1].snapshot.specs[0].failed
 
     (site / "tiny.mechanism.json").write_text(spec_with_title("Fixed"), "utf-8")
     wait_for(lambda: request(served.port, "/tiny.html").status == 200 or None, what="the fixed figure")
-    assert parse_html(request(served.port, "/preview/tiny").text).find("iframe").attrs["src"] == "/tiny.html"
+    fixed = request(served.port, "/preview/tiny")
+    assert parse_html(fixed.text).find(cls="md-root").find("svg").find("title").text() == "Fixed"
+    assert fixed.text.count(request(served.port, "/tiny.fragment.html").text) == 1  # the built fragment, inlined
 
 
 def test_the_last_of_a_stream_of_saves_wins_and_no_half_page_is_served(served, site):

@@ -10,6 +10,7 @@ import pytest
 
 from renderer.config import Options
 from renderer.errors import ServeError
+from renderer.html import player_script_source
 from renderer.serve import LOOPBACK, PreviewServer
 from support.serve import request
 
@@ -105,7 +106,11 @@ def test_answers_are_neither_cached_nor_sniffed_nor_shared(served):
         assert headers["cache-control"] == "no-store"
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["cross-origin-resource-policy"] == "same-origin"
-    assert "script-src 'self'" in request(served.port, "/preview/tiny").headers["content-security-policy"]
+    index_policy = request(served.port, "/").headers["content-security-policy"]
+    assert "script-src 'self';" in index_policy and "unsafe-inline" not in index_policy
+    preview_policy = request(served.port, "/preview/tiny").headers["content-security-policy"]
+    assert player_script_source() in preview_policy and "'unsafe-inline'" not in preview_policy.split("script-src")[1].split(";")[0]
+    assert request(served.port, "/").headers["x-frame-options"] == "DENY"
 
 
 def test_only_get_and_head(served):
