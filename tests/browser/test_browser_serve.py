@@ -29,6 +29,7 @@ def test_the_preview_reloads_itself_and_shows_findings(browser, check_axe, tmp_p
             title = page.locator(".md-root svg > title").first
             assert title.text_content(timeout=10000) == "First title"
             page.wait_for_selector(".md-controls:not([hidden])")  # the player ran, under the preview's policy
+            check_axe(page, "the preview of a figure")
             page.evaluate("window.mdMarker = 1")  # gone once the page reloads
 
             spec.write_text(spec_with_title("Second title"), "utf-8")
