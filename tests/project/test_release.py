@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import urllib.request
 import venv
 import zipfile
 from pathlib import Path
@@ -38,7 +41,9 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     # The package data every stage reads through importlib.resources travels in the wheel.
     for data in ("renderer/schema/mechanism.schema.json", "renderer/data/text-metrics.json",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
-                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css"):
+                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
+                 "renderer/serve/server.py", "renderer/static/reload.js", "renderer/templates/serve_spec.html",
+                 "renderer/templates/serve.css"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 
@@ -61,6 +66,19 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     produced = {p.name: p.read_bytes() for p in (project / "assets").iterdir() if p.name != "manifest.json"}
     assert produced == _committed_outputs()
     _run([script, "check", "mechanisms", "-o", "assets"], cwd=project)
+
+    # The preview server runs from the installed package data too, and stops cleanly on Ctrl-C.
+    server = subprocess.Popen([script, "serve", "mechanisms"], cwd=project, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r"at http://127\.0\.0\.1:(\d+)/", server.stdout.readline()).group(1))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/preview/prefill-decode", timeout=30) as answer:
+            preview = answer.read().decode("utf-8")
+        assert "/__mechdiagram/reload.js" in preview and 'class="md-root"' in preview
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=30)
+    assert server.returncode == 0
 
 
 def test_crlf_checkout_keeps_output_specs_and_sources_byte_identical(tmp_path):
