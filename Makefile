@@ -35,3 +35,4 @@ test-fast: setup-test
 
 bench: setup
 	$(BIN)/python bench/bench_build.py
+	$(BIN)/python bench/bench_serve.py

@@ -188,6 +188,15 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
         (report.written if was_written else report.unchanged).append(name)
 
 
+def render_all(options: Options) -> list[SpecResult]:
+    """Every spec of ``options.specs`` loaded, checked and (unless validating) rendered into memory, in
+    discovery order, writing nothing; two specs with one output name both fail.  ``execute`` and the
+    preview server (:mod:`renderer.serve`) start here.  Never raises for bad input."""
+    results = _process_all(discover(options.specs), options)
+    _slug_collisions(results)
+    return results
+
+
 def execute(options: Options) -> Report:
     """Run one command over ``options.specs``; see the module docstring.
 
@@ -195,8 +204,7 @@ def execute(options: Options) -> Report:
     Raises :class:`~renderer.errors.OutputError` only when an output file
     cannot be written or deleted.
     """
-    results = _process_all(discover(options.specs), options)
-    _slug_collisions(results)
+    results = render_all(options)
     report = Report(results)
     if options.mode == "validate":
         return report

@@ -1,4 +1,4 @@
-"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema``.
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema | serve``.
 
 Each command fills one :class:`renderer.config.Options` and calls
 :func:`renderer.build.execute` (or the hash helpers).  Exit status: 0 when all
@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -25,12 +26,20 @@ from .errors import CommandFailedError, HashError, MechdiagramError, OutputError
 from .files import display_path
 from .findings import Finding
 from .hashing import DigestWrite, hash_files, write_spec_digests
-from .report import emit
+from .report import emit, format_finding, printable
 from .scaffold import plan_new, schema_copy_is_current, write_new, write_schema
+
+if TYPE_CHECKING:
+    from .serve import BuildEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _EXISTING = click.Path(exists=True, path_type=Path)
+
+#: The --source-root option's help, for every command that has it.
+SOURCE_ROOT_HELP = ("Folder that source paths are relative to, for every spec [default: each spec's project: "
+                    "source-root in the nearest pyproject.toml above it, else the folder of that pyproject.toml "
+                    "or of the nearest .git, else the spec's folder].")
 
 
 def click_error(exc: MechdiagramError) -> click.ClickException:
@@ -98,9 +107,7 @@ def _common(func: F) -> F:
                         help="Report sources whose files are missing as unverified instead of failing. "
                              "A file that is present and differs still fails.")(func)
     func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
-                        help="Folder that source paths are relative to, for every spec [default: each "
-                             "spec's project: source-root in the nearest pyproject.toml above it, else the "
-                             "folder of that pyproject.toml or of the nearest .git, else the spec's folder].")(func)
+                        help=SOURCE_ROOT_HELP)(func)
     func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
     return _translated(func)
 
@@ -247,8 +254,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Folder for the new spec and its notes.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder that source paths are relative to [default: source-root in pyproject.toml, "
-                   "else the current folder].")
+              help=SOURCE_ROOT_HELP)
 @_translated
 def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     """Write NAME.mechanism.json, a small valid spec showing every field, and NAME.notes.md, its pinned source.
@@ -286,6 +292,58 @@ def schema_command(output: str | None) -> None:
         return
     target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
     click.echo(f"{display_path(target)}: " + ("schema written" if changed else "schema already current"), err=True)
+def _print_build(event: BuildEvent) -> None:
+    """The terminal's account of a preview build that changed something: its findings, and a line."""
+    if not event.changed:
+        return
+    snapshot = event.snapshot
+    for finding in snapshot.findings:
+        click.echo(format_finding(finding), err=True)
+    failed = sum(spec.failed for spec in snapshot.specs)
+    total = len(snapshot.specs)
+    message = f"{total - failed} of {total} spec(s) built in {event.ms:.0f} ms"
+    if failed:
+        message += f"; {failed} failed, the preview shows their findings"
+    click.echo(printable(f"mechdiagram: {message}"), err=True)
+
+
+@main.command(short_help="Preview specs in a browser, rebuilt after every save.",
+              epilog="Example: mechdiagram serve mechanisms --open")
+@click.argument("spec", required=False, type=_EXISTING)
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
+              help="Port on 127.0.0.1 to listen on [default: a free one].")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the default web browser.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write every build into this folder, as build does [default: write nothing].")
+@click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
+              help="Report sources whose files are missing as unverified instead of failing.")
+@click.option("--source-root", type=click.Path(path_type=Path), default=None,
+              help=SOURCE_ROOT_HELP)
+@_translated
+def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None, source_root: Path | None,
+          allow_missing_sources: bool | None) -> None:
+    """Preview SPEC (a spec file or a folder of specs) in a browser, rebuilt after every save.
+
+    Listens on 127.0.0.1 only and prints the URL; open pages reload by
+    themselves, and a spec with errors shows its findings instead of its
+    figure.  Nothing is written unless --output is given.  Ctrl-C stops it.
+    """
+    from .serve import PreviewServer  # watchfiles is imported by this command only
+
+    options = _options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1)
+    server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
+    try:
+        server.start()
+        shown = ", ".join(display_path(p) for p in options.specs)
+        click.echo(f"mechdiagram: previewing {shown} at {server.url} (Ctrl-C to stop)")
+        if open_browser:
+            webbrowser.open(server.url)
+        server.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    click.echo("mechdiagram: preview stopped", err=True)
 
 
 def _terminate(signum: int, frame: object) -> None:

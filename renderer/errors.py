@@ -72,3 +72,7 @@ class TimelineError(MechdiagramError):
 
 class RenderError(MechdiagramError):
     """A drawing was asked for something the scenario does not have (a still frame past its last step)."""
+
+
+class ServeError(MechdiagramError):
+    """``mechdiagram serve`` cannot listen on its port (in use, or not allowed)."""

@@ -40,6 +40,12 @@ def _csp_hash(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
+def player_script_source() -> str:
+    """The CSP source that admits the player's inline script (``'sha256-…'``), for a page that inlines
+    the fragment (the preview server's)."""
+    return f"'{_csp_hash(static_text('player.js'))}'"
+
+
 class StepContext(TypedDict):
     """One transcript entry: durations in ms; ``state`` as (label, value) pairs."""
 

@@ -1,7 +1,7 @@
 """Shared fixtures.  Shared helpers are in ``tests/support/`` (see its ``__init__``).
 
 The tests are grouped by pipeline stage, one folder each (``load/``, ``validate/``, ``provenance/``,
-``hashing/``, ``layout/``, ``svg/``, ``html/``, ``build/``, ``cli/``, ``browser/``) and ``project/``
+``hashing/``, ``layout/``, ``svg/``, ``html/``, ``build/``, ``cli/``, ``serve/``, ``browser/``) and ``project/``
 for the README, the field's reference spec and packaging.  The stage folders are not packages, so
 every test module's file name is unique across them; ``browser/`` is a package (its conftest holds
 the browser fixtures).  Slow tests (browsers, property tests, subprocesses, worker processes) are

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import urllib.request
 import venv
 import zipfile
 from pathlib import Path
@@ -40,7 +43,9 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
                  "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
                  "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
-                 "renderer/templates/spec-format.md"):
+                 "renderer/templates/spec-format.md",
+                 "renderer/serve/server.py", "renderer/static/reload.js", "renderer/templates/serve_spec.html",
+                 "renderer/templates/serve.css"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 
@@ -71,6 +76,19 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     _run([script, "new", "queue", "--dir", "mechanisms"], cwd=fresh)
     assert '"$schema": "../schema/mechanism.schema.json"' in (fresh / "mechanisms" / "queue.mechanism.json").read_text()
     assert _run([script, "validate", "mechanisms"], cwd=fresh).stderr == "mechdiagram: 1 of 1 spec(s) valid\n"
+
+    # The preview server runs from the installed package data too, and stops cleanly on Ctrl-C.
+    server = subprocess.Popen([script, "serve", "mechanisms"], cwd=project, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r"at http://127\.0\.0\.1:(\d+)/", server.stdout.readline()).group(1))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/preview/prefill-decode", timeout=30) as answer:
+            preview = answer.read().decode("utf-8")
+        assert "/__mechdiagram/reload.js" in preview and 'class="md-root"' in preview
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=30)
+    assert server.returncode == 0
 
 
 def test_crlf_checkout_keeps_output_specs_and_sources_byte_identical(tmp_path):

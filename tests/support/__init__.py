@@ -12,4 +12,5 @@ any folder below it.  Fixtures are not here but in ``tests/conftest.py``.
 - :mod:`support.hostile`: hostile author text and the build of a spec filled with it.
 - :mod:`support.strategies`: hypothesis strategies for bad and valid specs.
 - :mod:`support.outputs`: the page and fragment of a spec, rendered in-process.
+- :mod:`support.serve`: requests to a preview server (any target, any Host), its reload event stream, bounded waits.
 """

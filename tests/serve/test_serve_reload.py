@@ -1,0 +1,172 @@
+"""The preview rebuilds after a save, tells open pages to reload, and shows findings while a spec is invalid."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from pathlib import Path
+
+from renderer.build import execute
+from renderer.config import Options
+from support.html_doc import parse_html
+from support.serve import EventStream, request, spec_with_title, wait_for
+from support.specs import minimal_spec
+
+
+def generation_of(page: str) -> int:
+    found = re.search(r'data-generation="(\d+)"', page)
+    assert found, page
+    return int(found.group(1))
+
+
+def index_links(server) -> list[str]:
+    table = parse_html(request(server.port, "/").text).find("table", cls="md-serve-specs")
+    return [a.attrs["href"] for a in table.find_all("a")]
+
+
+def test_a_save_gives_the_rebuilt_page_and_a_reload_event(served, site):
+    shell = request(served.port, "/preview/tiny")
+    assert shell.status == 200
+    before = generation_of(shell.text)
+    stream = EventStream(served.port, before)
+    try:
+        saved = time.monotonic()
+        (site / "tiny.mechanism.json").write_text(spec_with_title("Retitled after a save"), "utf-8")
+        name, data = stream.next_event()  # bounded: the stream's socket times out
+        elapsed = time.monotonic() - saved
+    finally:
+        stream.close()
+    assert name == "reload" and int(data) == before + 1
+    assert elapsed < 5, elapsed
+    page = request(served.port, "/tiny.html")
+    assert page.status == 200 and "<title>Retitled after a save</title>" in page.text
+    assert generation_of(request(served.port, "/preview/tiny").text) == before + 1
+
+
+def test_a_page_made_before_the_last_build_is_told_at_once(served, site):
+    (site / "tiny.mechanism.json").write_text(spec_with_title("Newer"), "utf-8")
+    wait_for(lambda: served.state.snapshot.generation == 2 or None, what="the rebuild")
+    stream = EventStream(served.port, 1)  # a page still showing generation 1 connects late
+    try:
+        assert stream.next_event() == ("reload", "2")
+    finally:
+        stream.close()
+
+
+def test_served_files_are_the_bytes_build_writes(served, site, tmp_path):
+    report = execute(Options(specs=[site], output=tmp_path / "built", source_root=tmp_path, jobs=1))
+    assert report.exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "built").iterdir() if p.name != "manifest.json")
+    assert names == sorted(served.state.snapshot.files)
+    for name in names:
+        answer = request(served.port, "/" + name)
+        assert answer.status == 200
+        assert answer.body == (tmp_path / "built" / name).read_bytes()
+        assert b"__mechdiagram" not in answer.body  # the reload script is in the server's own pages only
+    assert request(served.port, "/tiny.main.svg").headers["content-type"] == "image/svg+xml"
+
+
+def test_an_invalid_spec_shows_its_findings_in_place_of_the_figure(served, site):
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][1]["active"] = ["a1", "<img src=x onerror=alert(1)>"]
+    text = json.dumps(data, indent=2)
+    (site / "tiny.mechanism.json").write_text(text, "utf-8")
+    wait_for(lambda: served.state.snapshot.specs[0].failed or None, what="the failed build")
+    line = text[:text.index('"<img')].count("\n") + 1
+    column = text.index('"<img') - text.rfind("\n", 0, text.index('"<img'))
+    page = request(served.port, "/preview/tiny")
+    assert page.status == 200
+    document = parse_html(page.text)
+    findings = [li.words() for li in document.find("ul", cls="md-serve-findings").find_all("li")]
+    assert any(f"tiny.mechanism.json:{line}:{column}" in item and "/scenarios/0/steps/1/active/1" in item
+               and "[unknown-target]" in item for item in findings), findings
+    assert "<img src=x" not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
+    assert document.find_all(cls="md-root") == []  # no figure
+    assert request(served.port, "/tiny.html").status == 404  # no stale figure beside the findings
+    assert served.events[-1].changed and served.events[-1].snapshot.specs[0].failed
+
+    (site / "tiny.mechanism.json").write_text(spec_with_title("Fixed"), "utf-8")
+    wait_for(lambda: request(served.port, "/tiny.html").status == 200 or None, what="the fixed figure")
+    fixed = request(served.port, "/preview/tiny")
+    assert parse_html(fixed.text).find(cls="md-root").find("svg").find("title").text() == "Fixed"
+    assert fixed.text.count(request(served.port, "/tiny.fragment.html").text) == 1  # the built fragment, inlined
+
+
+def test_the_last_of_a_stream_of_saves_wins_and_no_half_page_is_served(served, site):
+    spec = site / "tiny.mechanism.json"
+    answers: list = []
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            answers.append(request(served.port, "/tiny.html"))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for n in range(40):
+            spec.write_text(spec_with_title(f"Save {n}"), "utf-8")  # a plain, non-atomic write, as many editors do
+            time.sleep(0.005)
+        wait_for(lambda: "<title>Save 39</title>" in request(served.port, "/tiny.html").text or None,
+                 what="the last save")
+        time.sleep(0.5)
+    finally:
+        stop.set()
+        reader.join()
+    assert "<title>Save 39</title>" in request(served.port, "/tiny.html").text
+    assert len(answers) > 5
+    for answer in answers:
+        assert answer.status in (200, 404)  # 404 while a half-written save did not parse
+        if answer.status == 200:
+            assert answer.text.endswith("</html>\n") and answer.text.startswith("<!DOCTYPE html>")
+            assert int(answer.headers["content-length"]) == len(answer.body)
+    assert all(thread.is_alive() for thread in served._threads)
+
+
+def test_a_folder_gets_an_index_and_a_new_spec_joins_it(served, site):
+    assert index_links(served)[0] == "/preview/tiny"
+    (site / "more").mkdir()
+    (site / "more" / "second.mechanism.json").write_text(spec_with_title("Second"), "utf-8")
+    wait_for(lambda: served.state.snapshot.spec("second"), what="the new spec")
+    links = index_links(served)
+    assert "/preview/second" in links and "/second.html" in links
+
+
+def test_one_spec_file_redirects_to_its_preview(site, start_server):
+    server = start_server(site / "tiny.mechanism.json")
+    answer = request(server.port, "/")
+    assert answer.status == 302 and answer.headers["location"] == "/preview/tiny"
+
+
+def test_a_source_file_is_watched_too(site, start_server, tmp_path: Path):
+    data = minimal_spec()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "n.md").write_text("first\n")
+    data["sources"] = [{"path": "notes/n.md", "sha256": "0" * 64, "description": "Notes."}]
+    (site / "tiny.mechanism.json").write_text(json.dumps(data, indent=2), "utf-8")
+    server = start_server(site)
+    assert server.state.snapshot.specs[0].failed  # the digest does not match
+    (tmp_path / "notes" / "n.md").write_bytes(b"0")  # still a mismatch: a new message with the new digest
+    digest = hashlib.sha256(b"0").hexdigest()
+    wait_for(lambda: any(digest in f.message for f in server.state.snapshot.findings) or None,
+             what="the rebuild after the source changed")
+
+
+def test_a_renamed_spec_leaves_a_page_that_waits_for_it(served, site):
+    spec = site / "tiny.mechanism.json"
+    text = spec.read_text("utf-8")
+    spec.unlink()
+    wait_for(lambda: served.state.snapshot.spec("tiny") is None or None, what="the spec to go")
+    missing = request(served.port, "/preview/tiny")
+    assert missing.status == 404 and 'src="/__mechdiagram/reload.js"' in missing.text
+    stream = EventStream(served.port, generation_of(missing.text))
+    try:
+        spec.write_text(text, "utf-8")
+        assert stream.next_event()[0] == "reload"
+    finally:
+        stream.close()
+    assert request(served.port, "/preview/tiny").status == 200
+    assert request(served.port, "/preview/%3Cb%3E").text.count("<b>") == 0  # the name is escaped

@@ -1,0 +1,163 @@
+"""The preview serves its own pages and the built files only, to its own Host only, on loopback only."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from renderer.config import Options
+from renderer.errors import ServeError
+from renderer.html import player_script_source
+from renderer.serve import LOOPBACK, PreviewServer
+from support.serve import request
+
+
+def test_it_listens_on_loopback_only(served):
+    assert served.url == f"http://127.0.0.1:{served.port}/"
+    assert served._http.server_address[0] == LOOPBACK == "127.0.0.1"
+    addresses = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    for address in addresses - {"127.0.0.1"}:
+        if address.startswith("127."):
+            continue
+        with pytest.raises(OSError):
+            socket.create_connection((address, served.port), timeout=2).close()
+
+
+#: Request targets that try to leave the preview: climbing, encoded (once and twice), absolute-form,
+#: backslashed, a NUL, bytes that are not UTF-8, folders, the specs themselves, and a symlink among the specs.
+ESCAPES = [
+    "/../outside/secret.txt",
+    "/../../outside/secret.txt",
+    "/%2e%2e/outside/secret.txt",
+    "/%2E%2E%2Foutside%2Fsecret.txt",
+    "/..%2f..%2foutside/secret.txt",
+    "/%252e%252e/outside/secret.txt",
+    "/preview/../outside/secret.txt",
+    "/preview/..%2f..%2foutside",
+    "//outside/secret.txt",
+    "/specs/tiny.mechanism.json",
+    "/tiny.mechanism.json",
+    "/specs/",
+    "/preview/",
+    "/__mechdiagram/",
+    "/tiny.html/..",
+    "/tiny.html%00",
+    "/%ff%fe",
+    "\\..\\outside\\secret.txt",
+    "/link.svg",
+    "/secret.txt",
+    "http://127.0.0.1/../outside/secret.txt",
+]
+
+
+def test_paths_outside_the_preview_are_refused(served, site):
+    (site / "link.svg").symlink_to(site.parent / "outside" / "secret.txt")  # a symlink among the specs
+    served.rebuild()
+    for target in ESCAPES:
+        answer = request(served.port, target)
+        assert answer.status in (400, 404), (target, answer.status)
+        assert b"top secret" not in answer.body
+
+
+def test_absolute_paths_are_refused(served, site):
+    for target in ("/" + str(site.parent / "outside" / "secret.txt"), str(site.parent / "outside" / "secret.txt"),
+                   "/" + os.fspath(Path("/etc/passwd"))):
+        answer = request(served.port, target)
+        assert answer.status in (400, 404) and b"top secret" not in answer.body and b"root:" not in answer.body
+
+
+def test_no_directory_listing(served, site):
+    for target in ("/specs", "/output", "/outside", "/preview"):
+        assert request(served.port, target).status == 404
+    index = request(served.port, "/").text
+    assert "secret.txt" not in index and "outside" not in index
+
+
+#: Host headers of other sites (DNS rebinding sends the attacker's name) and of other ports.
+FOREIGN_HOSTS = ["evil.example", "evil.example:{port}", "127.0.0.1", "localhost", "127.0.0.1:1",
+                 "localhost.evil.example:{port}", "127.0.0.1:{port}.evil.example", "[::1]:{port}", ""]
+
+
+def test_a_foreign_host_header_is_refused(served):
+    for host in FOREIGN_HOSTS:
+        for target in ("/", "/tiny.html", "/preview/tiny", "/__mechdiagram/events?since=0"):
+            answer = request(served.port, target, host=host.format(port=served.port))
+            assert answer.status == 421, (host, target, answer.status)
+            assert b"Tiny mechanism" not in answer.body
+
+
+def test_a_missing_host_header_is_refused(served):
+    answer = request(served.port, "/tiny.html", host=None)
+    assert answer.status == 400 and b"Tiny" not in answer.body
+
+
+def test_its_own_hosts_are_answered(served):
+    for host in ("127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}"):
+        answer = request(served.port, "/tiny.html", host=host.format(port=served.port))
+        assert answer.status == 200 and b"<title>Tiny mechanism</title>" in answer.body, host
+
+
+def test_answers_are_neither_cached_nor_sniffed_nor_shared(served):
+    for target in ("/", "/tiny.html", "/tiny.main.svg"):
+        headers = request(served.port, target).headers
+        assert headers["cache-control"] == "no-store"
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["cross-origin-resource-policy"] == "same-origin"
+    index_policy = request(served.port, "/").headers["content-security-policy"]
+    assert "script-src 'self';" in index_policy and "unsafe-inline" not in index_policy
+    preview_policy = request(served.port, "/preview/tiny").headers["content-security-policy"]
+    assert player_script_source() in preview_policy and "'unsafe-inline'" not in preview_policy.split("script-src")[1].split(";")[0]
+    assert request(served.port, "/").headers["x-frame-options"] == "DENY"
+
+
+def test_only_get_and_head(served):
+    assert request(served.port, "/tiny.html", method="HEAD").body == b""
+    assert request(served.port, "/tiny.html", method="HEAD").status == 200
+    for method in ("POST", "PUT", "DELETE"):
+        assert request(served.port, "/tiny.html", method=method).status == 501
+
+
+def test_nothing_is_written_unless_asked(served, site, tmp_path):
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    (site / "tiny.mechanism.json").write_text((site / "tiny.mechanism.json").read_text().replace("Tiny", "Small"))
+    served.rebuild()
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert not (tmp_path / "output").exists()
+
+
+def test_with_output_it_writes_what_build_writes(site, start_server, tmp_path):
+    server = start_server(site, write=True)
+    written = sorted(p.name for p in (tmp_path / "output").iterdir())
+    assert written == sorted([*server.state.snapshot.files, "manifest.json"])
+    for name in server.state.snapshot.files:
+        assert (tmp_path / "output" / name).read_bytes() == server.state.snapshot.files[name]
+    assert not any(b"__mechdiagram" in (tmp_path / "output" / name).read_bytes() for name in written)
+
+
+def test_an_output_folder_that_cannot_be_written_is_shown_not_fatal(site, start_server, tmp_path):
+    (tmp_path / "output").write_text("a file, not a folder")
+    server = start_server(site, write=True)
+    assert [f.rule for f in server.state.snapshot.general] == ["build-stopped"]
+    assert request(server.port, "/tiny.html").status == 200  # the preview itself still works
+    assert "build-stopped" in request(server.port, "/preview/tiny").text
+
+
+def test_a_port_in_use_is_an_error(site, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        server = PreviewServer(Options(specs=[site], source_root=tmp_path, jobs=1), port=taken.getsockname()[1])
+        with pytest.raises(ServeError, match=r"cannot listen on 127\.0\.0\.1:\d+"):
+            server.start()
+        server.stop()
+
+
+def test_the_port_asked_for_is_used(site, tmp_path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with PreviewServer(Options(specs=[site], source_root=tmp_path, jobs=1), port=port) as server:
+        assert server.port == port and request(port, "/tiny.html").status == 200
