@@ -7,7 +7,6 @@ Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -24,7 +23,9 @@ class Options:
 
     ``specs`` are files or folders (folders are searched for ``*.mechanism.json``);
     ``output`` the folder that receives the SVG, HTML and ``manifest.json``;
-    ``source_root`` the folder that source paths are relative to.
+    ``source_root`` the folder that source paths are relative to; ``template_dir`` a folder of
+    jinja2 templates found before the package's own (``None``: the package's alone); ``force``
+    makes ``build`` render every spec, even one whose build key is unchanged.
     """
 
     mode: Mode = "build"
@@ -34,6 +35,8 @@ class Options:
     allow_missing_sources: bool = False
     format: Format = "text"
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
+    template_dir: Path | None = None
+    force: bool = False
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -51,6 +54,8 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     Returns ``({}, start)`` when there is none.  Raises :class:`ConfigError`
     for a file that is not valid TOML or a table with unknown or mistyped keys.
     """
+    import tomllib  # here: --version and the other commands that read no settings never load it
+
     path = find_pyproject(start)
     if path is None:
         return {}, start

@@ -63,3 +63,8 @@ class TimelineError(MechdiagramError):
 
 class RenderError(MechdiagramError):
     """A drawing was asked for something the scenario does not have (a still frame past its last step)."""
+
+
+class TemplateError(MechdiagramError):
+    """A template of ``--template-dir`` cannot be read or rendered (a syntax error, an unknown name); the message
+    names the template and, where jinja2 knows it, the line."""

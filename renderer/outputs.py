@@ -6,6 +6,10 @@ it with the output folder, and retirement asks the formats which names a spec
 may own (:func:`owned_by`), so a new format is one new class and nothing else
 changes.  A format names its files with a pattern of ``{slug}`` (the spec's
 output name) and, for a file per scenario, ``{scenario}`` (the scenario id).
+
+The drawing and HTML modules (svgwrite, jinja2) are imported when a spec is
+rendered, not with this module: ``validate`` and a build that skips every spec
+never load them.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from .html import FigureContext, figure_context, render_fragment, render_page
 from .layout import Diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
-from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
+
+if TYPE_CHECKING:
+    from .html import FigureContext
+    from .svg import ScenarioSvgs
 
 #: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
 _SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
@@ -53,6 +59,8 @@ class RenderJob:
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
+        from .svg import prefix_for, render_scenario
+
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
                                              prefix_for(self.slug, scenario.id))
                 for scenario in self.spec.scenarios}
@@ -60,6 +68,8 @@ class RenderJob:
     @cached_property
     def figure(self) -> FigureContext:
         """The HTML template context, inlining every scenario's animated SVG."""
+        from .html import figure_context
+
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         return figure_context(self.spec, self.slug, [d.animated for d in drawn], list(self.checks),
                               [d.width for d in drawn])
@@ -89,6 +99,12 @@ class OutputFormat:
         regex = re.escape(cls.pattern).replace(re.escape("{slug}"), re.escape(slug))
         regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID)
         return re.fullmatch(regex, name) is not None
+
+    def key_parts(self) -> list[str]:
+        """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
+        bytes (a rasteriser's version, a font file's digest), as strings for the build key
+        (:mod:`renderer.buildkey`); ``[]`` for the formats we write ourselves."""
+        return []
 
     def render_spec(self, job: RenderJob) -> bytes:
         """The bytes of the spec's file (per-spec formats)."""
@@ -131,6 +147,8 @@ class AnimatedSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.svg``: the drawing with every step's keyframes."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].animated)
 
 
@@ -144,6 +162,8 @@ class PosterSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.svg``: frame 0, without keyframes."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].stills[0])
 
 
@@ -157,6 +177,8 @@ class Page(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.html``, UTF-8."""
+        from .html import render_page
+
         return render_page(job.figure).encode("utf-8")
 
 
@@ -170,6 +192,8 @@ class Fragment(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.fragment.html``, UTF-8."""
+        from .html import render_fragment
+
         return render_fragment(job.figure).encode("utf-8")
 
 

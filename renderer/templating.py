@@ -1,18 +1,34 @@
 """The one jinja2 environment for every template (HTML and the SVG style sheet): package loader,
-autoescaping always on, undefined names an error."""
+autoescaping always on, undefined names an error.
+
+A site may replace templates with its own (``--template-dir``): :func:`template_dir` sets, for the
+current thread or task, a folder searched before the package's templates (a jinja2 ``ChoiceLoader``).
+User templates are trusted code: they run with the build's rights.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 
 import jinja2
 
+_TEMPLATE_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("template_dir", default=None)
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The shared environment; templates are package data under ``renderer/templates``."""
+
+@lru_cache(maxsize=8)
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    """The shared environment; templates are package data under ``renderer/templates``, found after those
+    in ``folder`` when it is given."""
+    package = jinja2.PackageLoader("renderer", "templates")
+    loader: jinja2.BaseLoader = package
+    if folder is not None:
+        loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package])
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("renderer", "templates"),
+        loader=loader,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -23,6 +39,17 @@ def environment() -> jinja2.Environment:
     return env
 
 
+@contextlib.contextmanager
+def template_dir(folder: Path | None) -> Iterator[None]:
+    """Within the ``with`` block, :func:`template` looks in ``folder`` first (``None``: the package's only)."""
+    token = _TEMPLATE_DIR.set(folder.resolve() if folder is not None else None)
+    try:
+        yield
+    finally:
+        _TEMPLATE_DIR.reset(token)
+
+
 def template(name: str) -> jinja2.Template:
-    """The template ``name`` (``page.html``, ``fragment.html``, ``svg.css``)."""
-    return environment().get_template(name)
+    """The template ``name`` (``page.html``, ``fragment.html``, ``svg.css``), from the template folder of
+    :func:`template_dir` when it has one."""
+    return environment(_TEMPLATE_DIR.get()).get_template(name)
