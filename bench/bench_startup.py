@@ -74,7 +74,7 @@ def main() -> int:
              "import click, json", 30.0),
             ("--version", lambda n: [exe, "--version"], "import click", 10.0),
         ]
-        for name, command, floor, _ in measures:  # warm-up: bytecode written, files in the page cache
+        for _, command, _, _ in measures:  # warm-up: bytecode written, files in the page cache
             seconds(command(-1), work)
         times: dict[str, list[float]] = {}
         for n in range(args.runs):

@@ -190,7 +190,8 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
         return _process_all(paths, options, progress)
     keys = _keys(paths, options)
     skipped: dict[Path, SpecResult] = {}
-    if options.mode == "build" and not options.force:
+    # A manifest of another version records keys made another way: nothing of it is trusted.
+    if options.mode == "build" and not options.force and version_finding(options.output) is None:
         for path in paths:
             raw, key = keys[path]
             entry = previous.get(manifest_key(path, options.output))
