@@ -192,12 +192,15 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
     skipped: dict[Path, SpecResult] = {}
     # A manifest of another version records keys made another way: nothing of it is trusted.
     if options.mode == "build" and not options.force and version_finding(options.output) is None:
+        real_output, cwd = options.output.resolve(), Path.cwd().resolve()
         for path in paths:
             raw, key = keys[path]
-            entry = previous.get(manifest_key(path, options.output))
+            real = path.resolve()
+            spec_key = Path(os.path.relpath(real, real_output)).as_posix()  # as manifest_key(), resolving once
+            entry = previous.get(spec_key)
             if key is not None and entry is not None and entry.get("build") == key and _intact(entry, options.output):
-                skipped[path] = SpecResult(LoadedSpec(path, display_path(path), raw=raw), slug_for(path),
-                                           manifest_key(path, options.output), build_key=key, skipped=True)
+                skipped[path] = SpecResult(LoadedSpec(path, display_path(path, real=real, cwd=cwd), raw=raw),
+                                           slug_for(path), spec_key, build_key=key, skipped=True)
         if progress is not None and skipped:
             progress(len(skipped))
     processed = iter(_process_all([p for p in paths if p not in skipped], options, progress))
@@ -222,6 +225,10 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
     # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
     # The manifest goes last, and only once every output is in place, so that it never
     # describes files an interrupted or failed build did not write.
+    if (not expected and not retiring and not dropped and any(r.skipped for r in results)
+            and all(r.skipped or r.failed for r in results)):
+        report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
+        return
     names = list(expected)
     default_mode()  # before the threads start
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:

@@ -16,10 +16,11 @@ from pathlib import Path
 from .errors import OutputError
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when inside it, with ``/`` separators."""
+def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = None) -> str:
+    """``path`` relative to the working directory when inside it, with ``/`` separators.  ``real`` and ``cwd``,
+    when given, are ``path.resolve()`` and ``Path.cwd().resolve()`` already computed (a loop over many specs)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return (real or path.resolve()).relative_to(cwd or Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
 
