@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 
 import jinja2
 import svgwrite
+from markupsafe import Markup
 from svgwrite.base import Desc, Title
 from svgwrite.etree import CDATA
 
@@ -150,6 +151,7 @@ class _Drawer:
         frames = [{"number": w.index + 1, "stops": timeline.keyframe_stops(w)} for w in timeline.windows]
         return _css_template().render(
             prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+            font=Markup(theme.FONT_FAMILY),  # our constant, with quotes that autoescaping would mangle
             sizes={"label": fmt(FONT_SIZE), "path_label": fmt(PATH_LABEL_SIZE), "title": fmt(TITLE_SIZE)},
             animated=still is None, frames=frames, total=timeline.total, still=still)
 
