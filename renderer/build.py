@@ -20,7 +20,6 @@ import contextlib
 import os
 import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -229,6 +228,8 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
             and all(r.skipped or r.failed for r in results)):
         report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
         return
+    from concurrent.futures import ThreadPoolExecutor  # validate and check write nothing
+
     names = list(expected)
     default_mode()  # before the threads start
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,6 +54,8 @@ def write_file(path: Path, data: bytes, mode: int | None = None) -> bool:
     exactly ``data``.  Raises :class:`~renderer.errors.OutputError` (naming the
     file) when it cannot write; an interrupted write leaves no temporary file behind.
     """
+    import tempfile  # here: commands that write nothing never load it
+
     try:
         if path.is_file() and path.read_bytes() == data:
             return False

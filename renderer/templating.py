@@ -4,6 +4,11 @@ autoescaping always on, undefined names an error.
 A site may replace templates with its own (``--template-dir``): :func:`template_dir` sets, for the
 current thread or task, a folder searched before the package's templates (a jinja2 ``ChoiceLoader``).
 User templates are trusted code: they run with the build's rights.
+
+Compiled templates are kept in jinja2's own bytecode cache (``_jinja2-cache-UID`` in the temporary
+folder, private to the user; jinja2 checks its owner and mode and each entry against the template's
+source), so that a build does not parse and compile the templates again each time it starts.  Where
+that folder cannot be used, templates are compiled in memory as before; output never depends on it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,21 @@ from pathlib import Path
 import jinja2
 
 _TEMPLATE_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("template_dir", default=None)
+
+
+class _QuietCache(jinja2.FileSystemBytecodeCache):
+    """jinja2's file system bytecode cache, but a cache entry that cannot be written is only not cached."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return _QuietCache()
+    except (OSError, RuntimeError):  # no private temporary folder to be had
+        return None
 
 
 @lru_cache(maxsize=8)
@@ -34,6 +54,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["zip"] = zip
     return env
