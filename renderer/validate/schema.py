@@ -21,7 +21,6 @@ import jsonschema_rs
 from ..assets import schema
 from ..findings import Finding, pointer_join
 from ..load import LoadedSpec
-from .messages import ErrorView, RequiredCounter, message_for
 from .wording import Suggester, quote
 
 if TYPE_CHECKING:
@@ -129,6 +128,8 @@ def schema_findings(spec: LoadedSpec, suggest: Suggester) -> Iterator[Finding]:
     """Every schema error of ``spec.data`` as a located finding whose rule is the failing keyword."""
     if schema_is_valid(spec.data):
         return
+    from .messages import ErrorView, RequiredCounter, message_for  # a valid spec needs no messages
+
     required = RequiredCounter()
     for error in explaining_validator().iter_errors(spec.data):
         error = _leaf(error)
