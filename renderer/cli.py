@@ -191,6 +191,7 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     templates and mechdiagram version are those the manifest records, and
     whose files are in place, is skipped (--force renders it anyway).
 
+    \b
     Example: mechdiagram build mechanisms -o output --template-dir site/templates
     """
     options = _options("build", specs, output, source_root, allow_missing_sources, fmt, jobs)
@@ -218,6 +219,7 @@ def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     check never skips a spec: it renders every one and compares.  Output written
     by another mechdiagram version is reported once, as needing a rebuild.
 
+    \b
     Example: mechdiagram check mechanisms -o output
     """
     options = _options("check", specs, output, source_root, allow_missing_sources, fmt, jobs)
