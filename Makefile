@@ -36,3 +36,5 @@ test-fast: setup-test
 bench: setup
 	$(BIN)/python bench/bench_build.py
 	$(BIN)/python bench/bench_serve.py
+	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_noop.py

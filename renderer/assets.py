@@ -54,3 +54,28 @@ def text_blocks() -> list[tuple[int, int, int]]:
     """``[(first code point, last code point, advance), ...]``: one advance (1000 per em) for each CJK
     block, the widest in that block of a CJK face (``data/text-metrics.json``)."""
     return [(low, high, advance) for low, high, advance in _text_metrics()["blocks"]]
+#: Package data folders whose files decide what a build writes (see :func:`package_data`).
+_OUTPUT_DATA = ("templates", "static", "data")
+
+
+def _walk(folder: Traversable, prefix: str) -> list[tuple[str, bytes]]:
+    files: list[tuple[str, bytes]] = []
+    for item in sorted(folder.iterdir(), key=lambda t: t.name):
+        name = f"{prefix}/{item.name}"
+        if item.is_dir():
+            if item.name != "__pycache__":
+                files.extend(_walk(item, name))
+        elif not item.name.endswith((".py", ".pyc")):
+            files.append((name, item.read_bytes()))
+    return files
+
+
+@lru_cache(maxsize=1)
+def package_data() -> tuple[tuple[str, bytes], ...]:
+    """Every package data file that decides output (templates, player, text metrics, the schema), as
+    sorted ``(name, bytes)`` pairs; the build key hashes them."""
+    files: list[tuple[str, bytes]] = []
+    for name in _OUTPUT_DATA:
+        files.extend(_walk(resources.files("renderer").joinpath(name), name))
+    files.append(("schema/mechanism.schema.json", schema_text().encode("utf-8")))
+    return tuple(files)

@@ -7,6 +7,11 @@ finding of every spec first, renders the specs that passed into memory
 (``check``).  Writes go through :func:`renderer.files.write_file`, which is
 atomic; a spec that fails leaves its previous output and manifest entry as
 they were.  Output is deterministic: the same inputs give the same bytes.
+
+``build`` skips a spec whose build key (:mod:`renderer.buildkey`) is the one
+the manifest records and whose recorded outputs are still in place, unless
+``options.force``; ``check`` and ``validate`` never skip.  Worker processes
+are started only when enough specs are left to render.
 """
 
 from __future__ import annotations
@@ -14,21 +19,32 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
+from .api import render_spec
+from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
-from .errors import OutputError
-from .files import default_mode, display_path, write_file
-from .findings import Finding, sorted_findings
-from .load import load_spec
-from .manifest import MANIFEST, manifest_bytes, manifest_collisions, read_manifest, retired
-from .outputs import render_outputs, slug_for
-from .provenance import check_sources
+from .errors import MechdiagramError, OutputError
+from .files import default_mode, display_path, file_digest_or_none, write_file
+from .findings import Finding
+from .load import LoadedSpec
+from .manifest import (
+    MANIFEST,
+    Entry,
+    manifest_bytes,
+    manifest_collisions,
+    read_manifest,
+    recorded_outputs,
+    retired,
+    version_finding,
+)
+from .outputs import slug_for
 from .results import Report, SpecResult
-from .validate import check_spec
+
+#: Called with the number of specs just finished (to move a progress bar on).
+Progress = Callable[[int], None]
 
 SPEC_GLOB = "*.mechanism.json"
 
@@ -61,26 +77,15 @@ def discover(paths: list[Path]) -> list[Path]:
 
 
 def process(path: Path, options: Options, project: Project | None = None) -> SpecResult:
-    """Load, validate, verify sources and (unless validating) render one spec.  Never raises for bad input.
+    """Load, validate, verify sources and (unless validating) render one spec, through
+    :func:`renderer.api.render_spec`.  Never raises for bad input.
 
     ``project`` is the spec's :func:`~renderer.config.spec_project` when the caller knows it already.
     """
-    loaded = load_spec(path, display_path(path))
-    result = SpecResult(loaded, slug_for(path), manifest_key(path, options.output), list(loaded.findings))
-    if not loaded.ok:
-        return result
-    validation = check_spec(loaded)
-    project = project or spec_project(path)
-    root = options.source_root if options.source_root is not None else project.source_root
-    allow = next((a for a in (options.allow_missing_sources, project.allow_missing_sources) if a is not None), False)
-    # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
-    result.checks, source_findings = check_sources(
-        loaded, [source for _, source in validation.sources], root,
-        allow_missing=allow, indexes=[index for index, _ in validation.sources])
-    result.findings.extend(sorted_findings(validation.findings + source_findings))
-    if not result.failed and options.mode != "validate" and validation.spec is not None:
-        result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)
-    return result
+    rendered = render_spec(path, source_root=options.source_root, allow_missing_sources=options.allow_missing_sources,
+                           template_dir=options.template_dir, render=options.mode != "validate", project=project)
+    return SpecResult(rendered.loaded, rendered.slug, manifest_key(path, options.output), rendered.findings,
+                      rendered.checks, rendered.files)
 
 
 def _slug_collisions(results: list[SpecResult]) -> None:
@@ -141,17 +146,84 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _process_all(paths: list[Path], options: Options) -> list[SpecResult]:
+def _process_all(paths: list[Path], options: Options, progress: Progress | None = None) -> list[SpecResult]:
     """:func:`process` every spec, in worker processes when there are many; results keep input order."""
     by_folder: dict[Path, Project] = {}  # specs of one folder share their project: look it up once
     projects = [by_folder[p.parent] if p.parent in by_folder else by_folder.setdefault(p.parent, spec_project(p))
                 for p in paths]
     jobs = options.jobs or os.cpu_count() or 1
+    done: list[SpecResult] = []
     if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
-        return [process(path, options, project) for path, project in zip(paths, projects, strict=True)]
+        for path, project in zip(paths, projects, strict=True):
+            done.append(process(path, options, project))
+            if progress is not None:
+                progress(1)
+        return done
+    from concurrent.futures import ProcessPoolExecutor  # only a run with many specs to render pays for it
+
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), initializer=_ignore_interrupts) as pool:
-        return list(pool.map(partial(_process_lean, options=options), paths, projects,
-                             chunksize=max(1, len(paths) // (jobs * 8))))
+        for result in pool.map(partial(_process_lean, options=options), paths, projects,
+                               chunksize=max(1, len(paths) // (jobs * 8))):
+            done.append(result)
+            if progress is not None:
+                progress(1)
+    return done
+
+
+def _intact(entry: Entry, output: Path) -> bool:
+    """Whether every output file a manifest entry records is in the folder with the recorded bytes."""
+    outputs = recorded_outputs(entry)
+    return bool(outputs) and all(digest is not None and file_digest_or_none(output / name) == digest
+                                 for name, digest in outputs)
+
+
+def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | None]]:
+    """Each spec's bytes and build key (``None`` for a file that cannot be read or is not a JSON object)."""
+    shared: RunKey = run_key(template_dir=options.template_dir)
+    by_folder: dict[Path, Project] = {}
+    keys: dict[Path, tuple[bytes, str | None]] = {}
+    for path in paths:
+        try:
+            raw = path.read_bytes()
+            project = by_folder[path.parent] if path.parent in by_folder else by_folder.setdefault(
+                path.parent, spec_project(path))
+        except (OSError, MechdiagramError):
+            keys[path] = (b"", None)  # load_spec and process report it
+            continue
+        root = options.source_root if options.source_root is not None else project.source_root
+        allow = next((a for a in (options.allow_missing_sources, project.allow_missing_sources) if a is not None),
+                     False)
+        keys[path] = (raw, shared.spec_key(raw, root, allow))
+    return keys
+
+
+def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
+               progress: Progress | None) -> list[SpecResult]:
+    """Every spec's result in input order: skipped ones (``build`` only) from their key, the rest processed."""
+    if options.mode == "validate":
+        return _process_all(paths, options, progress)
+    keys = _keys(paths, options)
+    skipped: dict[Path, SpecResult] = {}
+    # A manifest of another version records keys made another way: nothing of it is trusted.
+    if options.mode == "build" and not options.force and version_finding(options.output) is None:
+        real_output, cwd = options.output.resolve(), Path.cwd().resolve()
+        for path in paths:
+            raw, key = keys[path]
+            real = path.resolve()
+            spec_key = Path(os.path.relpath(real, real_output)).as_posix()  # as manifest_key(), resolving once
+            entry = previous.get(spec_key)
+            if key is not None and entry is not None and entry.get("build") == key and _intact(entry, options.output):
+                skipped[path] = SpecResult(LoadedSpec(path, display_path(path, real=real, cwd=cwd), raw=raw),
+                                           slug_for(path), spec_key, build_key=key, skipped=True)
+        if progress is not None and skipped:
+            progress(len(skipped))
+    processed = iter(_process_all([p for p in paths if p not in skipped], options, progress))
+    results = [skipped[path] if path in skipped else next(processed) for path in paths]
+    for path, result in zip(paths, results, strict=True):
+        # A spec with findings (warnings) gets no key, so it is rendered each time and its warnings shown.
+        if not result.skipped and not result.findings:
+            result.build_key = keys[path][1]
+    return results
 
 
 def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
@@ -167,6 +239,12 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
     # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
     # The manifest goes last, and only once every output is in place, so that it never
     # describes files an interrupted or failed build did not write.
+    if (not expected and not retiring and not dropped and any(r.skipped for r in results)
+            and all(r.skipped or r.failed for r in results)):
+        report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
+        return
+    from concurrent.futures import ThreadPoolExecutor  # validate and check write nothing
+
     names = list(expected)
     default_mode()  # before the threads start
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
@@ -190,26 +268,29 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
 
 def render_all(options: Options) -> list[SpecResult]:
     """Every spec of ``options.specs`` loaded, checked and (unless validating) rendered into memory, in
-    discovery order, writing nothing; two specs with one output name both fail.  ``execute`` and the
-    preview server (:mod:`renderer.serve`) start here.  Never raises for bad input."""
+    discovery order, writing nothing and skipping nothing; two specs with one output name both fail.
+    The preview server (:mod:`renderer.serve`) starts here.  Never raises for bad input."""
     results = _process_all(discover(options.specs), options)
     _slug_collisions(results)
     return results
 
 
-def execute(options: Options) -> Report:
+def execute(options: Options, progress: Progress | None = None) -> Report:
     """Run one command over ``options.specs``; see the module docstring.
 
+    ``progress`` is called with the number of specs finished, as they finish (a progress bar).
     Returns a :class:`~renderer.results.Report` whose ``exit_code`` is 0 or 1.
     Raises :class:`~renderer.errors.OutputError` only when an output file
-    cannot be written or deleted.
+    cannot be written or deleted, and :class:`~renderer.errors.TemplateError` when a template of
+    ``options.template_dir`` fails.
     """
-    results = render_all(options)
+    output = options.output
+    previous = read_manifest(output) if options.mode != "validate" else {}
+    results = _run_specs(discover(options.specs), options, previous, progress)
+    _slug_collisions(results)
     report = Report(results)
     if options.mode == "validate":
         return report
-    output = options.output
-    previous = read_manifest(output)
     manifest_collisions(results, previous, output)
     retiring, dropped = retired(results, previous, output)
     expected: dict[str, bytes] = {}
@@ -217,6 +298,10 @@ def execute(options: Options) -> Report:
         if not result.failed:
             expected.update(result.outputs)
     if options.mode == "check":
+        other_version = version_finding(output)
+        if other_version is not None:  # every file would differ: one finding says why
+            report.output_findings.append(other_version)
+            return report
         expected[MANIFEST] = manifest_bytes(results, {k: v for k, v in previous.items() if k not in dropped})
         _check_output(report, output, expected, retiring)
         return report

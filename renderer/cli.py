@@ -4,15 +4,21 @@ Each command fills one :class:`renderer.config.Options` and calls
 :func:`renderer.build.execute` (or the hash helpers).  Exit status: 0 when all
 is well, 1 when a spec, a source or the output failed, 2 for a usage error
 (click's ``UsageError``).  Messages go to stderr; there is no traceback.
+
+Start-up stays short: a command imports the stages it runs when it runs
+(``--version`` loads click and nothing of the pipeline; ``validate`` never
+loads the drawing, the templates or, for a valid spec, ``jsonschema``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
+import sys
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -30,6 +36,7 @@ from .report import emit, format_finding, printable
 from .scaffold import plan_new, schema_copy_is_current, write_new, write_schema
 
 if TYPE_CHECKING:
+    from .build import Progress
     from .serve import BuildEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,6 +70,9 @@ def _translated(func: F) -> F:
 
 def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
              allow_missing: bool | None, fmt: Format, jobs: int = 0) -> Options:
+    from .config import Options, project_settings
+    from .files import display_path
+
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
@@ -117,9 +127,25 @@ def _summary(specs: int | None, failed: int | None, exit_code: int, message: str
     return {"specs": specs, "failed": failed, "stale": stale, "exit": exit_code, "message": message}
 
 
+@contextlib.contextmanager
+def _progress(options: Options) -> Iterator[Progress | None]:
+    """A progress bar on stderr while specs are built or checked, only when stderr is a terminal and the
+    format is text; otherwise nothing."""
+    if options.mode == "validate" or options.format != "text" or not sys.stderr.isatty():
+        yield None
+        return
+
+    with click.progressbar(length=len(discover(options.specs)), label="Building", file=sys.stderr) as bar:
+        yield bar.update
+
+
 def _run(options: Options, done: str) -> None:
+    from .findings import Finding
+    from .report import emit
+
     try:
-        report = execute(options)
+        with _progress(options) as progress:
+            report = execute(options, progress)
     except OutputError as exc:
         if options.format != "json":
             raise
@@ -129,8 +155,9 @@ def _run(options: Options, done: str) -> None:
         raise SystemExit(1) from None
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
+        skipped = f"{report.skipped_specs} unchanged, skipped; " if report.skipped_specs else ""
         message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "
-                   f"({len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
+                   f"({skipped}{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
                    + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")
     else:
         message = f"{total - failed} of {total} spec(s) {done}"
@@ -158,19 +185,33 @@ def main() -> None:
     """
 
 
+_TEMPLATE_DIR = click.option(
+    "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    help="Folder of jinja2 templates (page.html, fragment.html, figure.html, svg.css, player.css) used "
+         "before the built-in ones. Templates are trusted code: use only your own.")
+
+
 @main.command(short_help="Check specs and write their SVG, HTML and manifest.",
               epilog="Example: mechdiagram build mechanisms -o output")
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
+@_TEMPLATE_DIR
+@click.option("--force", is_flag=True, help="Render every spec, even one whose inputs are unchanged since the "
+                                            "manifest was written.")
 def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
+          allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None,
+          force: bool) -> None:
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
-    the others are still built.
+    the others are still built.  A spec whose bytes, sources, options,
+    templates and mechdiagram version are those the manifest records, and
+    whose files are in place, is skipped (--force renders it anyway).
     """
-    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
+    options = _options("build", specs, output, source_root, allow_missing_sources, fmt, jobs)
+    options.template_dir, options.force = template_dir, force
+    _run(options, "built")
 
 
 @main.command(short_help="Run every check on specs; write nothing.",
@@ -187,10 +228,17 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
 @_common
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
+@_TEMPLATE_DIR
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
-    """For CI: every check, and fail when the output folder differs from a fresh build."""
-    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
+          allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None) -> None:
+    """For CI: every check, and fail when the output folder differs from a fresh build.
+
+    check never skips a spec: it renders every one and compares.  Output written
+    by another mechdiagram version is reported once, as needing a rebuild.
+    """
+    options = _options("check", specs, output, source_root, allow_missing_sources, fmt, jobs)
+    options.template_dir = template_dir
+    _run(options, "valid")
 
 
 def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:

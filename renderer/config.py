@@ -10,7 +10,6 @@ projects checked in one run each use their own.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +30,10 @@ class Options:
     ``output`` the folder that receives the SVG, HTML and ``manifest.json``;
     ``source_root`` the folder that source paths are relative to, for every spec
     (``None``: each spec's project decides, see :func:`spec_project`);
-    ``allow_missing_sources`` likewise (``None``: the spec's project decides, else no).
+    ``allow_missing_sources`` likewise (``None``: the spec's project decides, else no);
+    ``template_dir`` a folder of
+    jinja2 templates found before the package's own (``None``: the package's alone); ``force``
+    makes ``build`` render every spec, even one whose build key is unchanged.
     """
 
     mode: Mode = "build"
@@ -41,6 +43,8 @@ class Options:
     allow_missing_sources: bool | None = None
     format: Format = "text"
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
+    template_dir: Path | None = None
+    force: bool = False
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -91,6 +95,7 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
     Returns ``({}, start)`` when there is none.  Raises :class:`ConfigError`
     for a file that is not valid TOML or a table with unknown or mistyped keys.
     """
+
     path = find_pyproject(start)
     if path is None:
         return {}, start
@@ -107,6 +112,8 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
 def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, Any]:
     """``[tool.mechdiagram]`` of the file at ``path`` as of ``mtime_ns`` and ``size``, checked (see
     :func:`project_settings`); ``shown`` names the file in errors."""
+    import tomllib  # only a run with a pyproject.toml reads one
+
     try:
         tool = tomllib.loads(path.read_text("utf-8")).get("tool", {})
         table = tool.get("mechdiagram", {}) if isinstance(tool, dict) else {}

@@ -76,3 +76,6 @@ class RenderError(MechdiagramError):
 
 class ServeError(MechdiagramError):
     """``mechdiagram serve`` cannot listen on its port (in use, or not allowed)."""
+class TemplateError(MechdiagramError):
+    """A template of ``--template-dir`` cannot be read or rendered (a syntax error, an unknown name); the message
+    names the template and, where jinja2 knows it, the line."""

@@ -9,17 +9,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import OutputError, OutputExistsError
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when inside it, with ``/`` separators."""
+def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = None) -> str:
+    """``path`` relative to the working directory when inside it, with ``/`` separators.  ``real`` and ``cwd``,
+    when given, are ``path.resolve()`` and ``Path.cwd().resolve()`` already computed (a loop over many specs)."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return (real or path.resolve()).relative_to(cwd or Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -57,6 +57,8 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
     :class:`~renderer.errors.OutputError` (naming the file) when it cannot write; an interrupted
     write leaves no temporary file behind.
     """
+    import tempfile  # here: commands that write nothing never load it
+
     try:
         if not overwrite and os.path.lexists(path):
             raise _exists(path)

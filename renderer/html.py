@@ -162,7 +162,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "player_js": Markup(js),
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
-        "player_css": Markup(template("player.css").render(ui=_ui_colours())),
+        "player_css": Markup(template("player.css").render(ui=_ui_colours(), sizes=theme.UI_SIZES)),
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
     }

@@ -1,8 +1,9 @@
 """``manifest.json``: what the output folder holds, spec by spec, and what may be retired from it.
 
-The manifest records, per spec (keyed by its path relative to the output
-folder), the spec's SHA-256, each output file's name and SHA-256, and its
-sources' status.  Retirement works from those records alone: a file is
+The manifest records the mechdiagram version that wrote it and, per spec (keyed
+by its path relative to the output folder), the spec's SHA-256, its build key
+(:mod:`renderer.buildkey`; only for a spec built without findings), each output
+file's name and SHA-256, and its sources' status.  Retirement works from those records alone: a file is
 deleted only when a format could have written it for that spec
 (:func:`renderer.outputs.owned_by`) and its bytes still match the recorded digest.
 """
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from . import __version__
 from .files import display_path, file_digest_or_none, sha256_hex
 from .findings import Finding
 from .outputs import owned_by, slug_for
@@ -40,34 +42,62 @@ def recorded_outputs(entry: Entry) -> list[tuple[str, str | None]]:
 
 
 def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) -> bytes:
-    """``manifest.json``: per spec its SHA-256, its outputs' SHA-256 and its sources' status.
+    """``manifest.json``: the version, and per spec its SHA-256, build key, outputs' SHA-256 and sources' status.
 
-    Failed specs keep their ``previous`` entry (by spec path) so their old
-    output stays described.  Sorted by spec path; no timestamps.
+    Failed and skipped specs keep their ``previous`` entry (by spec path) so
+    their output stays described.  Sorted by spec path; no timestamps.
     """
     entries = dict(previous)
     for result in results:
-        if result.failed:
+        if result.failed or result.skipped:
             continue
-        entries[result.key] = {
-            "spec": result.key,
-            "sha256": result.loaded.sha256,
-            "outputs": [{"path": name, "sha256": sha256_hex(data)} for name, data in sorted(result.outputs.items())],
-            "sources": [check.as_dict() for check in result.checks],
-        }
-    body = {"generator": "mechdiagram", "format": 1, "specs": [entries[k] for k in sorted(entries)]}
+        entry: Entry = {"spec": result.key, "sha256": result.loaded.sha256}
+        if result.build_key is not None:
+            entry["build"] = result.build_key
+        entry["outputs"] = [{"path": name, "sha256": sha256_hex(data)} for name, data in sorted(result.outputs.items())]
+        entry["sources"] = [check.as_dict() for check in result.checks]
+        entries[result.key] = entry
+    body = {"generator": "mechdiagram", "version": __version__, "format": 1,
+            "specs": [entries[k] for k in sorted(entries)]}
     # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _document(output: Path) -> Any:
+    """The parsed ``output/manifest.json``, or ``None`` when it is missing, damaged or too large."""
+    path = output / MANIFEST
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
+            return None
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def version_finding(output: Path) -> Finding | None:
+    """A finding when ``output/manifest.json`` was written by another mechdiagram version ("built by 0.1.0,
+    this is 0.2.0: rebuild"), else ``None`` (also when there is no readable manifest)."""
+    data = _document(output)
+    if not isinstance(data, dict):
+        return None
+    written = data.get("version")
+    if written == __version__:
+        return None
+    shown = f"built by {written}" if isinstance(written, str) else "built by a version that did not record itself"
+    return Finding(display_path(output / MANIFEST), None,
+                   f"{_short(shown)}, this is {__version__}: rebuild with mechdiagram build", "stale-output")
+
+
+def _short(text: str) -> str:
+    """``text`` cut to 80 characters (a hand-edited version string cannot flood the report)."""
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def read_manifest(output: Path) -> dict[str, Entry]:
     """The entries of ``output/manifest.json`` by spec key; ``{}`` when it is missing, damaged or too large.
     Entries of another shape than :func:`manifest_bytes` writes (a hand edit) are dropped."""
-    path = output / MANIFEST
+    data = _document(output)
     try:
-        if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
-            return {}
-        data = json.loads(path.read_text("utf-8"))
         specs = data.get("specs", []) if isinstance(data, dict) else []
         return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
                 if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
@@ -93,9 +123,14 @@ def retired(results: list[SpecResult], previous: dict[str, Entry], output: Path)
     """
     produced = {r.key: r for r in results if not r.failed}
     new_names = {name for r in produced.values() for name in r.outputs}
+    for result in produced.values():  # a skipped spec keeps every file it recorded
+        if result.skipped and result.key in previous:
+            new_names.update(name for name, _ in recorded_outputs(previous[result.key]))
     files: dict[str, str] = {}
     dropped: set[str] = set()
     for key, entry in previous.items():
+        if key in produced and produced[key].skipped:
+            continue
         if key in produced:
             reason = f"no longer produced by {spec_shown(output, key)}"
         elif not (output / key).exists():

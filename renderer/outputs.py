@@ -6,6 +6,10 @@ it with the output folder, and retirement asks the formats which names a spec
 may own (:func:`owned_by`), so a new format is one new class and nothing else
 changes.  A format names its files with a pattern of ``{slug}`` (the spec's
 output name) and, for a file per scenario, ``{scenario}`` (the scenario id).
+
+The drawing and HTML modules (svgwrite, jinja2) are imported when a spec is
+rendered, not with this module: ``validate`` and a build that skips every spec
+never load them.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from .html import FigureContext, figure_context, render_fragment, render_page
 from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
-from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
+
+if TYPE_CHECKING:
+    from .html import FigureContext
+    from .svg import ScenarioSvgs
 
 #: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
 _SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
@@ -53,6 +59,8 @@ class RenderJob:
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
+        from .svg import prefix_for, render_scenario
+
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
                                              prefix_for(self.slug, scenario.id))
                 for scenario in self.spec.scenarios}
@@ -60,6 +68,8 @@ class RenderJob:
     @cached_property
     def narrow(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``)."""
+        from .svg import prefix_for, render_scenario
+
         shared = diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
                                              prefix_for(self.slug, scenario.id), stills=())
@@ -68,6 +78,8 @@ class RenderJob:
     @cached_property
     def figure(self) -> FigureContext:
         """The HTML template context, inlining every scenario's animated SVG."""
+        from .html import figure_context
+
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn])
@@ -97,6 +109,12 @@ class OutputFormat:
         regex = re.escape(cls.pattern).replace(re.escape("{slug}"), re.escape(slug))
         regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID)
         return re.fullmatch(regex, name) is not None
+
+    def key_parts(self) -> list[str]:
+        """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
+        bytes (a rasteriser's version, a font file's digest), as strings for the build key
+        (:mod:`renderer.buildkey`); ``[]`` for the formats we write ourselves."""
+        return []
 
     def render_spec(self, job: RenderJob) -> bytes:
         """The bytes of the spec's file (per-spec formats)."""
@@ -139,6 +157,8 @@ class AnimatedSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.svg``: the drawing with every step's keyframes."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].animated)
 
 
@@ -152,6 +172,8 @@ class PosterSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.svg``: frame 0, without keyframes."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].stills[0])
 
 
@@ -165,6 +187,8 @@ class DarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.dark.svg``: the animated SVG with the dark palette."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].dark)
 
 
@@ -178,6 +202,8 @@ class PosterDarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.dark.svg``: the poster with the dark palette."""
+        from .svg import svg_document
+
         return svg_document(job.drawings[scenario.id].dark_stills[0])
 
 
@@ -192,6 +218,8 @@ class NarrowSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.narrow.svg``."""
+        from .svg import svg_document
+
         return svg_document(job.narrow[scenario.id].animated)
 
 
@@ -205,6 +233,8 @@ class NarrowDarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.narrow.dark.svg``."""
+        from .svg import svg_document
+
         return svg_document(job.narrow[scenario.id].dark)
 
 
@@ -218,6 +248,8 @@ class Page(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.html``, UTF-8."""
+        from .html import render_page
+
         return render_page(job.figure).encode("utf-8")
 
 
@@ -231,6 +263,8 @@ class Fragment(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.fragment.html``, UTF-8."""
+        from .html import render_fragment
+
         return render_fragment(job.figure).encode("utf-8")
 
 

@@ -27,8 +27,8 @@ _DASH = "5 4"  # the one dash pattern: "not used in this scenario" (unselected),
 _LABEL = _size(FONT_SIZE)
 _SMALL = _size(PATH_LABEL_SIZE)
 
-#: Font stack of every figure: DejaVu Sans first, the font the text measurements come from.
-FONT_FAMILY = "DejaVu Sans, Verdana, Segoe UI, system-ui, sans-serif"
+#: Font stack of every figure (presentation attribute): DejaVu Sans first, the font the measurements come from.
+FONT_FAMILY = theme.FONT_FAMILY
 
 #: Paint of each role.  Lengths are SVG user units.  Order matters: a variant role follows its base.
 STYLES: dict[str, dict[str, str]] = {

@@ -15,7 +15,8 @@ class SpecResult:
 
     ``slug`` is its output name; ``key`` its path relative to the output
     folder (its manifest key); ``outputs`` maps a file name inside the output
-    folder to its bytes.
+    folder to its bytes; ``build_key`` its build key (:mod:`renderer.buildkey`), ``None`` when it has
+    none; ``skipped`` is True when ``build`` found the key unchanged and left its output as it was.
     """
 
     loaded: LoadedSpec
@@ -24,6 +25,8 @@ class SpecResult:
     findings: list[Finding] = field(default_factory=list)
     checks: list[SourceCheck] = field(default_factory=list)
     outputs: dict[str, bytes] = field(default_factory=dict)
+    build_key: str | None = None
+    skipped: bool = False
 
     @property
     def failed(self) -> bool:
@@ -51,6 +54,11 @@ class Report:
     def findings(self) -> list[Finding]:
         """Every finding, spec by spec, then those about the output folder."""
         return [f for r in self.results for f in r.findings] + self.output_findings
+
+    @property
+    def skipped_specs(self) -> int:
+        """How many specs ``build`` skipped because nothing that decides their output changed."""
+        return sum(r.skipped for r in self.results)
 
     @property
     def failed_specs(self) -> int:

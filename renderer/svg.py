@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 
 import jinja2
 import svgwrite
+from markupsafe import Markup
 from svgwrite.base import Desc, Title
 from svgwrite.etree import CDATA
 
@@ -192,7 +193,8 @@ class _Drawer:
         return _css_template().render(
             prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
             colours=colour_rules() if inline else [], frames=frames, highlights=highlights,
-            steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms)
+            steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms,
+            font=Markup(theme.FONT_FAMILY))  # our constant, with quotes that autoescaping would mangle
 
     def draw(self) -> ElementTree.Element:
         """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.

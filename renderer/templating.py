@@ -1,10 +1,24 @@
 """The one jinja2 environment for every template (HTML and the SVG style sheet): package loader,
-autoescaping always on, undefined names an error."""
+autoescaping always on, undefined names an error.
+
+A site may replace templates with its own (``--template-dir``): :func:`template_dir` sets, for the
+current thread or task, a folder searched before the package's templates (a jinja2 ``ChoiceLoader``).
+User templates are trusted code: they run with the build's rights.
+
+Compiled templates are kept in jinja2's own bytecode cache (``_jinja2-cache-UID`` in the temporary
+folder, private to the user; jinja2 checks its owner and mode and each entry against the template's
+source), so that a build does not parse and compile the templates again each time it starts.  Where
+that folder cannot be used, templates are compiled in memory as before; output never depends on it.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
@@ -13,17 +27,40 @@ from markupsafe import Markup
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_\[\]|`])")
 _HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
+_TEMPLATE_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("template_dir", default=None)
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The shared environment; templates are package data under ``renderer/templates``."""
+
+class _QuietCache(jinja2.FileSystemBytecodeCache):
+    """jinja2's file system bytecode cache, but a cache entry that cannot be written is only not cached."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    try:
+        return _QuietCache()
+    except (OSError, RuntimeError):  # no private temporary folder to be had
+        return None
+
+
+@lru_cache(maxsize=8)
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    """The shared environment; templates are package data under ``renderer/templates``, found after those
+    in ``folder`` when it is given."""
+    package = jinja2.PackageLoader("renderer", "templates")
+    loader: jinja2.BaseLoader = package
+    if folder is not None:
+        loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package])
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("renderer", "templates"),
+        loader=loader,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["zip"] = zip
     env.filters["markdown_text"] = markdown_text
@@ -53,8 +90,17 @@ def markdown_text(text: str) -> Markup:
             part = _MARKDOWN_SPECIAL.sub(r"\\\1", part)
             out.append("".join(_HTML_SPECIAL.get(c, c) for c in part))
     return Markup("".join(out))
+@contextlib.contextmanager
+def template_dir(folder: Path | None) -> Iterator[None]:
+    """Within the ``with`` block, :func:`template` looks in ``folder`` first (``None``: the package's only)."""
+    token = _TEMPLATE_DIR.set(folder.resolve() if folder is not None else None)
+    try:
+        yield
+    finally:
+        _TEMPLATE_DIR.reset(token)
 
 
 def template(name: str) -> jinja2.Template:
-    """The template ``name`` (``page.html``, ``fragment.html``, ``svg.css``)."""
-    return environment().get_template(name)
+    """The template ``name`` (``page.html``, ``fragment.html``, ``svg.css``), from the template folder of
+    :func:`template_dir` when it has one."""
+    return environment(_TEMPLATE_DIR.get()).get_template(name)

@@ -1,5 +1,8 @@
 """Colour schemes of the figure, one per ``prefers-color-scheme``: the one palette of the SVG, the
-player's style sheet and the standalone page.
+player's style sheet and the standalone page; the drawing's font and the HTML figure's sizes.
+
+Each value reaches the output as a CSS custom property (``--md-*`` on the SVG, ``--md-ui-*`` on the
+HTML figure) that an embedding page may override; the README's "Styling" lists them.
 
 Pairs are chosen to meet WCAG 2.2 SC 1.4.3 (text at least 4.5:1) and SC 1.4.11
 (borders, arrows and the active-state indicator at least 3:1); the test suite
@@ -46,3 +49,11 @@ DARK = Palette(
     active_fill="#79c0ff", active_text="#0d1117", active_stroke="#79c0ff", dim_stroke="#6e7681",
     path="#9198a1", active_path="#79c0ff", panel_fill="#161b22", lane_fill="#161b22",
 )
+
+
+#: The drawing's font stack (``--md-font``).  Boxes are sized with DejaVu Sans Bold's advance widths
+#: (:mod:`renderer.measure`), so a wider font can overflow them.
+FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
+
+#: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding.
+UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", "1rem"))

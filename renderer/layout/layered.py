@@ -17,9 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grandalf.graphs import Edge, Graph, Vertex
-from grandalf.layouts import SugiyamaLayout
-
 #: Rounds of crossing minimisation (each a sweep down and up the layers).
 ORDERING_ROUNDS = 4
 
@@ -62,6 +59,10 @@ class _View:
 
 def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list[str]]:
     """Layers of the acyclic ``edges`` over ``nodes``, each in crossing-reduced order (dummies dropped)."""
+    # Imported here: a lane grid (most specs) never needs grandalf, so validating one does not pay for it.
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
+
     vertices = {key: Vertex(key) for key in nodes}
     for vertex in vertices.values():
         vertex.view = _View()

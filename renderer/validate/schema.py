@@ -5,7 +5,8 @@ jsonschema-rs, a required dependency, gives the yes/no verdict about a hundred
 times faster; ``jsonschema`` explains a spec that fails (its errors carry the
 paths and keywords the messages are made from), and also judges the rare data
 jsonschema-rs cannot take (a lone surrogate in a string).  The test suite
-checks that the two agree.
+checks that the two agree.  ``jsonschema`` is imported only when a spec needs
+explaining, so that validating a valid spec does not pay for its import.
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ import difflib
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import jsonschema_rs
-from jsonschema.exceptions import ValidationError, relevance
 
 from ..assets import schema
 from ..findings import Finding, pointer_join
 from ..load import LoadedSpec
-from .messages import ErrorView, RequiredCounter, message_for
 from .wording import Suggester, quote
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 
 def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
@@ -55,6 +56,8 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
     JSON Schema patterns are ECMA-262 regular expressions; Python's ``re``
     also lets ``$`` match before a final newline, which would accept ``"id\\n"``.
     """
+    from jsonschema.exceptions import ValidationError
+
     if not validator.is_type(instance, "string"):
         return
     ecma = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
@@ -65,6 +68,8 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
 @lru_cache(maxsize=1)
 def explaining_validator() -> Any:
     """The ``jsonschema`` Draft 2020-12 validator (ECMA-262 patterns, ``$ref`` inlined) that explains failures."""
+    import jsonschema
+
     full = schema()
     ecma = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in types-jsonschema
         jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
@@ -87,6 +92,8 @@ def schema_is_valid(data: Any) -> bool | None:
 
 def _leaf(error: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the most relevant branch's error (the descent of jsonschema's best_match)."""
+    from jsonschema.exceptions import relevance
+
     while error.validator in ("oneOf", "anyOf") and error.context:
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
@@ -140,6 +147,8 @@ def schema_findings(spec: LoadedSpec, suggest: Suggester) -> list[Finding]:
     """
     if schema_is_valid(spec.data):
         return []
+    from .messages import ErrorView, RequiredCounter, message_for  # a valid spec needs no messages
+
     required = RequiredCounter()
     findings: list[Finding] = []
     missing: list[tuple[Finding, str]] = []

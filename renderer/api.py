@@ -1,0 +1,100 @@
+"""The Python API: build one spec into its files in memory, for site generators and preview servers.
+
+:func:`render_spec` runs the same stages as ``mechdiagram build`` (the CLI's
+builds go through it) without writing anything::
+
+    from pathlib import Path
+    from renderer.api import render_spec
+
+    rendered = render_spec(Path("mechanisms/queue.mechanism.json"))
+    for finding in rendered.findings:
+        print(finding.as_dict())
+    if rendered.ok:
+        for name, data in rendered.files.items():
+            Path("site/figures", name).write_bytes(data)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Project, spec_project
+from .errors import TemplateError
+from .files import display_path
+from .findings import Finding, sorted_findings
+from .load import LoadedSpec, load_spec
+from .outputs import render_outputs, slug_for
+from .provenance import SourceCheck, check_sources
+from .validate import check_spec
+
+
+@dataclass
+class RenderedSpec:
+    """One spec built in memory.
+
+    ``files`` maps an output file name (``NAME.SCENARIO.svg``, ``NAME.html``…, no folder) to its bytes,
+    empty when the spec failed or was only validated; ``findings`` are every problem found, sorted
+    (:class:`~renderer.findings.Finding`); ``checks`` each source's verification; ``slug`` the spec's
+    output name; ``loaded`` the file as read.
+    """
+
+    loaded: LoadedSpec
+    slug: str
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[SourceCheck] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error (warnings allowed)."""
+        return not any(f.is_error for f in self.findings)
+
+
+def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_sources: bool | None = None,
+                template_dir: Path | None = None, render: bool = True, project: Project | None = None) -> RenderedSpec:
+    """Load, validate, verify the sources of and (when ``render`` and the spec passed) render the spec at ``path``.
+
+    ``source_root`` is the folder source paths are relative to (default: the spec's project's, see
+    :func:`renderer.config.spec_project`, or ``project`` when the caller looked it up already);
+    ``allow_missing_sources`` reports a missing source file as unverified instead of failing
+    (default: the project's setting, else no);
+    ``template_dir`` is a folder of jinja2 templates found before the package's own (trusted code).
+    Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
+    :class:`~renderer.errors.TemplateError` when a template of ``template_dir`` fails, and
+    :class:`~renderer.errors.RenderError` or :class:`~renderer.errors.TimelineError` only for a spec
+    the validator accepted but the drawing cannot take (a bug).
+    """
+    loaded = load_spec(path, display_path(path))
+    rendered = RenderedSpec(loaded, slug_for(path), list(loaded.findings))
+    if not loaded.ok:
+        return rendered
+    validation = check_spec(loaded)
+    if source_root is None or allow_missing_sources is None:
+        project = project or spec_project(path)
+    root = source_root if source_root is not None else project.source_root if project else Path(".")
+    allow = next((a for a in (allow_missing_sources, project.allow_missing_sources if project else None)
+                  if a is not None), False)
+    # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
+    rendered.checks, source_findings = check_sources(
+        loaded, [source for _, source in validation.sources], root,
+        allow_missing=allow, indexes=[index for index, _ in validation.sources])
+    rendered.findings.extend(sorted_findings(validation.findings + source_findings))
+    if rendered.ok and render and validation.spec is not None:
+        import jinja2  # rendering loads it anyway; validating never does
+
+        from .templating import template_dir as using_templates
+
+        try:
+            with using_templates(template_dir):
+                rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
+                                                diagram=validation.diagram)
+        except jinja2.TemplateError as exc:
+            where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "a template"
+            line = getattr(exc, "lineno", None)
+            raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
+                                f"(while rendering {loaded.display})") from exc
+    return rendered
+
+
+__all__ = ["RenderedSpec", "render_spec"]

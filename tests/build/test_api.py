@@ -1,0 +1,114 @@
+"""renderer.api.render_spec: one spec into its files in memory, the same bytes the CLI writes; and
+--template-dir, whose templates come before the package's."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from renderer.api import render_spec
+from renderer.build import execute
+from renderer.config import Options
+from renderer.errors import TemplateError
+from renderer.outputs import formats
+from support.cli import run_cli
+from support.specs import MECHANISMS, ROOT, minimal_spec
+
+SPEC = MECHANISMS / "prefill-decode.mechanism.json"
+PACKAGE_TEMPLATES = ROOT / "renderer" / "templates"
+
+
+def test_render_spec_gives_the_bytes_build_writes(tmp_path):
+    rendered = render_spec(SPEC, source_root=ROOT)
+    assert rendered.ok and rendered.findings == []
+    assert [c.status for c in rendered.checks] == ["verified"]
+    execute(Options(mode="build", specs=[SPEC], output=tmp_path, source_root=ROOT, jobs=1))
+    written = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "manifest.json"}
+    assert rendered.files == written
+    assert "prefill-decode.html" in rendered.files and "prefill-decode.one-request.svg" in rendered.files
+    assert sorted(rendered.files) == sorted(fmt.file_name("prefill-decode", "one-request") for fmt in formats())
+
+
+def test_render_spec_reports_bad_input_as_findings(write_spec):
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][0]["active"] = ["a9"]
+    rendered = render_spec(write_spec(data))
+    assert not rendered.ok and rendered.files == {}
+    assert [(f.pointer, f.rule) for f in rendered.findings] == [("/scenarios/0/steps/0/active/0", "unknown-target")]
+
+
+def test_render_spec_without_rendering_validates_only(write_spec):
+    rendered = render_spec(write_spec(minimal_spec()), render=False)
+    assert rendered.ok and rendered.files == {} and rendered.slug == "tiny"
+
+
+def _readme_api_example() -> str:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("### Python API", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_readme_example_builds_a_gallery_into_a_site(tmp_path, monkeypatch):
+    code = _readme_api_example()
+    assert len(code.strip().splitlines()) <= 10
+    shutil.copytree(MECHANISMS, tmp_path / "mechanisms")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    built = sorted(p.name for p in (tmp_path / "site" / "figures").iterdir())
+    assert built == sorted(name for spec in sorted(MECHANISMS.glob("*.mechanism.json"))
+                           for name in render_spec(spec, source_root=ROOT).files)
+
+
+def _templates(tmp_path: Path) -> Path:
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    figure = (PACKAGE_TEMPLATES / "figure.html").read_text("utf-8")
+    marker = '<div class="md-stage">'
+    assert marker in figure
+    # A site's own markup beside the figure; the title still goes through autoescaping.
+    (folder / "figure.html").write_text(
+        figure.replace(marker, '<p class="site-note">From {{ title }}</p>\n' + marker, 1), "utf-8")
+    return folder
+
+
+def test_template_dir_templates_come_first_and_still_escape(tmp_path, write_spec):
+    data = minimal_spec()
+    data["title"] = "Queue <b>& serve</b>"
+    spec = write_spec(data)
+    plain = render_spec(spec)
+    own = render_spec(spec, template_dir=_templates(tmp_path))
+    fragment = own.files["tiny.fragment.html"].decode("utf-8")
+    assert '<p class="site-note">From Queue &lt;b&gt;&amp; serve&lt;/b&gt;</p>' in fragment
+    assert "site-note" in own.files["tiny.html"].decode("utf-8")  # page.html includes the same figure.html
+    assert "site-note" not in plain.files["tiny.fragment.html"].decode("utf-8")
+    assert own.files["tiny.main.svg"] == plain.files["tiny.main.svg"]  # svg.css not replaced: the same drawing
+
+
+def test_template_dir_on_the_command_line(tmp_path, monkeypatch, write_spec):
+    write_spec(minimal_spec())
+    templates = _templates(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", "tiny.mechanism.json", "-o", "out", "--source-root", ".", "--template-dir", str(templates))
+    assert result.exit_code == 0, result.stderr
+    assert "site-note" in (tmp_path / "out" / "tiny.fragment.html").read_text("utf-8")
+    assert run_cli("check", "tiny.mechanism.json", "-o", "out", "--source-root", ".").exit_code == 1
+    assert run_cli("check", "tiny.mechanism.json", "-o", "out", "--source-root", ".",
+                   "--template-dir", str(templates)).exit_code == 0
+
+
+def test_a_broken_user_template_is_an_error_naming_it(tmp_path, monkeypatch, write_spec):
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "fragment.html").write_text("<p>\n{% if %}</p>\n", "utf-8")
+    with pytest.raises(TemplateError, match=r"fragment\.html:2: "):
+        render_spec(spec, template_dir=folder)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "broken")
+    assert result.exit_code == 1
+    assert "fragment.html:2: " in result.stderr and "Traceback" not in result.stderr
+    assert json.loads(json.dumps(result.stderr))  # one line of text, no exception escaped

@@ -1,0 +1,95 @@
+"""Start-up: a command imports only what it uses.  Structural checks, not timings (those are in
+bench/bench_startup.py): --version and validate of a valid spec load neither jinja2, svgwrite nor
+jsonschema; a build of one spec loads no process pool; the progress bar shows on a terminal only."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.specs import MECHANISMS, ROOT
+
+HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.process")
+
+#: Runs the CLI in a fresh interpreter, then prints which of HEAVY it imported.
+PROBE = """
+import sys
+from renderer.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+except SystemExit:
+    pass
+heavy = {heavy!r}
+print("LOADED", ",".join(sorted(m for m in heavy if m in sys.modules)))
+"""
+
+
+def _loaded(*args: str, cwd: Path = ROOT) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+    line = [x for x in done.stdout.splitlines() if x.startswith("LOADED")][-1]
+    return set(filter(None, line.removeprefix("LOADED ").split(",")))
+
+
+@pytest.mark.slow
+def test_version_imports_nothing_of_the_pipeline():
+    assert _loaded("--version") == set()
+
+
+@pytest.mark.slow
+def test_validating_a_valid_spec_needs_no_templates_drawing_or_explanations():
+    assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json")) == set()
+
+
+@pytest.mark.slow
+def test_an_invalid_spec_is_explained_by_jsonschema(tmp_path):
+    (tmp_path / "bad.mechanism.json").write_text('{"version": 1}', "utf-8")
+    assert _loaded("validate", "bad.mechanism.json", "--source-root", ".", cwd=tmp_path) == {"jsonschema"}
+
+
+@pytest.mark.slow
+def test_building_one_spec_starts_no_process_pool(tmp_path):
+    loaded = _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
+                     "--source-root", str(ROOT))
+    assert loaded == {"jinja2", "svgwrite"}
+    # A no-op rebuild renders nothing, so it loads neither.
+    assert _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
+                   "--source-root", str(ROOT)) == set()
+
+
+def _stderr_on_a_terminal(args: list[str], cwd: Path) -> str:
+    """Run the CLI with stderr on a pseudo-terminal; returns what it wrote there."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", "from renderer.cli import run; run()", *args], cwd=cwd,
+                               stdout=subprocess.DEVNULL, stderr=follower, stdin=subprocess.DEVNULL)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.slow
+def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
+    args = ["build", str(MECHANISMS), "-o", str(tmp_path / "out"), "--source-root", str(ROOT), "--force"]
+    on_terminal = _stderr_on_a_terminal(args, tmp_path)
+    assert "Building" in on_terminal and "100%" in on_terminal
+    piped = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", *args], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60)
+    assert piped.returncode == 0
+    assert "Building" not in piped.stderr and "%" not in piped.stderr
+    as_json = _stderr_on_a_terminal([*args, "--format", "json"], tmp_path)
+    assert "Building" not in as_json

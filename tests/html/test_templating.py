@@ -1,0 +1,44 @@
+"""The one jinja2 environment: compiled templates come from jinja2's bytecode cache when it can be used,
+and the output never depends on it."""
+
+from __future__ import annotations
+
+import jinja2
+
+from renderer import templating
+from renderer.api import render_spec
+from renderer.outputs import formats
+from support.specs import MECHANISMS, ROOT
+
+SPEC = MECHANISMS / "prefill-decode.mechanism.json"
+
+
+def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
+    env = templating.environment()
+    return jinja2.Environment(loader=env.loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined, bytecode_cache=cache)
+
+
+def test_templates_render_the_same_from_the_cache_without_it_and_when_it_cannot_write(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[])
+    assert any(folder.iterdir())  # the compiled template was stored
+    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[])
+    unwritable = _env(templating._QuietCache(str(tmp_path / "missing"))).get_template("player.css")
+    plain = _env(None).get_template("player.css").render(ui=[], sizes=[])
+    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[])
+
+
+def test_without_a_private_temporary_folder_there_is_no_cache(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise RuntimeError("Cannot determine safe temp directory.")
+
+    monkeypatch.setattr(templating, "_QuietCache", refuse)
+    assert templating._bytecode_cache() is None
+    templating.environment.cache_clear()
+    try:
+        assert templating.environment().bytecode_cache is None
+        assert len(render_spec(SPEC, source_root=ROOT).files) == len(formats())
+    finally:
+        templating.environment.cache_clear()

@@ -1,0 +1,35 @@
+"""README's "Styling" documents every custom property the output declares, with the defaults of
+renderer/theme.py."""
+
+from __future__ import annotations
+
+import re
+
+from renderer import theme
+from renderer.api import render_spec
+from support.specs import MECHANISMS, ROOT
+
+
+def _table() -> dict[str, tuple[str, str]]:
+    section = (ROOT / "README.md").read_text("utf-8").split("### Styling", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(--md-[a-z-]+)` \| [^|]+ \| `([^`]+)` \| (?:`([^`]+)`|same) \|$", section, re.M)
+    return {name: (light, dark or light) for name, light, dark in rows}
+
+
+def _declared() -> set[str]:
+    files = render_spec(MECHANISMS / "prefill-decode.mechanism.json", source_root=ROOT).files
+    css = files["prefill-decode.fragment.html"].decode("utf-8")
+    return set(re.findall(r"[{;](--md-[a-z-]+):", css))
+
+
+def test_every_declared_custom_property_is_documented_with_its_defaults():
+    table = _table()
+    declared = _declared()
+    assert declared and declared == set(table)
+    for name, light in theme.LIGHT.custom_properties():
+        dark = dict(theme.DARK.custom_properties())[name]
+        assert table[name] == (light, dark), name
+    assert table["--md-font"] == (theme.FONT_FAMILY, theme.FONT_FAMILY)
+    for name, value in theme.UI_SIZES:
+        assert table[name] == (value, value)
+    assert {"--md-ui-accent", "--md-ui-focus", "--md-ui-bg"} <= set(table)
