@@ -28,8 +28,8 @@ from .timeline import Timeline
 #: The message key (:mod:`renderer.locale`) of each source status as listed under the figure.
 SOURCE_STATUS_KEY = {"verified": "sourceVerified", "unpinned": "sourceUnpinned", "unverified": "sourceUnverified"}
 
-#: The player's words that its script needs (it changes the Play/Pause name and explains a reduced-motion pause).
-PLAYER_WORDS = ("playName", "pauseName", "reducedMotion")
+#: The player's words that its script needs (it explains a reduced-motion pause); the others are in the markup.
+PLAYER_WORDS = ("reducedMotion",)
 
 
 def _csp_hash(text: str) -> str:

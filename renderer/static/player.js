@@ -204,11 +204,20 @@
     }, remaining);
   };
 
+  /* Play/Pause shows and names what pressing it does: "Pause animation" while playing, else "Play animation". */
+  Player.prototype.showPlaying = function (playing) {
+    if (playing) { this.playButton.setAttribute("data-md-playing", ""); }
+    else { this.playButton.removeAttribute("data-md-playing"); }
+    var pauseName = this.playButton.querySelector(".md-long .md-when-playing");
+    var playName = this.playButton.querySelector(".md-long .md-when-paused");
+    (playing ? playName : pauseName).setAttribute("aria-hidden", "true");
+    (playing ? pauseName : playName).removeAttribute("aria-hidden");
+  };
+
   Player.prototype.play = function () {
     this.playing = true;
     this.status.setAttribute("aria-live", "off");
-    this.playButton.setAttribute("data-md-playing", "");
-    this.playButton.setAttribute("aria-label", this.words.pauseName);
+    this.showPlaying(true);
     this.svg().removeAttribute("data-md-paused");
     this.schedule();
   };
@@ -221,8 +230,7 @@
     this.timer = null;
     this.playing = false;
     this.status.setAttribute("aria-live", "polite");
-    this.playButton.removeAttribute("data-md-playing");
-    this.playButton.setAttribute("aria-label", this.words.playName);
+    this.showPlaying(false);
     this.svg().setAttribute("data-md-paused", "");
   };
 

@@ -43,13 +43,15 @@ def test_figure_has_caption_and_inline_svg(document):
 def test_controls_buttons_and_tabs(document):
     controls = document.find("div", "md-controls")
     buttons = [b for b in controls.find_all("button") if b.attrs.get("role") != "tab"]
-    assert [b.attrs["aria-label"] for b in buttons] == ["Pause animation", "Previous step", "Next step"]
-    # the play button holds both words in each form, so that its width never changes; CSS shows one
+    # each button's content is its accessible name; the short word for narrow figures is aria-hidden
+    assert [b.heard() for b in buttons] == ["Pause animation", "Previous step", "Next step"]
+    assert [b.find("span", "md-short").words() for b in buttons] == ["PausePlay", "Previous", "Next"]
+    assert all(b.find("span", "md-short").attrs["aria-hidden"] == "true" for b in buttons)
+    # the play button holds both names, so that its width never changes; the other one is hidden and unheard
     play = buttons[0]
-    assert [s.words() for s in play.find_all("span", "md-when-playing")] == ["Pause animation", "Pause"]
     assert [s.words() for s in play.find_all("span", "md-when-paused")] == ["Play animation", "Play"]
-    assert "data-md-playing" in play.attrs
-    assert [b.find("span", "md-short").words() for b in buttons[1:]] == ["Previous", "Next"]
+    assert play.find("span", "md-long").find("span", "md-when-paused").attrs["aria-hidden"] == "true"
+    assert "data-md-playing" in play.attrs and "aria-label" not in play.attrs
     assert all(b.attrs.get("type") == "button" for b in controls.find_all("button"))
     assert document.find_all("select") == []  # one scenario: no choice
     # the step indicator: one tablist of one tab per step, the first selected, a roving tabindex
