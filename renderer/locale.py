@@ -7,9 +7,8 @@ subtag, then English, and lays the spec's optional ``messages`` block over it.
 
 Author text inside the tool's phrases is always isolated: :func:`isolate` wraps it in U+2068 FIRST
 STRONG ISOLATE ... U+2069 POP DIRECTIONAL ISOLATE (Unicode UAX #9) for SVG text and plain-text
-strings; the HTML templates use ``<bdi>``.  A right-to-left phrase in an SVG is itself wrapped in
-U+2067 RIGHT-TO-LEFT ISOLATE ... PDI (:meth:`Words.line`), so it reads in order in a drawing whose
-text is anchored on the left.
+strings; the HTML templates use ``<bdi>``.  The SVG's own right-to-left lines carry ``direction="rtl"``
+(:mod:`renderer.svg`): WebKit's SVG text ignores a right-to-left isolate character, but not that.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ FALLBACK = "en"
 #: Primary language subtags written right to left (the HTML dir attribute follows the spec's language).
 RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"})
 
-FSI, RLI, PDI = "\u2068", "\u2067", "\u2069"
+FSI, PDI = "\u2068", "\u2069"
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z]+)\}")
 
@@ -81,7 +80,7 @@ def balance_isolates(lines: list[str]) -> list[str]:
         text = carried + line
         open_: list[str] = []
         for char in text:
-            if char in (FSI, RLI):
+            if char == FSI:
                 open_.append(char)
             elif char == PDI and open_:
                 open_.pop()
@@ -109,10 +108,6 @@ class Words:
         return fill(self.messages[key], **{name: isolate(value) if name in AUTHOR_PLACEHOLDERS else value
                                             for name, value in values.items()})
 
-    def line(self, key: str, **values: str) -> str:
-        """:meth:`say` for a line of SVG text: a right-to-left phrase is wrapped in RLI ... PDI."""
-        text = self.say(key, **values)
-        return RLI + text + PDI if self.direction == "rtl" else text
 
 
 def words_for(language: str, overrides: Mapping[str, str] | None = None) -> Words:

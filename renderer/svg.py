@@ -28,6 +28,7 @@ from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
 from .layout.sizes import FONT_SIZE, PATH_LABEL_SIZE, TITLE_SIZE
+from .locale import words_for
 from .model import Scenario, Spec
 from .templating import template
 from .timeline import Timeline
@@ -122,7 +123,11 @@ class _Drawer:
 
     def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
         panel = self.layout.panel
-        items = [self.text_block(frame.title, panel.x + 12, panel.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)]
+        title = self.text_block(frame.title, panel.x + 12, panel.title_y, self.cls("ptitle"), LINE_HEIGHT + 2)
+        if words_for(self.spec.language, self.spec.messages).direction == "rtl":  # the tool's words: still at the left
+            title.xml.set("direction", "rtl")
+            title.xml.set("text-anchor", "end")
+        items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, self.cls("pval")))
         return items

@@ -11,8 +11,8 @@ from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_SIZE
 
 def step_heading(scenario: Scenario, index: int, words: Words) -> str:
     """The state panel's heading for step ``index`` (0-based), the message ``stepOf`` (``Step 3 of 7: title``)
-    with the title isolated, as a line of SVG text (:meth:`~renderer.locale.Words.line`)."""
-    return words.line("stepOf", n=str(index + 1), total=str(len(scenario.steps)), title=scenario.steps[index].title)
+    with the title isolated (:meth:`~renderer.locale.Words.say`)."""
+    return words.say("stepOf", n=str(index + 1), total=str(len(scenario.steps)), title=scenario.steps[index].title)
 
 
 def _title_lines(text: str, width: float) -> tuple[str, ...]:
@@ -28,7 +28,7 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
     title_w = width - 2 * PAD_X
     keys = list(spec.state_labels)
     words = words_for(spec.language, spec.messages)
-    frames = [PanelFrame(_title_lines(words.line("posterTitle", scenario=scenario.title), title_w),
+    frames = [PanelFrame(_title_lines(words.say("posterTitle", scenario=scenario.title), title_w),
                          tuple(tuple(wrap(scenario.initial.get(k, "") or "–", value_w)) for k in keys))]
     for i, step in enumerate(scenario.steps):
         frames.append(PanelFrame(_title_lines(step_heading(scenario, i, words), title_w),

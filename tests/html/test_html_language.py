@@ -8,7 +8,7 @@ import json
 from xml.etree import ElementTree
 
 from renderer.assets import locale_messages
-from renderer.locale import FSI, PDI, RLI
+from renderer.locale import FSI, PDI
 from support.html_doc import parse_html
 from support.outputs import render
 from support.specs import minimal_spec
@@ -58,14 +58,22 @@ def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
         AR["stepOf"].replace("{n}", "1").replace("{total}", "2").replace("{title}", f"{FSI}Prefill 1{PDI}"))
 
 
-def test_the_svg_panel_heading_is_a_right_to_left_isolate_with_the_title_isolated_inside():
+def test_the_svg_panel_heading_reads_right_to_left_with_the_title_isolated_inside():
     files = render(arabic_spec(), "ar")
-    svg = files["ar.main.svg"].decode("utf-8")
-    poster, first, second = ptitles(svg)
-    assert poster == f"{RLI}{FSI}طلب واحد{PDI}: قبل الخطوة الأولى{PDI}"
-    assert first == f"{RLI}الخطوة 1 من 2: {FSI}Prefill 1{PDI}{PDI}"
-    assert second.startswith(f"{RLI}الخطوة 2 من 2: {FSI}")
+    for name in ("ar.main.svg", "ar.main.poster.svg"):
+        root = ElementTree.fromstring(files[name].decode("utf-8").split("?>", 1)[-1])
+        headings = [t for t in root.iter(f"{SVG}text") if t.get("class", "").endswith("-ptitle")]
+        assert headings and all((t.get("direction"), t.get("text-anchor")) == ("rtl", "end") for t in headings)
+        others = [t for t in root.iter(f"{SVG}text") if not t.get("class", "").endswith("-ptitle")]
+        assert others and all(t.get("direction") is None for t in others)  # author text keeps its own direction
+    poster, first, second = ptitles(files["ar.main.svg"].decode("utf-8"))
+    assert poster == f"{FSI}طلب واحد{PDI}: قبل الخطوة الأولى"
+    assert first == f"الخطوة 1 من 2: {FSI}Prefill 1{PDI}"
+    assert second.startswith(f"الخطوة 2 من 2: {FSI}")
     assert ptitles(files["ar.main.poster.svg"].decode("utf-8")) == [poster]
+    # a left-to-right spec's heading has no direction of its own
+    english = ElementTree.fromstring(render(minimal_spec(), "en")["en.main.svg"].decode("utf-8").split("?>", 1)[-1])
+    assert all(t.get("direction") is None for t in english.iter(f"{SVG}text"))
 
 
 def test_the_specs_messages_replace_the_catalogues_words_everywhere():
