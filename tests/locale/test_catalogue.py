@@ -3,11 +3,14 @@ overridden by the spec's messages block, author text isolated."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from renderer import locale
 from renderer.assets import locale_messages, locale_tags
 from renderer.locale import FSI, PDI
+from support.specs import ROOT
 
 ENGLISH = locale_messages("en")
 
@@ -91,3 +94,10 @@ def test_wrapped_lines_each_close_and_reopen_their_isolates():
     lines = [f"Step 1: {FSI}a very", "long", f"title{PDI} here"]
     assert locale.balance_isolates(lines) == [f"Step 1: {FSI}a very{PDI}", f"{FSI}long{PDI}", f"{FSI}title{PDI} here"]
     assert locale.balance_isolates(["plain", "text"]) == ["plain", "text"]
+
+
+def test_the_readme_lists_every_key_with_its_english_text():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme.split("### The reader's language", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([A-Za-z]+)` \| (.*) \|$", section, re.M)
+    assert dict(rows) == ENGLISH and [key for key, _ in rows] == list(ENGLISH)
