@@ -5,6 +5,8 @@ text an author wrote is escaped; the player's data travels as JSON through
 jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``).
 The standalone page makes no network request and carries a Content Security
 Policy whose ``script-src`` admits only the player script, by its SHA-256.
+Every word the figure adds is a message of :mod:`renderer.locale` in the spec's
+language; the player script holds none.
 """
 
 from __future__ import annotations
