@@ -1,5 +1,5 @@
 """Package data, read through :mod:`importlib.resources`: the schema, templates' neighbours, the
-player's JS and CSS, and the text metrics.  Nothing is read from the working directory."""
+player's JS and CSS, the text metrics and the message catalogue.  Nothing is read from the working directory."""
 
 from __future__ import annotations
 
@@ -79,3 +79,22 @@ def package_data() -> tuple[tuple[str, bytes], ...]:
         files.extend(_walk(resources.files("renderer").joinpath(name), name))
     files.append(("schema/mechanism.schema.json", schema_text().encode("utf-8")))
     return tuple(files)
+
+
+def _locale_folder() -> Traversable:
+    return resources.files("renderer").joinpath("locales")
+
+
+@lru_cache(maxsize=1)
+def locale_tags() -> tuple[str, ...]:
+    """The language tags of the message catalogue (``renderer/locales/<tag>.json``), sorted."""
+    return tuple(sorted(entry.name.removesuffix(".json") for entry in _locale_folder().iterdir()
+                        if entry.name.endswith(".json")))
+
+
+@cache
+def locale_messages(tag: str) -> dict[str, str]:
+    """The catalogue entry of language ``tag`` (one of :func:`locale_tags`): message key -> text
+    (a shared object: do not change it)."""
+    messages: dict[str, str] = json.loads(_locale_folder().joinpath(f"{tag}.json").read_text("utf-8"))
+    return messages

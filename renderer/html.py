@@ -5,6 +5,8 @@ text an author wrote is escaped; the player's data travels as JSON through
 jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``).
 The standalone page makes no network request and carries a Content Security
 Policy whose ``script-src`` admits only the player script, by its SHA-256.
+Every word the figure adds is a message of :mod:`renderer.locale` in the spec's
+language; the player script holds none.
 """
 
 from __future__ import annotations
@@ -17,23 +19,19 @@ from markupsafe import Markup
 
 from . import theme
 from .assets import static_text
-from .layout import step_heading
 from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
-from .model import Spec
+from .locale import Words, direction, primary, words_for
+from .model import Scenario, Spec
 from .provenance import SourceCheck
 from .svg import fmt
 from .templating import template
 from .timeline import Timeline
 
-SOURCE_STATUS_TEXT = {
-    "verified": "verified: the file matches its SHA-256",
-    "unpinned": "not verified: no SHA-256 is declared",
-    "unverified": "not verified: the file was not available when this figure was built",
-}
+#: The message key (:mod:`renderer.locale`) of each source status as listed under the figure.
+SOURCE_STATUS_KEY = {"verified": "sourceVerified", "unpinned": "sourceUnpinned", "unverified": "sourceUnverified"}
 
-
-#: Primary language subtags written right to left (the HTML dir attribute follows the spec's language).
-RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ks", "ku", "ps", "sd", "syr", "ug", "ur", "yi"})
+#: The player's words that its script needs (it explains a reduced-motion pause); the others are in the markup.
+PLAYER_WORDS = ("reducedMotion",)
 
 
 def _csp_hash(text: str) -> str:
@@ -47,10 +45,13 @@ def player_script_source() -> str:
 
 
 class StepContext(TypedDict):
-    """One transcript entry: durations in ms; ``state`` as (label, value) pairs."""
+    """One transcript entry and step tab: durations in ms; ``state`` as (label, value) pairs; ``tab_name`` the
+    step tab's accessible name and ``announcement`` what the live region says of the step (plain text, author
+    text isolated); ``seconds`` the duration in the tool's words."""
 
     title: str
-    heading: str
+    tab_name: str
+    announcement: str
     description: str
     duration: int
     seconds: str
@@ -85,7 +86,8 @@ class FigureContext(TypedDict):
     root_id: str
     language: str
     direction: str  # "rtl" for right-to-left languages (HTML dir attribute), else "ltr"
-    chrome_language: str | None
+    chrome_language: str | None  # the words' language when the catalogue has none for the spec's, else None
+    words: dict[str, str]
     title: str
     description: str
     caption: str
@@ -110,32 +112,44 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
 
 
+def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
+    total = str(len(scenario.steps))
+    steps: list[StepContext] = []
+    for i, step in enumerate(scenario.steps):
+        state = [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels]
+        sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
+        sentences += [words.say("stateRow", label=label, value=value or "–") for label, value in state]
+        steps.append({
+            "title": step.title,
+            "tab_name": words.say("stepTab", n=str(i + 1), title=step.title),
+            "announcement": " ".join(words.say("sentence", text=text) for text in sentences),
+            "description": step.description,
+            "duration": step.duration,
+            "seconds": words.say("duration", seconds=_seconds(step.duration)),
+            "state": state,
+        })
+    return steps
+
+
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
                    widths: list[float] | None = None) -> FigureContext:
     """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
     their natural widths (user units).  Each SVG is shown at most at its natural width and at least at
     the width at which its smallest text (:data:`PATH_LABEL_SIZE`) is :data:`MIN_TEXT_PX` CSS px."""
+    words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
     for scenario, svg, width in zip(spec.scenarios, svgs, natural, strict=True):
         min_width, max_width = width * MIN_TEXT_PX / PATH_LABEL_SIZE, width or 100000.0
-        steps: list[StepContext] = [{
-            "title": step.title,
-            "heading": step_heading(scenario, i),
-            "description": step.description,
-            "duration": step.duration,
-            "seconds": _seconds(step.duration),
-            "state": [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels],
-        } for i, step in enumerate(scenario.steps)]
+        steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
             "svg": Markup(svg), "min_width": fmt(min_width), "max_width": fmt(max_width), "steps": steps,
             "timeline": Timeline.for_scenario(scenario).as_json(),
         })
-    player_data = {"scenarios": [{
-        "id": s["id"], "title": s["title"],
-        "steps": [{"heading": st["heading"], "title": st["title"], "state": st["state"],
-                   "start": w["start"], "duration": w["duration"]}
+    player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
+        "id": s["id"],
+        "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
                   for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}
     js = static_text("player.js")
@@ -143,15 +157,14 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "path": check.path,
         "description": spec.sources[check.index].description or "",
         "status": check.status,
-        "status_text": SOURCE_STATUS_TEXT.get(check.status, check.status),
+        "status_text": words[SOURCE_STATUS_KEY[check.status]] if check.status in SOURCE_STATUS_KEY else check.status,
     } for check in checks]
-    chrome = None if spec.language.lower().split("-")[0] == "en" else "en"
-    direction = "rtl" if spec.language.lower().split("-")[0] in RTL_LANGUAGES else "ltr"
     return {
         "root_id": f"md-{slug}",
         "language": spec.language,
-        "direction": direction,
-        "chrome_language": chrome,
+        "direction": direction(spec.language),
+        "chrome_language": None if primary(words.language) == primary(spec.language) else words.language,
+        "words": dict(words.messages),
         "title": spec.title,
         "description": spec.description,
         "caption": spec.caption,

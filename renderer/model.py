@@ -109,7 +109,8 @@ class LayoutOverrides:
 
 @dataclass(frozen=True)
 class Spec:
-    """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order."""
+    """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order; ``messages``
+    holds the spec's overrides of the tool's words by message key (see :mod:`renderer.locale`)."""
 
     language: str
     title: str
@@ -122,6 +123,7 @@ class Spec:
     state_labels: dict[str, str]
     scenarios: tuple[Scenario, ...]
     layout: LayoutOverrides
+    messages: dict[str, str] = field(default_factory=dict)
 
     @property
     def nodes(self) -> list[NodeTarget]:
@@ -177,4 +179,5 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
         limitations=tuple(data.get("limitations", [])),
         targets=targets, state_labels=labels, scenarios=tuple(scenarios),
         layout=LayoutOverrides(lanes=lanes, positions=positions),
+        messages=dict(data.get("messages", {})),
     )

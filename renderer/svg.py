@@ -29,6 +29,7 @@ from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame
 from .layout.geometry import Rect
+from .locale import words_for
 from .model import Scenario, Spec
 from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
@@ -151,7 +152,11 @@ class _Drawer:
 
     def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
         panel = self.layout.panel
-        items = [self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)]
+        title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
+        if words_for(self.spec.language, self.spec.messages).direction == "rtl":  # the tool's words: still at the left
+            title["direction"] = "rtl"
+            title["text-anchor"] = "end"
+        items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
         return items

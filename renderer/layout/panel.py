@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from ..locale import Words, balance_isolates, words_for
 from ..measure import text_width, wrap
 from ..model import Scenario, Spec
 from .geometry import Panel, PanelFrame, PanelRow
 from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_SIZE
 
 
-def step_heading(scenario: Scenario, index: int) -> str:
-    """The state panel's heading for step ``index`` (0-based): ``Step 3 of 7: title``."""
-    return f"Step {index + 1} of {len(scenario.steps)}: {scenario.steps[index].title}"
+def step_heading(scenario: Scenario, index: int, words: Words) -> str:
+    """The state panel's heading for step ``index`` (0-based), the message ``stepOf`` (``Step 3 of 7: title``)
+    with the title isolated (:meth:`~renderer.locale.Words.say`)."""
+    return words.say("stepOf", n=str(index + 1), total=str(len(scenario.steps)), title=scenario.steps[index].title)
+
+
+def _title_lines(text: str, width: float) -> tuple[str, ...]:
+    return tuple(balance_isolates(wrap(text, width, TITLE_SIZE)))
 
 
 def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) -> Panel:
@@ -21,11 +27,11 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
     value_w = width - (value_x - x) - PAD_X
     title_w = width - 2 * PAD_X
     keys = list(spec.state_labels)
-    poster_title = f"{scenario.title}: before the first step"
-    frames = [PanelFrame(tuple(wrap(poster_title, title_w, TITLE_SIZE)),
+    words = words_for(spec.language, spec.messages)
+    frames = [PanelFrame(_title_lines(words.say("posterTitle", scenario=scenario.title), title_w),
                          tuple(tuple(wrap(scenario.initial.get(k, "") or "–", value_w)) for k in keys))]
     for i, step in enumerate(scenario.steps):
-        frames.append(PanelFrame(tuple(wrap(step_heading(scenario, i), title_w, TITLE_SIZE)),
+        frames.append(PanelFrame(_title_lines(step_heading(scenario, i, words), title_w),
                                  tuple(tuple(wrap(step.state.get(k, "") or "–", value_w)) for k in keys)))
     title_lines = max(len(f.title) for f in frames)
     title_y = top + PAD_Y + TITLE_SIZE

@@ -1,7 +1,9 @@
-/* mechdiagram step player (WAI-ARIA Authoring Practices carousel pattern, with a rotation control).
+/* mechdiagram step player (WAI-ARIA Authoring Practices tabbed carousel: a rotation control, previous and
+   next buttons, and a tablist of steps whose arrow keys follow the figure's direction, Home and End).
    Finds every element with data-md-figure that is not yet ready, so including this script more than
    once is harmless.  The step windows come from the JSON the build wrote from the same timeline as
-   the SVG keyframes.  It never re-creates a control: it only changes text and attributes. */
+   the SVG keyframes, and every word it shows comes from the page (the build's message catalogue):
+   this script holds none.  It never re-creates a control: it only changes text and attributes. */
 (function () {
   "use strict";
 
@@ -47,12 +49,11 @@
     this.data = JSON.parse(root.querySelector("script.md-data").textContent);
     this.stage = root.querySelector(".md-stage");
     this.scenes = Array.prototype.slice.call(root.querySelectorAll("[data-md-scene]"));
+    this.words = this.data.words;
+    /* The button holds both words in one place and shows one (player.css): its width never changes. */
     this.playButton = root.querySelector(".md-play");
-    /* The button shows one word and keeps the other, invisible, in the same place: its width never changes. */
-    this.playWord = root.querySelector(".md-play .md-word");
-    this.playGhost = root.querySelector(".md-play .md-ghost");
     this.canvases = Array.prototype.slice.call(root.querySelectorAll("[data-md-canvas]"));
-    this.position = root.querySelector(".md-position");
+    this.tablists = Array.prototype.slice.call(root.querySelectorAll("[data-md-tabs]"));
     this.status = root.querySelector(".md-status");
     this.select = root.querySelector(".md-scenario");
     this.scenario = 0;
@@ -67,6 +68,25 @@
   Player.prototype.steps = function () { return this.data.scenarios[this.scenario].steps; };
 
   Player.prototype.svg = function () { return this.scenes[this.scenario].querySelector("svg"); };
+
+  Player.prototype.tabs = function () {
+    return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll("[role='tab']"));
+  };
+
+  /* Arrow keys move between steps as the tabs read: mirrored when the figure is right to left. */
+  Player.prototype.onTabKey = function (event) {
+    var count = this.steps().length;
+    var rtl = window.getComputedStyle(event.currentTarget).direction === "rtl";
+    var target = null;
+    if (event.key === "ArrowRight") { target = this.step + (rtl ? -1 : 1); }
+    else if (event.key === "ArrowLeft") { target = this.step + (rtl ? 1 : -1); }
+    else if (event.key === "Home") { target = 0; }
+    else if (event.key === "End") { target = count - 1; }
+    if (target === null) { return; }
+    event.preventDefault();
+    this.go(target, true);
+    this.tabs()[this.step].focus();
+  };
 
   Player.prototype.start = function () {
     var self = this;
@@ -83,12 +103,18 @@
     var frames = function () {
       self.canvases.forEach(function (canvas) {
         var scrolls = canvas.scrollWidth > canvas.clientWidth + 1;
-        if (scrolls) { canvas.setAttribute("tabindex", "0"); canvas.setAttribute("role", "group"); }
-        else { canvas.removeAttribute("tabindex"); canvas.removeAttribute("role"); }
+        if (scrolls) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
       });
     };
+    this.canvases.forEach(function (canvas) { canvas.setAttribute("role", "tabpanel"); });
     frames();
     window.addEventListener("resize", frames);
+    this.tablists.forEach(function (list, index) {
+      list.addEventListener("keydown", function (event) { self.onTabKey(event); });
+      Array.prototype.forEach.call(list.querySelectorAll("[role='tab']"), function (tab, step) {
+        tab.addEventListener("click", function () { if (index === self.scenario) { self.go(step, true); } });
+      });
+    });
     this.status.hidden = false;
     this.playButton.addEventListener("click", function () {
       if (self.playing) { self.pause(); } else { self.play(); }
@@ -121,21 +147,14 @@
     this.show();
     if (this.reducedMotion) {
       this.pause();
-      this.status.textContent = this.describe() + " Paused because your system asks for reduced motion: press Play animation to play.";
+      this.status.textContent = this.describe() + " " + this.words.reducedMotion;
     } else {
       this.play();
     }
   };
 
-  /* Author text inside our sentences is a bidi isolate (FSI ... PDI), so right-to-left text keeps its order. */
-  function isolate(text) { return "\u2068" + text + "\u2069"; }
-
-  Player.prototype.describe = function () {
-    var step = this.steps()[this.step];
-    var parts = ["Step " + (this.step + 1) + " of " + this.steps().length + ": " + isolate(step.title) + "."];
-    step.state.forEach(function (pair) { parts.push(isolate(pair[0]) + ": " + isolate(pair[1] || "–") + "."); });
-    return parts.join(" ");
-  };
+  /* "Step N of M: title." and the state, in the spec's language, author text isolated (written by the build). */
+  Player.prototype.describe = function () { return this.steps()[this.step].announcement; };
 
   Player.prototype.show = function () {
     var svg = this.svg();
@@ -143,7 +162,11 @@
     if (current) { current.removeAttribute("data-md-current"); }
     var frame = svg.querySelector("[data-md-frame='" + (this.step + 1) + "']");
     if (frame) { frame.setAttribute("data-md-current", ""); this.reveal(frame); }
-    this.position.textContent = "Step " + (this.step + 1) + " of " + this.steps().length;
+    var selected = this.step;
+    this.tabs().forEach(function (tab, index) {
+      tab.setAttribute("aria-selected", index === selected ? "true" : "false");
+      tab.setAttribute("tabindex", index === selected ? "0" : "-1");
+    });
     this.status.textContent = this.describe();
   };
 
@@ -182,11 +205,20 @@
     }, remaining);
   };
 
+  /* Play/Pause shows and names what pressing it does: "Pause animation" while playing, else "Play animation". */
+  Player.prototype.showPlaying = function (playing) {
+    if (playing) { this.playButton.setAttribute("data-md-playing", ""); }
+    else { this.playButton.removeAttribute("data-md-playing"); }
+    var pauseName = this.playButton.querySelector(".md-long .md-when-playing");
+    var playName = this.playButton.querySelector(".md-long .md-when-paused");
+    (playing ? playName : pauseName).setAttribute("aria-hidden", "true");
+    (playing ? pauseName : playName).removeAttribute("aria-hidden");
+  };
+
   Player.prototype.play = function () {
     this.playing = true;
     this.status.setAttribute("aria-live", "off");
-    this.playWord.textContent = "Pause";
-    this.playGhost.textContent = "Play";
+    this.showPlaying(true);
     this.svg().removeAttribute("data-md-paused");
     this.schedule();
   };
@@ -199,8 +231,7 @@
     this.timer = null;
     this.playing = false;
     this.status.setAttribute("aria-live", "polite");
-    this.playWord.textContent = "Play";
-    this.playGhost.textContent = "Pause";
+    this.showPlaying(false);
     this.svg().setAttribute("data-md-paused", "");
   };
 
@@ -218,8 +249,10 @@
     if (wasPlaying) { this.pause(); }
     this.svg().removeAttribute("data-md-paused");
     this.scenes[this.scenario].hidden = true;
+    this.tablists[this.scenario].hidden = true;
     this.scenario = index;
     this.scenes[index].hidden = false;
+    this.tablists[index].hidden = false;
     this.go(0, true);
     if (wasPlaying) { this.play(); } else { this.pause(); }
     /* The reader chose this scenario: its first step is announced (politely), as after Previous or Next,

@@ -8,7 +8,7 @@ entries are well formed (they are verified even when other parts are wrong).
 Modules: :mod:`.schema` (the validators) with :mod:`.messages` (a table keyed
 by keyword); :mod:`.text` (characters and direction controls);
 :mod:`.references` and :mod:`.layout_rules` (cross-references on the typed
-:mod:`.outline`); :mod:`.limits`.  Rule ids are listed in :data:`RULES`.
+:mod:`.outline`); :mod:`.message_rules` (the ``messages`` block); :mod:`.limits`.  Rule ids are listed in :data:`RULES`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from . import references
 from .context import RuleContext
 from .layout_rules import cell_collisions, lanes_and_positions, unclean_routes
 from .limits import over_limits
+from .message_rules import message_overrides
 from .outline import outline
 from .schema import schema_findings, schema_is_valid
 from .text import text_rules
@@ -43,6 +44,8 @@ RULES = {
     "invisible-text": "text has at least one visible character",
     "path-in-active": "active lists nodes; paths are animated through a step's paths",
     "route": "(a warning) every path has a route and a label clear of the boxes and the other labels",
+    "message-key": "every key of messages is a key of the message catalogue",
+    "message-placeholder": "every text of messages has exactly the {placeholders} of its English message",
     "limit": "a spec stays within the size limits",
 }
 
@@ -87,6 +90,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     references.path_endpoints(ctx, shape)
     references.scenarios(ctx, shape)
     lanes_and_positions(ctx, shape)
+    message_overrides(ctx, shape)
     findings += ctx.findings
     # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;
     # the enum says all there is to say.

@@ -76,7 +76,8 @@ class Outline:
     ``targets`` is not an object); ``state_labels`` the stateLabels keys
     (``None`` when not an object); ``layout_present`` whether ``layout`` is an
     object; ``sources`` every source object with a string ``path`` and string
-    or missing ``sha256`` and ``description``, with its index.
+    or missing ``sha256`` and ``description``, with its index; ``messages`` the
+    ``messages`` block's string members (``None`` when there is no such object).
     """
 
     targets: dict[str, OutlineTarget] | None
@@ -88,6 +89,7 @@ class Outline:
     lanes_listed: bool
     positions: dict[str, tuple[int, int] | None]
     sources: tuple[tuple[int, Source], ...]
+    messages: dict[str, str] | None = None
 
     @property
     def target_map(self) -> dict[str, OutlineTarget]:
@@ -192,4 +194,6 @@ def outline(data: dict[str, Any]) -> Outline:
         lanes_listed=bool(layout.get("lanes")),
         positions={key: _cell(cell) for key, cell in raw_positions.items()},
         sources=tuple((i, source) for i, source in sources if source is not None),
+        messages=({key: text for key, text in data["messages"].items() if isinstance(text, str)}
+                  if isinstance(data.get("messages"), dict) else None),
     )

@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from renderer import locale
+from renderer.assets import locale_tags
+
 ROOT = Path(__file__).resolve().parents[2]
 MECHANISMS = ROOT / "mechanisms"
 
@@ -27,6 +30,21 @@ AXE_OPTIONS = {
     "rules": {"target-size": {"enabled": True}},
     "resultTypes": ["violations"],
 }
+
+def words(spec: dict) -> dict[str, str]:
+    """The tool's words a spec's figure uses: its language's catalogue entry with its messages block."""
+    return locale.words_for(spec["language"], spec.get("messages")).messages
+
+
+def say(spec: dict, key: str, **values: str) -> str:
+    """Message ``key`` of a spec's figure filled in, without the isolates (the tests compare words)."""
+    return locale.fill(words(spec)[key], **values)
+
+
+def unisolated(text: str) -> str:
+    """``text`` without the bidi isolates (FSI, PDI) around author text."""
+    return text.replace("\u2068", "").replace("\u2069", "")
+
 
 PLAY_LABEL = "Play animation"
 PAUSE_LABEL = "Pause animation"
@@ -116,6 +134,24 @@ def kreislauf_spec() -> dict:
 GENERATED = {"relay": relay_spec, "kreislauf": kreislauf_spec}
 
 
+def language_spec(tag: str) -> dict:
+    """The relay spec with ``language`` set to ``tag`` (a catalogue language); in Arabic its author text is
+    Arabic, with a left-to-right scenario title ("Relay 2") in the right-to-left poster heading."""
+    spec = relay_spec()
+    spec["language"] = tag
+    if tag == "ar":
+        spec["title"] = "مرحّل مع إشعار استلام"
+        spec["caption"] = "يمرر المرحّل الرسالة؛ وفي السيناريو الثاني لا يعود إشعار الاستلام."
+        spec["scenarios"][0]["title"] = "Relay 2"
+        for step, title in zip(spec["scenarios"][0]["steps"], ["كتابة", "إرسال", "إشعار"], strict=True):
+            step["title"] = title
+    return spec
+
+
+#: One generated spec per language of the catalogue, by slug.
+LANGUAGES = {f"lang-{tag}": tag for tag in locale_tags()}
+
+
 def mechanism_specs() -> list[Path]:
     """The project's own specs, as the CLI would find them."""
     from renderer.build import discover
@@ -181,8 +217,10 @@ def img_page(svg_name: str, alt: str) -> str:
 def build_site(root: Path) -> Site:
     specs_dir = root / "specs"
     specs_dir.mkdir()
-    for name, make in GENERATED.items():
-        (specs_dir / f"{name}.mechanism.json").write_text(json.dumps(make(), indent=2, ensure_ascii=False), "utf-8")
+    made = {name: make() for name, make in GENERATED.items()}
+    made.update({slug: language_spec(tag) for slug, tag in LANGUAGES.items()})
+    for name, spec in made.items():
+        (specs_dir / f"{name}.mechanism.json").write_text(json.dumps(spec, indent=2, ensure_ascii=False), "utf-8")
     out = root / "site"
     own = mechanism_specs()
     assert own, f"no specs in {MECHANISMS}"
@@ -191,8 +229,7 @@ def build_site(root: Path) -> Site:
     site = Site(out, [slug_for(p) for p in own], list(GENERATED))
     for path in own:
         site.specs[slug_for(path)] = json.loads(path.read_text("utf-8"))
-    for name, make in GENERATED.items():
-        site.specs[name] = make()
+    site.specs.update(made)
     first = site.mechanisms[0]
     site.multi = out / "multi.html"
     site.multi.write_text(host_page("Three figures, two of them the same",
@@ -477,6 +514,7 @@ def ids_report_js() -> str:
 STATE_JS = r"""
 (root) => {
   // The text a reader hears: the button's text without its aria-hidden parts (the invisible other word).
+  // The text a reader hears: the button's text without its aria-hidden parts (the other name, the short word).
   const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
     : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");
   const play = root.querySelector(".md-play");
@@ -486,10 +524,17 @@ STATE_JS = r"""
   const svg = shown.length ? shown[0].querySelector("svg") : null;
   const flow = svg && svg.querySelector("circle[class$='-dot']");  // the dot travelling along active routes
   const select = root.querySelector(".md-scenario");
+  // The step indicator: the shown tablist's tabs; the position is its selected tab.
+  const lists = Array.from(root.querySelectorAll("[role='tablist']")).filter(l => !l.hidden);
+  const tabs = lists.length ? Array.from(lists[0].querySelectorAll("[role='tab']")) : [];
+  const selected = tabs.filter(t => t.getAttribute("aria-selected") === "true").map(t => tabs.indexOf(t));
   return {
     label: heard(play).trim(),
     pressed: play.getAttribute("aria-pressed"),
-    position: root.querySelector(".md-position").textContent.trim(),
+    position: selected.length === 1 ? `Step ${selected[0] + 1} of ${tabs.length}` : `selected: ${selected}`,
+    tablists: lists.length,
+    tabStops: tabs.filter(t => t.tabIndex === 0).map(t => tabs.indexOf(t)),
+    focusedTab: tabs.indexOf(document.activeElement),
     status: status.textContent.replace(/[\u2068\u2069]/g, "").trim(),  // author text is isolated (FSI ... PDI)
     isolated: status.textContent.includes("\u2068"),
     live: status.getAttribute("aria-live"),
@@ -528,12 +573,14 @@ def state(page, index: int = 0) -> dict:
 
 
 def step_of(page, index: int = 0) -> int:
-    """The step figure ``index`` shows (1-based), checked three ways: position text, status, visible frame."""
+    """The step figure ``index`` shows (1-based), checked three ways: selected tab, status, visible frame."""
     s = state(page, index)
     match = re.fullmatch(r"Step (\d+) of (\d+)", s["position"])
     assert match, s
     number = int(match.group(1))
-    assert s["status"].startswith(f"Step {number} of {match.group(2)}:"), s
+    steps = player_data(page, index)["scenarios"][s["scenario"]]["steps"]
+    assert len(steps) == int(match.group(2)), s
+    assert s["status"].startswith(unisolated(steps[number - 1]["announcement"])), s
     assert s["visibleFrames"] == [number], s
     return number
 

@@ -1,4 +1,5 @@
-"""Fixtures of the browser suite: chromium driven by playwright, axe-core, and the site the tests build.
+"""Fixtures of the browser suite: chromium driven by playwright, axe-core, WebKit driven by selenium through
+WebKitWebDriver (:mod:`webkit_support`), and the site the tests build.
 
 Without playwright or a chromium the suite skips, except under ``CI=true``, where it fails: a CI run
 that silently skipped every accessibility check would pass while proving nothing.
@@ -17,6 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import browser_support as bs
+import webkit_support
 
 
 def on_ci() -> bool:
@@ -87,6 +89,20 @@ def launch(playwright_runtime):
 @pytest.fixture(scope="session")
 def browser(launch):
     return launch()
+
+
+@pytest.fixture(scope="session")
+def webkit():
+    """A selenium session in WebKitGTK's MiniBrowser (see :mod:`webkit_support`), for the whole session."""
+    reason = webkit_support.missing()
+    if reason:
+        unavailable(f"WebKit: {reason}")
+    try:
+        running = webkit_support.start_webkit()
+    except Exception as exc:
+        unavailable(f"WebKit does not start: {exc}")
+    yield running.driver
+    running.stop()
 
 
 @pytest.fixture(scope="session")

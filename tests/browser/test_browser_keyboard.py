@@ -11,7 +11,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SCHEMES = ["light", "dark"]
 
 #: Figure 0 of two.html is the relay spec (3 steps, then 2; a scenario choice), figure 1 the project's own spec.
-ORDER = ["0/md-play", "0/md-prev", "0/md-next", "0/md-scenario", "1/md-play", "1/md-prev", "1/md-next"]
+ORDER = ["0/md-play", "0/md-prev", "0/md-next", "0/md-scenario", "0/md-tab",
+         "1/md-play", "1/md-prev", "1/md-next", "1/md-tab"]
 
 
 def press(page, key: str, expect_focus: str) -> dict:
@@ -61,6 +62,10 @@ def test_keyboard_only_walk_over_two_figures(site, open_page):
     s = press(page, "Enter", "0/md-scenario")
     assert (s["scenario"], s["scenes"], s["position"]) == (0, [0], "Step 1 of 3"), s
 
+    # The step tabs: one tab stop, the selected step's; the arrow keys and Home/End are covered by test_browser_tablist.
+    s = press(page, "Tab", "0/md-tab")
+    assert (s["focusedTab"], s["tabStops"], s["tablists"]) == (0, [0], 1), s
+
     # Figure 2: same controls, its own state; figure 1 stays stopped after focus left it.
     s = press(page, "Tab", "1/md-play")
     assert s["label"] == bs.PLAY_LABEL and bs.state(page, 0)["label"] == bs.PLAY_LABEL
@@ -73,12 +78,14 @@ def test_keyboard_only_walk_over_two_figures(site, open_page):
     assert press(page, "Enter", "1/md-next")["position"] == f"Step {second_steps} of {second_steps}"
     assert press(page, "Space", "1/md-next")["position"] == f"Step 1 of {second_steps}"
     assert bs.state(page, 0)["position"] == "Step 1 of 3"  # figure 1 untouched
+    s = press(page, "Tab", "1/md-tab")
+    assert s["focusedTab"] == s["tabStops"][0] == 0, s  # the selected step's tab is the tab stop
 
     # Past the last control focus leaves the figures; Shift+Tab comes back.
     page.keyboard.press("Tab")
     assert bs.active_tag(page) == "-/body"
     page.keyboard.press("Shift+Tab")
-    assert bs.active_tag(page) == "1/md-next"
+    assert bs.active_tag(page) == "1/md-tab"
     page.clock.run_for(60_000)  # nothing restarted behind the reader's back
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PLAY_LABEL, bs.PLAY_LABEL]
 
@@ -125,9 +132,11 @@ def test_every_control_is_at_least_24_by_24(site, open_page, width):
     page = open_page(site.two, viewport=(width, 800))
     boxes = page.evaluate("""() => Array.from(document.querySelectorAll(
         '.md-controls button, .md-controls select, .md-controls label'))
+        .filter(el => el.getClientRects().length)  // the hidden scenario's tabs take no room
         .map(el => { const r = el.getBoundingClientRect();
                      return [el.className || el.localName, el.textContent.trim().slice(0, 20), r.width, r.height]; })""")
-    assert len(boxes) == len(ORDER) + 1  # plus the scenario label
+    tabs = sum(len(bs.player_data(page, i)["scenarios"][0]["steps"]) for i in range(2))
+    assert len(boxes) == len(ORDER) - 2 + tabs + 1  # every tab, not only the tab stops, plus the scenario label
     for cls, text, w, h in boxes:
         assert w >= 24 and h >= 24, (width, cls, text, w, h)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

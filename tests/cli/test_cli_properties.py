@@ -76,16 +76,22 @@ _BASELINE: dict[str, set[str]] = {}
 
 
 def _baseline() -> dict[str, set[str]]:
-    """Tags and attributes of the plain build (two scenarios, so the scenario picker is included)."""
+    """Tags and attributes of the plain build (two scenarios, so the scenario picker is included), in a
+    left-to-right and a right-to-left language (whose panel headings carry a direction)."""
     if not _BASELINE:
         spec = minimal_spec()
         spec["scenarios"].append(dict(copy.deepcopy(spec["scenarios"][0]), id="other"))
         spec["layout"] = {"lanes": [{"key": "a", "label": "A"}, "b"]}
         spec["sources"] = [{"path": "x.md", "description": "d"}]
         spec["targets"]["a0"]["label"] = "a label long enough to wrap over several lines of its box"
-        _, produced = _run(json.dumps(spec).encode())
-        page_tags, page_attributes, _ = _html_inventory(produced["fuzz.html"].decode())
-        _BASELINE.update(tags=page_tags, attributes=page_attributes)
+        tags: set[str] = set()
+        attributes: set[str] = set()
+        for language in ("en", "ar"):
+            _, produced = _run(json.dumps(dict(spec, language=language)).encode())
+            page_tags, page_attributes, _ = _html_inventory(produced["fuzz.html"].decode())
+            tags |= page_tags
+            attributes |= page_attributes
+        _BASELINE.update(tags=tags, attributes=attributes)
     return _BASELINE
 
 

@@ -40,15 +40,34 @@ def test_figure_has_caption_and_inline_svg(document):
     assert svg.attrs["aria-labelledby"] == svg.find("title").attrs["id"]
 
 
-def test_controls_buttons_and_position(document):
-    buttons = [b.heard() for b in document.find_all("button")]
-    assert buttons == ["Pause animation", "Previous step", "Next step"]
-    # the play button also holds its other word, invisible, so that its width never changes
-    ghost = document.find_all("span", "md-ghost")
-    assert [g.words() for g in ghost] == ["Play"] and ghost[0].attrs.get("aria-hidden") == "true"
-    assert all(b.attrs.get("type") == "button" for b in document.find_all("button"))
+def test_controls_buttons_and_tabs(document):
+    controls = document.find("div", "md-controls")
+    buttons = [b for b in controls.find_all("button") if b.attrs.get("role") != "tab"]
+    # each button's content is its accessible name; the short word for narrow figures is aria-hidden
+    assert [b.heard() for b in buttons] == ["Pause animation", "Previous step", "Next step"]
+    assert [b.find("span", "md-short").words() for b in buttons] == ["PausePlay", "Previous", "Next"]
+    assert all(b.find("span", "md-short").attrs["aria-hidden"] == "true" for b in buttons)
+    # the play button holds both names, so that its width never changes; the other one is hidden and unheard
+    play = buttons[0]
+    assert [s.words() for s in play.find_all("span", "md-when-paused")] == ["Play animation", "Play"]
+    assert play.find("span", "md-long").find("span", "md-when-paused").attrs["aria-hidden"] == "true"
+    assert "data-md-playing" in play.attrs and "aria-label" not in play.attrs
+    assert all(b.attrs.get("type") == "button" for b in controls.find_all("button"))
     assert document.find_all("select") == []  # one scenario: no choice
-    assert document.find("p", "md-position").words() == "Step 1 of 7"
+    # the step indicator: one tablist of one tab per step, the first selected, a roving tabindex
+    tablists = document.find_all(attrs={"role": "tablist"})
+    assert len(tablists) == 1 and tablists[0].attrs["aria-label"] == "Steps"
+    tabs = tablists[0].find_all("button")
+    assert [t.attrs["role"] for t in tabs] == ["tab"] * len(STEPS)
+    assert [t.words() for t in tabs] == [str(i) for i in range(1, len(STEPS) + 1)]
+    assert [t.attrs["aria-label"] for t in tabs] == [f"Step {i}: \u2068{s[0]}\u2069" for i, s in enumerate(STEPS, 1)]
+    assert [t.attrs["aria-selected"] for t in tabs] == ["true"] + ["false"] * (len(STEPS) - 1)
+    assert [t.attrs["tabindex"] for t in tabs] == ["0"] + ["-1"] * (len(STEPS) - 1)
+    panel = document.find(attrs={"data-md-canvas": None})
+    assert {t.attrs["aria-controls"] for t in tabs} == {panel.attrs["id"]}
+    # "Step N of M" is written once, in the drawing's panel: not again in the HTML
+    assert "Step 1 of" not in controls.words()
+    assert document.find_all("p", "md-position") == []
 
 
 def test_a_select_appears_with_two_scenarios(tmp_path):
@@ -66,7 +85,12 @@ def test_a_select_appears_with_two_scenarios(tmp_path):
         label = [n for n in root.find_all("label") if n.attrs.get("for") == selects[0].attrs["id"]]
         assert len(label) == 1
         assert len(root.find("figure").find_all("svg")) == 2
-        assert root.find("p", "md-position").words() == "Step 1 of 2"
+        # one tablist per scenario, with one tab per step; only the first scenario's is shown
+        tablists = root.find_all(attrs={"role": "tablist"})
+        assert [len(t.find_all("button")) for t in tablists] == [2, 1]
+        assert ["hidden" in t.attrs for t in tablists] == [False, True]
+        panels = [c.attrs["id"] for c in root.find_all(attrs={"data-md-canvas": None})]
+        assert [{b.attrs["aria-controls"] for b in t.find_all("button")} for t in tablists] == [{p} for p in panels]
         assert len(root.find_all("ol", "md-steps")) == 2
 
 
@@ -122,20 +146,35 @@ def test_page_is_a_whole_document_and_fragment_is_not(reference_html):
     assert parse_html(fragment).find_all("figure")
 
 
-def test_non_english_spec_keeps_english_controls_marked(tmp_path):
+def test_a_language_of_the_catalogue_gets_its_own_words(tmp_path):
     data = minimal_spec()
-    data["language"] = "de"
+    data["language"] = "de-AT"  # no entry of its own: the primary subtag's
     root = parse_html(build_html(data, tmp_path, "tiny")["page"])
-    assert root.find("html").attrs["lang"] == "de"
-    assert root.find("div", "md-controls").attrs.get("lang") == "en"
+    assert root.find("html").attrs["lang"] == "de-AT"
+    controls = root.find("div", "md-controls")
+    assert controls.attrs.get("lang") is None and controls.attrs["aria-label"] == "Animationssteuerung"
+    assert root.find("h2").words() == "Transkript"
 
 
-def test_right_to_left_languages_set_the_direction_and_english_controls_stay_ltr():
+def test_a_language_outside_the_catalogue_keeps_english_controls_marked(tmp_path):
+    data = minimal_spec()
+    data["language"] = "ko"
+    root = parse_html(build_html(data, tmp_path, "tiny")["page"])
+    assert root.find("html").attrs["lang"] == "ko"
+    controls = root.find("div", "md-controls")
+    assert controls.attrs.get("lang") == "en" and controls.attrs["aria-label"] == "Animation controls"
+
+
+def test_right_to_left_languages_set_the_direction():
     data = minimal_spec()
     data["language"] = "ar"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
     assert '<html lang="ar" dir="rtl">' in page
     assert 'data-md-figure lang="ar" dir="rtl"' in page
+    assert 'aria-label="عناصر التحكم في الرسوم المتحركة" hidden>' in page
+    data["language"] = "he"  # right to left, outside the catalogue: English words, marked left to right
+    page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
+    assert 'data-md-figure lang="he" dir="rtl"' in page
     assert 'aria-label="Animation controls" hidden lang="en" dir="ltr"' in page
     data["language"] = "en-GB"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))

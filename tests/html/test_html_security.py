@@ -90,8 +90,11 @@ def test_player_data_equals_the_timeline(document):
     assert [{"start": s["start"], "duration": s["duration"]} for s in scenario["steps"]] == timeline.as_json()
     assert [s["start"] for s in scenario["steps"]] == [0, 3000, 6000, 9000, 12000, 15000, 18000]
     assert [s["duration"] for s in scenario["steps"]] == [3000] * 7
-    assert [s["title"] for s in scenario["steps"]] == [step[0] for step in STEPS]
-    assert scenario["steps"][6]["heading"] == "Step 7 of 7: Finish and release"
+    announced = [s["announcement"] for s in scenario["steps"]]
+    assert [a.split(". ")[0] for a in announced] == [f"Step {i} of 7: \u2068{step[0]}\u2069"
+                                                     for i, step in enumerate(STEPS, 1)]
+    assert data["words"] == {"reducedMotion": "Paused because your system asks for reduced motion: "
+                                              "press Play animation to play."}
 
 
 def test_player_data_with_unequal_durations_and_markup_in_text(tmp_path):
@@ -104,7 +107,7 @@ def test_player_data_with_unequal_durations_and_markup_in_text(tmp_path):
     player = _player_data(root)
     steps = player["scenarios"][0]["steps"]
     assert [(s["start"], s["duration"]) for s in steps] == [(0, 4321), (4321, 2000)]
-    assert steps[1]["title"] == "</script><script>alert(1)</script>"
+    assert steps[1]["announcement"].startswith("Step 2 of 2: \u2068</script><script>alert(1)</script>\u2069.")
 
 
 def test_author_text_is_escaped_everywhere(tmp_path):

@@ -139,7 +139,7 @@ def test_step_frames_show_their_active_targets_and_state(animated):
     frames = with_class(animated, f"{PREFIX}-frame")
     for number, (title, _, active, stage, artifact) in enumerate(STEPS, start=1):
         frame = frames[number]
-        assert [words(t) for t in with_class(frame, f"{PREFIX}-ptitle")] == [f"Step {number} of 7: {title}"]
+        assert [words(t) for t in with_class(frame, f"{PREFIX}-ptitle")] == [f"Step {number} of 7: \u2068{title}\u2069"]
         assert [words(t) for t in with_class(frame, f"{PREFIX}-pval")] == [stage, artifact]
         on = [g for g in with_class(animated, f"{PREFIX}-on") if str(number) in g.get("data-md-steps").split()]
         assert len(on) == len(active)

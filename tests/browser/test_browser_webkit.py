@@ -1,0 +1,186 @@
+"""The player in WebKit (WebKitGTK's MiniBrowser through WebKitWebDriver: the engine of Safari and of every iOS
+browser): step timing on a controlled clock, the tablist's keys (mirrored right to left), Play/Pause of one size,
+the live region, rotation stopping on focus, and a right-to-left heading laid out right to left.
+
+WebDriver cannot install a clock before a page loads, so each test page is a host page that replaces
+``setTimeout``, ``clearTimeout`` and ``performance.now`` with a clock of its own before the fragment's player
+script runs; ``window.__runFor(ms)`` then fires the player's timers to the millisecond.
+"""
+
+from __future__ import annotations
+
+import html
+
+import browser_support as bs
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: A clock under the test's control, and a record of uncaught errors; runs before the player script.
+CLOCK_JS = r"""
+(function () {
+  var now = 0, next = 1, timers = {};
+  window.__errors = [];
+  window.addEventListener("error", function (event) { window.__errors.push(String(event.message)); });
+  /* Only the page's own scripts get the test's clock: WebDriver's injected scripts keep the real timers. */
+  var realSet = window.setTimeout, realClear = window.clearTimeout, page = location.href;
+  var fromPage = function () { return String(new Error().stack || "").split("\n").slice(2)
+    .some(function (line) { return line.indexOf(page) >= 0; }); };
+  window.setTimeout = function (fn, ms) {
+    if (!fromPage()) { return realSet.apply(window, arguments); }
+    var id = "t" + next++;
+    timers[id] = {at: now + Math.max(0, Number(ms) || 0), fn: fn};
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    if (typeof id === "string" && id.charAt(0) === "t") { delete timers[id]; } else { realClear.apply(window, arguments); }
+  };
+  Object.defineProperty(window.performance, "now", {value: function () { return now; }, configurable: true});
+  window.__runFor = function (ms) {
+    var end = now + ms;
+    for (;;) {
+      var due = null;
+      Object.keys(timers).forEach(function (id) {
+        if (timers[id].at <= end && (due === null || timers[id].at < timers[due].at)) { due = id; }
+      });
+      if (due === null) { break; }
+      var timer = timers[due];
+      delete timers[due];
+      now = timer.at;
+      timer.fn();
+    }
+    now = end;
+  };
+}());
+"""
+
+
+def clocked_page(site, slug: str) -> str:
+    """A file:// URL of a page holding ``slug``'s fragment after :data:`CLOCK_JS`."""
+    spec = site.specs[slug]
+    path = site.out / f"webkit-{slug}.html"
+    path.write_text(f"<!DOCTYPE html>\n<html lang=\"{spec['language']}\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    f"<title>{html.escape(spec['title'])}</title>\n<script>{CLOCK_JS}</script>\n</head>\n"
+                    f"<body>\n<main>\n{site.fragment(slug)}\n</main>\n</body>\n</html>\n", "utf-8")
+    return path.as_uri()
+
+
+def open_in(driver, url: str):
+    driver.get(url)
+    driver.execute_script("window.scrollTo(0, 0)")
+    assert driver.execute_script("return document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length") == 0
+    return driver
+
+
+def state(driver) -> dict:
+    return driver.execute_script(f"return ({bs.STATE_JS})(document.querySelector('[data-md-figure]'))")
+
+
+def step_of(driver) -> int:
+    """The step shown (1-based), checked as :func:`browser_support.step_of` does: tab, status, visible frame."""
+    s = state(driver)
+    number = s["tabStops"][0] + 1
+    assert s["position"] == f"Step {number} of {len(driver_steps(driver, s['scenario']))}", s
+    assert s["status"].startswith(bs.unisolated(driver_steps(driver, s["scenario"])[number - 1]["announcement"])), s
+    assert s["visibleFrames"] == [number], s
+    return number
+
+
+def driver_steps(driver, scenario: int) -> list[dict]:
+    return driver.execute_script("return JSON.parse(document.querySelector('script.md-data').textContent)"
+                                 ".scenarios[arguments[0]].steps", scenario)
+
+
+def run_for(driver, ms: int) -> None:
+    driver.execute_script("window.__runFor(arguments[0])", ms)
+
+
+def no_errors(driver) -> None:
+    assert driver.execute_script("return window.__errors") == []
+
+
+@pytest.mark.parametrize("slug", ["relay", "lang-ar"])
+def test_webkit_steps_change_exactly_at_the_timeline_boundaries(site, webkit, slug):
+    driver = open_in(webkit, clocked_page(site, slug))
+    for index in range(len(site.specs[slug]["scenarios"])):
+        if index:
+            driver.execute_script("const s = document.querySelector('.md-scenario'); s.value = arguments[0];"
+                                  "s.dispatchEvent(new Event('change'));", str(index))
+        assert state(driver)["scenes"] == [index]
+        steps = driver_steps(driver, index)
+        for number, step in enumerate(steps, start=1):
+            assert step["start"] == sum(s["duration"] for s in steps[:number - 1])
+            run_for(driver, step["duration"] - 1)
+            assert step_of(driver) == number, (slug, index, number)
+            run_for(driver, 1)
+            assert step_of(driver) == number % len(steps) + 1, (slug, index, number)
+        assert state(driver)["live"] == "off"  # silent while it rotates
+    no_errors(driver)
+
+
+@pytest.mark.parametrize(("slug", "forward"), [("relay", "ArrowRight"), ("lang-ar", "ArrowLeft")])
+def test_webkit_tablist_keys_follow_the_direction(site, webkit, slug, forward):
+    from selenium.webdriver.common.keys import Keys
+    keys = {"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}
+    back = Keys.ARROW_LEFT if forward == "ArrowRight" else Keys.ARROW_RIGHT
+    driver = open_in(webkit, clocked_page(site, slug))
+    spec = site.specs[slug]
+
+    def press(key) -> dict:
+        driver.switch_to.active_element.send_keys(key)
+        s = state(driver)
+        assert s["focusedTab"] == s["tabStops"][0], s  # focus follows the selected tab (roving tabindex)
+        return s
+
+    first = driver.find_element("css selector", "[role='tab']")
+    first.send_keys(keys[forward])  # focus enters the tablist: rotation stops; the key moves to step 2
+    s = state(driver)
+    assert (step_of(driver), s["label"], s["live"]) == (2, bs.say(spec, "playName"), "polite"), s
+    assert press(keys[forward])["position"] == "Step 3 of 3"
+    assert press(keys[forward])["position"] == "Step 1 of 3"  # wraps
+    assert press(back)["position"] == "Step 3 of 3"
+    assert press(Keys.HOME)["position"] == "Step 1 of 3"
+    assert press(Keys.END)["position"] == "Step 3 of 3"
+    run_for(driver, 60_000)
+    assert step_of(driver) == 3
+    no_errors(driver)
+
+
+def test_webkit_play_pause_keeps_its_size_and_the_live_region_follows(site, webkit):
+    driver = open_in(webkit, clocked_page(site, "relay"))
+    button = driver.find_element("css selector", ".md-play")
+    box = lambda: driver.execute_script(  # noqa: E731
+        "const r = arguments[0].getBoundingClientRect(); return [r.x, r.width, r.height];", button)
+    before = box()
+    s = state(driver)
+    assert (s["label"], s["live"]) == (bs.PAUSE_LABEL, "off"), s
+    driver.execute_script("arguments[0].click()", button)
+    s = state(driver)
+    assert (s["label"], s["live"], s["svgPaused"]) == (bs.PLAY_LABEL, "polite", True), s
+    assert box() == before and before[1] >= 44 and before[2] >= 44
+    run_for(driver, 60_000)
+    assert step_of(driver) == 1
+    driver.execute_script("arguments[0].click()", button)
+    assert state(driver)["label"] == bs.PAUSE_LABEL and box() == before
+    run_for(driver, 1000)
+    assert step_of(driver) == 2
+    driver.execute_script("document.querySelector('.md-next').click()")  # a step the reader chose is announced
+    s = state(driver)
+    assert (step_of(driver), s["live"]) == (3, "polite"), s
+    no_errors(driver)
+
+
+def test_webkit_lays_a_right_to_left_heading_out_right_to_left_inside_the_panel(site, webkit):
+    """WebKit's SVG text geometry (getExtentOfChar, getCharNumAtPosition) reports characters in logical order,
+    so the order itself is checked in chromium (test_browser_tablist); here: WebKit applies the heading's
+    direction and keeps the line where the panel is."""
+    spec = site.specs["lang-ar"]
+    webkit.get((site.out / f"lang-ar.{spec['scenarios'][0]['id']}.poster.svg").as_uri())
+    facts = webkit.execute_script("""
+      const text = Array.from(document.querySelectorAll("text")).find(t => /-ptitle$/.test(t.getAttribute("class")));
+      const box = text.getBBox(), cs = getComputedStyle(text);
+      return {direction: cs.direction, anchor: cs.textAnchor, left: box.x, right: box.x + box.width,
+              x: Number(text.getAttribute("x")), width: document.documentElement.viewBox.baseVal.width};""")
+    assert (facts["direction"], facts["anchor"]) == ("rtl", "end"), facts
+    assert abs(facts["left"] - facts["x"]) < 1 and facts["right"] < facts["width"], facts
