@@ -21,12 +21,24 @@ from pathlib import Path
 
 from .config import Options
 from .errors import OutputError
-from .files import default_mode, display_path, write_file
+from .files import default_mode, display_path, sha256_hex, write_file
 from .findings import Finding, sorted_findings
+from .gallery import IndexPlan, figure_record, plan_index, render_index
 from .load import load_spec
-from .manifest import MANIFEST, manifest_bytes, manifest_collisions, read_manifest, retired
-from .outputs import render_outputs, slug_for
+from .manifest import (
+    INDEX,
+    MANIFEST,
+    Entry,
+    manifest_bytes,
+    manifest_collisions,
+    manifest_entries,
+    read_manifest,
+    recorded_index,
+    retired,
+)
+from .outputs import render_outputs, selected, slug_for
 from .provenance import check_sources
+from .raster import rasteriser
 from .results import Report, SpecResult
 from .validate import check_spec
 
@@ -73,7 +85,9 @@ def process(path: Path, options: Options) -> SpecResult:
         allow_missing=options.allow_missing_sources, indexes=[index for index, _ in validation.sources])
     result.findings.extend(sorted_findings(validation.findings + source_findings))
     if not result.failed and options.mode != "validate" and validation.spec is not None:
-        result.outputs = render_outputs(validation.spec, result.slug, result.checks, diagram=validation.diagram)
+        result.outputs = render_outputs(validation.spec, result.slug, result.checks,
+                                        selected(options.extra_formats), validation.diagram)
+        result.figure = figure_record(validation.spec)
     return result
 
 
@@ -88,15 +102,23 @@ def _slug_collisions(results: list[SpecResult]) -> None:
                 "output-collision"))
 
 
-def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str]) -> None:
+def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
+                  previous: dict[str, Entry]) -> None:
+    pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
+                for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
     for name, data in sorted(expected.items()):
         path = output / name
         shown = display_path(path)
         if not path.is_file():
             report.output_findings.append(Finding(shown, None, "missing: run mechdiagram build", "stale-output"))
         elif path.read_bytes() != data:
-            report.output_findings.append(Finding(shown, None, "differs from a fresh build: run mechdiagram build",
-                                                  "stale-output"))
+            made_by = pictures.get(name)
+            if isinstance(made_by, str) and made_by != rasteriser():
+                message = (f"differs from a fresh build: it was rasterised by {made_by}, this build uses "
+                           f"{rasteriser()}, whose pixels differ; run mechdiagram build to redraw the pictures")
+            else:
+                message = "differs from a fresh build: run mechdiagram build"
+            report.output_findings.append(Finding(shown, None, message, "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
@@ -149,8 +171,21 @@ def _process_lean(path: Path, options: Options) -> SpecResult:
     return result
 
 
+def _index(options: Options, output: Path, results: list[SpecResult], previous: dict[str, Entry],
+           report: Report) -> IndexPlan | None:
+    """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
+    ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
+    if not options.index or not any(path.is_dir() for path in options.specs):
+        return None
+    plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
+    if plan.refused is not None:
+        report.output_findings.append(plan.refused)
+        return None
+    return plan
+
+
 def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-           results: list[SpecResult], dropped: set[str]) -> None:
+           results: list[SpecResult], dropped: set[str], options: Options) -> None:
     # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
     # The manifest goes last, and only once every output is in place, so that it never
     # describes files an interrupted or failed build did not write.
@@ -168,9 +203,13 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
     with _output_lock(output):  # two builds into one folder must not interleave their manifests
-        current = read_manifest(output)  # another build may have written it meanwhile
-        manifest = manifest_bytes(results, {k: v for k, v in current.items() if k not in dropped})
-        changed.append(write_file(output / MANIFEST, manifest))
+        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}  # another build may have
+        index = _index(options, output, results, current, report)                  # written it meanwhile
+        if index is not None:
+            names.append(INDEX)
+            changed.append(write_file(output / INDEX, index.data))
+        digest = sha256_hex(index.data) if index is not None else recorded_index(output)
+        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest)))
     for name, was_written in zip([*names, MANIFEST], changed, strict=True):
         (report.written if was_written else report.unchanged).append(name)
 
@@ -196,8 +235,13 @@ def execute(options: Options) -> Report:
         if not result.failed:
             expected.update(result.outputs)
     if options.mode == "check":
-        expected[MANIFEST] = manifest_bytes(results, {k: v for k, v in previous.items() if k not in dropped})
-        _check_output(report, output, expected, retiring)
+        kept = {k: v for k, v in previous.items() if k not in dropped}
+        index = _index(options, output, results, kept, report)
+        if index is not None:
+            expected[INDEX] = index.data
+        expected[MANIFEST] = manifest_bytes(results, kept,
+                                            sha256_hex(index.data) if index is not None else recorded_index(output))
+        _check_output(report, output, expected, retiring, previous)
         return report
-    _write(report, output, expected, retiring, results, dropped)
+    _write(report, output, expected, retiring, results, dropped, options)
     return report

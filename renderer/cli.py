@@ -20,10 +20,12 @@ import click
 from . import __version__
 from .build import discover, execute
 from .config import Format, Mode, Options, project_settings
-from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
+from .errors import CommandFailedError, ConfigError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
 from .hashing import hash_files, write_spec_digests
+from .outputs import groups
+from .raster import rasteriser
 from .report import emit
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,8 +52,25 @@ def _translated(func: F) -> F:
     return cast(F, wrapper)
 
 
+def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None]) -> frozenset[str]:
+    """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]``, then the flags
+    (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError` for an unknown group name."""
+    known = groups()
+    listed = settings.get("formats", [])
+    unknown = [name for name in listed if name not in known]
+    if unknown:
+        raise ConfigError(f"[tool.mechdiagram] formats has unknown format {unknown[0]!r}; known formats: "
+                          + ", ".join(known))
+    chosen = {name for name in listed if known[name]}
+    for name, flag in flags.items():
+        if flag is not None:
+            chosen = chosen | {name} if flag else chosen - {name}
+    return frozenset(chosen)
+
+
 def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-             allow_missing: bool | None, fmt: Format, jobs: int = 0) -> Options:
+             allow_missing: bool | None, fmt: Format, jobs: int = 0,
+             pictures: dict[str, bool | None] | None = None, index: bool | None = None) -> Options:
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
@@ -72,6 +91,10 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
         options.source_root = rel(settings["source-root"])
     options.allow_missing_sources = bool(allow_missing if allow_missing is not None
                                          else settings.get("allow-missing-sources", False))
+    options.extra_formats = _selected_formats(settings, pictures or {})
+    if options.extra_formats & {"png", "gif"}:
+        rasteriser()  # fails early, with what to install, when the raster extra is missing
+    options.index = bool(index if index is not None else settings.get("index", True))
     if options.output.exists() and not options.output.is_dir():
         raise UsageError(f"output {options.output} exists and is not a folder")
     if not options.source_root.is_dir():
@@ -97,6 +120,19 @@ def _common(func: F) -> F:
                              "pyproject.toml, else the current folder].")(func)
     func = click.argument("specs", nargs=-1, type=_EXISTING)(func)
     return _translated(func)
+
+
+def _pictures(func: F) -> F:
+    """The output options of ``build`` and ``check``: the optional formats and the gallery page."""
+    func = click.option("--index/--no-index", "index", default=None,
+                        help="Write index.html, the gallery page, when building a folder of specs "
+                             "[default: on; index in pyproject.toml]. A foreign index.html is never overwritten.")(func)
+    func = click.option("--gif/--no-gif", default=None,
+                        help="Also write NAME.SCENARIO.gif, each step held for its duration (raster extra).")(func)
+    func = click.option("--png/--no-png", default=None,
+                        help="Also write a PNG beside each still: the poster and every step (raster extra).")(func)
+    return click.option("--frames/--no-frames", default=None,
+                        help="Also write NAME.SCENARIO.frame-K.svg, a still of each step K.")(func)
 
 
 def _run(options: Options, done: str) -> None:
@@ -143,16 +179,22 @@ def main() -> None:
 
 @main.command()
 @_common
+@_pictures
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
 def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
+          allow_missing_sources: bool | None, fmt: Format, jobs: int, frames: bool | None, png: bool | None,
+          gif: bool | None, index: bool | None) -> None:
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
-    the others are still built.
+    the others are still built.  --frames, --png and --gif add stills and
+    pictures; a folder of specs also gets index.html, the gallery page.
+
+    Example: mechdiagram build mechanisms -o output --frames --png
     """
-    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs), "built")
+    _run(_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs,
+                  {"frames": frames, "png": png, "gif": gif}, index), "built")
 
 
 @main.command()
@@ -165,12 +207,20 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
 
 @main.command()
 @_common
+@_pictures
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, fmt: Format, jobs: int) -> None:
-    """For CI: every check, and fail when the output folder differs from a fresh build."""
-    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs), "valid")
+          allow_missing_sources: bool | None, fmt: Format, jobs: int, frames: bool | None, png: bool | None,
+          gif: bool | None, index: bool | None) -> None:
+    """For CI: every check, and fail when the output folder differs from a fresh build.
+
+    Give it the format options the build had (or set them in pyproject.toml).
+
+    Example: mechdiagram check mechanisms -o output --frames --png
+    """
+    _run(_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs,
+                  {"frames": frames, "png": png, "gif": gif}, index), "valid")
 
 
 @main.command("hash")

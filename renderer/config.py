@@ -1,8 +1,9 @@
 """Settings of a run: command-line options over ``[tool.mechdiagram]`` in the nearest ``pyproject.toml``.
 
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
-``source-root`` (string), ``output`` (string), ``specs`` (list of strings) and
-``allow-missing-sources`` (boolean).
+``source-root`` (string), ``output`` (string), ``specs`` (list of strings),
+``allow-missing-sources`` (boolean), ``formats`` (list of format groups, such as
+``["svg", "html", "frames", "png"]``) and ``index`` (boolean).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class Options:
     allow_missing_sources: bool = False
     format: Format = "text"
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
+    extra_formats: frozenset[str] = frozenset()  # optional format groups to write: "frames", "png", "gif"
+    index: bool = True  # write index.html when a folder of specs is built (renderer.gallery)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -61,7 +64,8 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
         raise ConfigError(f"{path.name}: cannot read [tool.mechdiagram]: {exc}") from exc
     if not isinstance(table, dict):
         raise ConfigError(f"{path.name}: [tool.mechdiagram] must be a table")
-    expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
+    expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool,
+                                 "formats": list, "index": bool}
     for key, value in table.items():
         if key not in expected:
             raise ConfigError(f"{path.name}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
@@ -69,7 +73,7 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
         if not isinstance(value, expected[key]):
             raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{path.name}: [tool.mechdiagram] specs must be a list of strings")
+            raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} must be a list of strings")
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         if any("\0" in text for text in texts):
             raise ConfigError(f"{path.name}: [tool.mechdiagram] {key} holds a NUL character")

@@ -63,3 +63,8 @@ class TimelineError(MechdiagramError):
 
 class RenderError(MechdiagramError):
     """A drawing was asked for something the scenario does not have (a still frame past its last step)."""
+
+
+class RasterError(UsageError):
+    """PNG or GIF output was asked for without the rasteriser (the ``raster`` extra), or the rasteriser
+    refused a drawing; the message says which and what to install."""

@@ -17,10 +17,14 @@ from typing import Any
 
 from .files import display_path, file_digest_or_none, sha256_hex
 from .findings import Finding
-from .outputs import owned_by, slug_for
+from .outputs import format_of, owned_by, slug_for
+from .raster import rasteriser
 from .results import SpecResult
 
 MANIFEST = "manifest.json"
+
+#: The gallery page, the one output of a whole build (renderer.gallery writes it).
+INDEX = "index.html"
 
 #: Largest manifest.json read back (bytes); a larger one is treated as damaged.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -39,11 +43,21 @@ def recorded_outputs(entry: Entry) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) -> bytes:
-    """``manifest.json``: per spec its SHA-256, its outputs' SHA-256 and its sources' status.
+def _output_record(slug: str, name: str, data: bytes) -> dict[str, str]:
+    record = {"path": name, "sha256": sha256_hex(data)}
+    fmt = format_of(slug, name)
+    if fmt is not None and fmt.rasterised:
+        record["rasteriser"] = rasteriser()  # so that check can name an upgrade that changed the pixels
+    return record
 
-    Failed specs keep their ``previous`` entry (by spec path) so their old
-    output stays described.  Sorted by spec path; no timestamps.
+
+def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry]) -> dict[str, Entry]:
+    """The manifest's entries by spec key after this run: the built specs' new entries over ``previous``.
+
+    An entry holds the spec's SHA-256, each output's name and SHA-256 (and,
+    for a picture, the rasteriser's name and version), the sources' status and
+    the ``figure`` record the gallery page shows (:func:`renderer.gallery.figure_record`).
+    Failed specs keep their ``previous`` entry so their old output stays described.
     """
     entries = dict(previous)
     for result in results:
@@ -52,10 +66,21 @@ def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) ->
         entries[result.key] = {
             "spec": result.key,
             "sha256": result.loaded.sha256,
-            "outputs": [{"path": name, "sha256": sha256_hex(data)} for name, data in sorted(result.outputs.items())],
+            "outputs": [_output_record(result.slug, name, data) for name, data in sorted(result.outputs.items())],
             "sources": [check.as_dict() for check in result.checks],
+            **({"figure": result.figure} if result.figure is not None else {}),
         }
-    body = {"generator": "mechdiagram", "format": 1, "specs": [entries[k] for k in sorted(entries)]}
+    return entries
+
+
+def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], index: str | None = None) -> bytes:
+    """``manifest.json``: :func:`manifest_entries` sorted by spec path, and ``index``, the SHA-256 of
+    the gallery page ``index.html`` when mechdiagram wrote one.  No timestamps."""
+    entries = manifest_entries(results, previous)
+    body: dict[str, Any] = {"generator": "mechdiagram", "format": 1}
+    if index is not None:
+        body["index"] = {"path": INDEX, "sha256": index}
+    body["specs"] = [entries[k] for k in sorted(entries)]
     # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
 
@@ -63,17 +88,29 @@ def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) ->
 def read_manifest(output: Path) -> dict[str, Entry]:
     """The entries of ``output/manifest.json`` by spec key; ``{}`` when it is missing, damaged or too large.
     Entries of another shape than :func:`manifest_bytes` writes (a hand edit) are dropped."""
+    data = _read_body(output)
+    specs = data.get("specs", [])
+    return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
+            if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
+            and isinstance(entry.get("outputs", []), list)}
+
+
+def recorded_index(output: Path) -> str | None:
+    """The SHA-256 that ``output/manifest.json`` records for ``index.html``, or ``None``."""
+    index = _read_body(output).get("index")
+    digest = index.get("sha256") if isinstance(index, dict) else None
+    return digest if isinstance(digest, str) else None
+
+
+def _read_body(output: Path) -> dict[str, Any]:
     path = output / MANIFEST
     try:
         if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
             return {}
         data = json.loads(path.read_text("utf-8"))
-        specs = data.get("specs", []) if isinstance(data, dict) else []
-        return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
-                if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
-                and isinstance(entry.get("outputs", []), list)}
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return {}
+    return data if isinstance(data, dict) else {}
 
 
 def spec_shown(output: Path, key: str) -> str:

@@ -26,7 +26,7 @@ from svgwrite.etree import CDATA
 
 from . import theme
 from .errors import RenderError
-from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame
+from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Box, Layout, PanelFrame, step_heading
 from .layout.sizes import FONT_SIZE, PATH_LABEL_SIZE, TITLE_SIZE
 from .model import Scenario, Spec
 from .templating import template
@@ -234,19 +234,22 @@ class _Pieces:
         self.children = list(root)
         self.parts = [_serialize(child) for child in self.children]
 
-    def join(self, keep: set[str] | None = None, defs: str | None = None) -> str:
-        """The SVG with the frames numbered in ``keep`` (all when None) and, if given, other ``defs``."""
+    def join(self, keep: set[str] | None = None, replace: dict[str, str] | None = None) -> str:
+        """The SVG with the frames numbered in ``keep`` (all when None) and, by tag, the children in
+        ``replace`` (``defs``, ``title``, ``desc``) serialised otherwise."""
         out = [self.open]
+        replace = replace or {}
         for child, part in zip(self.children, self.parts, strict=True):
             frame = child.get("data-md-frame")
             if frame is not None and keep is not None and frame not in keep:
                 continue
-            out.append(defs if defs is not None and child.tag == "defs" else part)
+            out.append(replace.get(child.tag, part))
         out.append(self.close)
         return "".join(out)
 
     def still(self, drawer: _Drawer, still: int) -> str:
-        """Still frame ``still`` (0 the poster): other step frames and the keyframes left out."""
+        """Still frame ``still`` (0 the poster): other step frames and the keyframes left out; a step's
+        still adds the step to its ``<title>`` and ``<desc>`` (:func:`still_names`)."""
         defs = self.root.find("defs")
         style = defs.find("style") if defs is not None else None
         if defs is None or style is None:
@@ -254,9 +257,25 @@ class _Pieces:
         content = list(style)
         style[:] = [CDATA(drawer.css(still))]
         try:
-            return self.join({"0", str(still)}, _serialize(defs))
+            replace = {"defs": _serialize(defs)}
         finally:
             style[:] = content
+        if still:
+            title, desc = still_names(drawer.spec, drawer.scenario, still)
+            for child in self.children:
+                if child.tag in ("title", "desc"):
+                    named = ElementTree.Element(child.tag, child.attrib)
+                    named.text = title if child.tag == "title" else desc
+                    replace[child.tag] = _serialize(named)
+        return self.join({"0", str(still)}, replace)
+
+
+def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
+    """The ``<title>`` and ``<desc>`` of still frame ``still`` (1-based step): the spec's title and
+    alt text, each followed by the step (its heading, and its description in ``<desc>``)."""
+    heading = step_heading(scenario, still - 1)
+    return (f"{spec.title} ({heading})",
+            f"{spec.alt} {heading}. {scenario.steps[still - 1].description}")
 
 
 @dataclass(frozen=True)
@@ -290,4 +309,4 @@ def svg_document(svg: str) -> bytes:
     return (XML_DECLARATION + svg + "\n").encode("utf-8")
 
 
-__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "svg_document"]
+__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "still_names", "svg_document"]

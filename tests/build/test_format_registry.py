@@ -11,7 +11,7 @@ from renderer import outputs
 from renderer.build import execute
 from renderer.config import Options
 from renderer.load import parse_text
-from renderer.manifest import MANIFEST
+from renderer.manifest import INDEX, MANIFEST
 from renderer.outputs import OutputFormat, owned_by, render_outputs
 from renderer.validate import check_spec
 
@@ -61,9 +61,11 @@ def test_the_four_formats_name_every_file_of_our_spec():
     model = check_spec(loaded).spec
     assert model is not None
     files = render_outputs(model, "prefill-decode", [])
-    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST}
+    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX}
     assert set(files) == committed
-    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "page", "fragment"]
+    assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "frames", "poster-png", "frame-png", "gif",
+                                                        "page", "fragment"]
+    assert [fmt.name for fmt in outputs.formats() if not fmt.optional] == ["svg", "poster", "page", "fragment"]
 
 
 def test_a_format_is_registered_once():
