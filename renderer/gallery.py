@@ -20,7 +20,7 @@ from .files import display_path, sha256_hex
 from .findings import Finding
 from .manifest import INDEX
 from .model import Spec
-from .outputs import format_of, slug_for
+from .outputs import format_of, formats, slug_for
 from .results import FigureRecord
 from .templating import template
 
@@ -64,11 +64,9 @@ def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
     slug = slug_for(Path(key))
     scenarios = [s.get("id") for s in record.get("scenarios", []) if isinstance(s, dict)]
     posters = [f"{slug}.{sid}.poster.svg" for sid in scenarios if f"{slug}.{sid}.poster.svg" in names]
-    links: list[LinkContext] = []
-    for name in sorted(names):
-        fmt = format_of(slug, name)
-        if fmt is not None:
-            links.append({"href": name, "label": fmt.summary})
+    rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
+    owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
+    links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
     return {"id": f"md-gallery-{slug}", "title": record["title"], "caption": record["caption"],
             "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
             "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}

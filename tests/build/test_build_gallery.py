@@ -45,7 +45,7 @@ def test_a_folder_build_writes_the_gallery_and_records_it(tmp_path, monkeypatch)
     assert (img.get("src"), img.get("alt")) == ("alpha.main.poster.svg", "Alt text of alpha.")
     assert first.find("p").text == "Caption of alpha."
     hrefs = [a.get("href") for a in first.findall(".//ul/li/a")]
-    assert hrefs == ["alpha.fragment.html", "alpha.html", "alpha.main.poster.svg", "alpha.main.svg"]
+    assert hrefs == ["alpha.html", "alpha.fragment.html", "alpha.main.svg", "alpha.main.poster.svg"]  # pages first
     assert all((tmp_path / "out" / href).is_file() for href in hrefs)
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
     assert manifest["index"] == {"path": "index.html", "sha256": hashlib.sha256(index.read_bytes()).hexdigest()}
