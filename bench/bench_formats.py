@@ -3,14 +3,14 @@
 Targets (on the project's 2-core machine): SVG and HTML for the whole gallery
 (`mechanisms/`) within 1 s, every format (`--frames --png --gif`) within 10 s.
 The same builds run over a generated set of specs too (`--generated N` specs of
-18 targets and 7 steps, as the reference spec has).  Each configuration is built
+18 targets and 7 steps, as the reference spec has), reported without a target.  Each configuration is built
 into a fresh folder `--runs` times and the median reported; a format's cost is
 its configuration's median less the base build's (SVG and HTML only).  Run from
 the repository root with the package and its raster extra installed:
 
     python bench/bench_formats.py [--runs 3] [--generated 10]
 
-It exits 1 when a target is missed.
+It exits 1 when a target of the gallery is missed.
 """
 
 from __future__ import annotations
@@ -90,9 +90,8 @@ def main() -> int:
         generated.mkdir()
         for n in range(args.generated):
             (generated / f"gen{n}.mechanism.json").write_text(json.dumps(synthetic_spec(n, 3, 6, 7)), "utf-8")
-        _, generated_ok = measure(f"{args.generated} generated specs (18 targets, 7 steps each)", generated,
-                                  args.runs, work)
-    return 0 if gallery_ok and generated_ok else 1
+        measure(f"{args.generated} generated specs (18 targets, 7 steps each), reported", generated, args.runs, work)
+    return 0 if gallery_ok else 1
 
 
 if __name__ == "__main__":
