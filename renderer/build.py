@@ -203,8 +203,9 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
     with _output_lock(output):  # two builds into one folder must not interleave their manifests
-        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}  # another build may have
-        index = _index(options, output, results, current, report)                  # written it meanwhile
+        # Read again: another build may have written it meanwhile.  The gallery page follows it.
+        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
+        index = _index(options, output, results, current, report)
         if index is not None:
             names.append(INDEX)
             changed.append(write_file(output / INDEX, index.data))

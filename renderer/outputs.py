@@ -24,6 +24,7 @@ from .html import FigureContext, figure_context, render_fragment, render_page
 from .layout import Diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
+from .raster import gif, rasterise
 from .svg import ScenarioSvgs, prefix_for, render_scenario, svg_document
 
 #: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
@@ -68,8 +69,8 @@ class RenderJob:
 
     @cached_property
     def pictures(self) -> dict[tuple[str, int], bytes]:
-        """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once."""
-        from .raster import rasterise  # the raster extra is imported only when a picture is asked for
+        """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
+        Raises :class:`~renderer.errors.RasterError` without the ``raster`` extra."""
         return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
                 for k, svg in sorted(drawn.stills.items())}
 
@@ -266,7 +267,6 @@ class AnimatedGif(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.gif``: step stills 1 to N, each for its ``duration`` (see :func:`renderer.raster.gif`)."""
-        from .raster import gif
         return gif([job.pictures[(scenario.id, k)] for k in range(1, len(scenario.steps) + 1)],
                    [step.duration for step in scenario.steps])
 
