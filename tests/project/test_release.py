@@ -38,7 +38,9 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     # The package data every stage reads through importlib.resources travels in the wheel.
     for data in ("renderer/schema/mechanism.schema.json", "renderer/data/text-metrics.json",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
-                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css"):
+                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
+                 "renderer/templates/index.html", "renderer/fonts/DejaVuSans.ttf", "renderer/fonts/DejaVuSans-Bold.ttf",
+                 "renderer/fonts/LICENSE-DejaVu.txt"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 
