@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv setup setup-test gallery test lint test-fast bench
+.PHONY: venv setup setup-test gallery test lint test-fast bench bench-formats
 
 venv:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,3 +38,8 @@ bench: setup
 	$(BIN)/python bench/bench_serve.py
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_noop.py
+
+# The cost of each output format (SVG and HTML, frames, PNG, GIF); PNG and GIF need the raster extra.
+bench-formats: venv
+	$(BIN)/python -m pip install --quiet '.[raster]'
+	$(BIN)/python bench/bench_formats.py

@@ -16,6 +16,7 @@ builds go through it) without writing anything::
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,9 +24,11 @@ from .config import Project, spec_project
 from .errors import TemplateError
 from .files import display_path
 from .findings import Finding, sorted_findings
+from .gallery import figure_record
 from .load import LoadedSpec, load_spec
-from .outputs import render_outputs, slug_for
+from .outputs import render_outputs, selected, slug_for
 from .provenance import SourceCheck, check_sources
+from .results import FigureRecord
 from .validate import check_spec
 
 
@@ -36,7 +39,7 @@ class RenderedSpec:
     ``files`` maps an output file name (``NAME.SCENARIO.svg``, ``NAME.html``…, no folder) to its bytes,
     empty when the spec failed or was only validated; ``findings`` are every problem found, sorted
     (:class:`~renderer.findings.Finding`); ``checks`` each source's verification; ``slug`` the spec's
-    output name; ``loaded`` the file as read.
+    output name; ``loaded`` the file as read; ``figure`` the gallery page's record of it.
     """
 
     loaded: LoadedSpec
@@ -44,6 +47,7 @@ class RenderedSpec:
     findings: list[Finding] = field(default_factory=list)
     checks: list[SourceCheck] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
+    figure: FigureRecord | None = None  # what the gallery page shows of it (renderer.gallery)
 
     @property
     def ok(self) -> bool:
@@ -52,14 +56,16 @@ class RenderedSpec:
 
 
 def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_sources: bool | None = None,
-                template_dir: Path | None = None, render: bool = True, project: Project | None = None) -> RenderedSpec:
+                template_dir: Path | None = None, render: bool = True, project: Project | None = None,
+                extra_formats: Collection[str] = ()) -> RenderedSpec:
     """Load, validate, verify the sources of and (when ``render`` and the spec passed) render the spec at ``path``.
 
     ``source_root`` is the folder source paths are relative to (default: the spec's project's, see
     :func:`renderer.config.spec_project`, or ``project`` when the caller looked it up already);
     ``allow_missing_sources`` reports a missing source file as unverified instead of failing
     (default: the project's setting, else no);
-    ``template_dir`` is a folder of jinja2 templates found before the package's own (trusted code).
+    ``template_dir`` is a folder of jinja2 templates found before the package's own (trusted code);
+    ``extra_formats`` names the optional format groups to render too (``{"frames", "png", "gif"}``).
     Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
     :class:`~renderer.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~renderer.errors.RenderError` or :class:`~renderer.errors.TimelineError` only for a spec
@@ -88,7 +94,8 @@ def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_so
         try:
             with using_templates(template_dir):
                 rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
-                                                diagram=validation.diagram)
+                                                selected(extra_formats), validation.diagram)
+            rendered.figure = figure_record(validation.spec)
         except jinja2.TemplateError as exc:
             where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "a template"
             line = getattr(exc, "lineno", None)

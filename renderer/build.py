@@ -27,20 +27,25 @@ from .api import render_spec
 from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
 from .errors import MechdiagramError, OutputError
-from .files import default_mode, display_path, file_digest_or_none, write_file
+from .files import default_mode, display_path, file_digest_or_none, sha256_hex, write_file
 from .findings import Finding
+from .gallery import IndexPlan, plan_index, render_index
 from .load import LoadedSpec
 from .manifest import (
+    INDEX,
     MANIFEST,
     Entry,
     manifest_bytes,
     manifest_collisions,
+    manifest_entries,
     read_manifest,
+    recorded_index,
     recorded_outputs,
     retired,
     version_finding,
 )
 from .outputs import slug_for
+from .raster import rasteriser
 from .results import Report, SpecResult
 
 #: Called with the number of specs just finished (to move a progress bar on).
@@ -83,9 +88,10 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
     ``project`` is the spec's :func:`~renderer.config.spec_project` when the caller knows it already.
     """
     rendered = render_spec(path, source_root=options.source_root, allow_missing_sources=options.allow_missing_sources,
-                           template_dir=options.template_dir, render=options.mode != "validate", project=project)
+                           template_dir=options.template_dir, render=options.mode != "validate", project=project,
+                           extra_formats=options.extra_formats)
     return SpecResult(rendered.loaded, rendered.slug, manifest_key(path, options.output), rendered.findings,
-                      rendered.checks, rendered.files)
+                      rendered.checks, rendered.files, figure=rendered.figure)
 
 
 def _slug_collisions(results: list[SpecResult]) -> None:
@@ -99,19 +105,28 @@ def _slug_collisions(results: list[SpecResult]) -> None:
                 "output-collision"))
 
 
-def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str]) -> None:
+def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
+                  previous: dict[str, Entry]) -> None:
     owners = {name: result.loaded.display for result in report.results if not result.failed
               for name in result.outputs}
+    pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
+                for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
     for name, data in sorted(expected.items()):
         path = output / name
         shown = display_path(path)
-        spec = f"output of {owners[name]}" if name in owners else "the manifest of the specs"
+        spec = (f"output of {owners[name]}" if name in owners
+                else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
         if not path.is_file():
             report.output_findings.append(Finding(shown, None, f"missing ({spec}): run mechdiagram build",
                                                   "stale-output"))
         elif path.read_bytes() != data:
-            report.output_findings.append(Finding(shown, None, f"differs from a fresh build ({spec}): run "
-                                                  "mechdiagram build", "stale-output"))
+            made_by = pictures.get(name)
+            if isinstance(made_by, str) and made_by != rasteriser():
+                message = (f"differs from a fresh build ({spec}): it was rasterised by {made_by}, this build uses "
+                           f"{rasteriser()}, whose pixels differ; run mechdiagram build to redraw the pictures")
+            else:
+                message = f"differs from a fresh build ({spec}): run mechdiagram build"
+            report.output_findings.append(Finding(shown, None, message, "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
@@ -179,7 +194,7 @@ def _intact(entry: Entry, output: Path) -> bool:
 
 def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | None]]:
     """Each spec's bytes and build key (``None`` for a file that cannot be read or is not a JSON object)."""
-    shared: RunKey = run_key(template_dir=options.template_dir)
+    shared: RunKey = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats)
     by_folder: dict[Path, Project] = {}
     keys: dict[Path, tuple[bytes, str | None]] = {}
     for path in paths:
@@ -234,13 +249,32 @@ def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
     return result
 
 
+def _index(options: Options, output: Path, results: list[SpecResult], previous: dict[str, Entry],
+           report: Report) -> IndexPlan | None:
+    """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
+    ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
+    if not options.index or not any(path.is_dir() for path in options.specs):
+        return None
+    plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
+    if plan.refused is not None:
+        report.output_findings.append(plan.refused)
+        return None
+    return plan
+
+
+def _index_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
+    """Whether the gallery page on disk is the one this run would write, or none is to be written."""
+    plan = _index(options, output, results, read_manifest(output), Report(results))
+    return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
+
+
 def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-           results: list[SpecResult], dropped: set[str]) -> None:
+           results: list[SpecResult], dropped: set[str], options: Options) -> None:
     # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
     # The manifest goes last, and only once every output is in place, so that it never
     # describes files an interrupted or failed build did not write.
     if (not expected and not retiring and not dropped and any(r.skipped for r in results)
-            and all(r.skipped or r.failed for r in results)):
+            and all(r.skipped or r.failed for r in results) and _index_current(options, output, results)):
         report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
         return
     from concurrent.futures import ThreadPoolExecutor  # validate and check write nothing
@@ -259,9 +293,14 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
     with _output_lock(output):  # two builds into one folder must not interleave their manifests
-        current = read_manifest(output)  # another build may have written it meanwhile
-        manifest = manifest_bytes(results, {k: v for k, v in current.items() if k not in dropped})
-        changed.append(write_file(output / MANIFEST, manifest))
+        # Read again: another build may have written it meanwhile.  The gallery page follows it.
+        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
+        index = _index(options, output, results, current, report)
+        if index is not None:
+            names.append(INDEX)
+            changed.append(write_file(output / INDEX, index.data))
+        digest = sha256_hex(index.data) if index is not None else recorded_index(output)
+        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest)))
     for name, was_written in zip([*names, MANIFEST], changed, strict=True):
         (report.written if was_written else report.unchanged).append(name)
 
@@ -302,8 +341,13 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
         if other_version is not None:  # every file would differ: one finding says why
             report.output_findings.append(other_version)
             return report
-        expected[MANIFEST] = manifest_bytes(results, {k: v for k, v in previous.items() if k not in dropped})
-        _check_output(report, output, expected, retiring)
+        kept = {k: v for k, v in previous.items() if k not in dropped}
+        index = _index(options, output, results, kept, report)
+        if index is not None:
+            expected[INDEX] = index.data
+        expected[MANIFEST] = manifest_bytes(results, kept,
+                                            sha256_hex(index.data) if index is not None else recorded_index(output))
+        _check_output(report, output, expected, retiring, previous)
         return report
-    _write(report, output, expected, retiring, results, dropped)
+    _write(report, output, expected, retiring, results, dropped, options)
     return report

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ def _source_state(root: Path, relpath: str) -> str:
         return f"unreadable: {type(exc).__name__}"
 
 
-def run_key(*, template_dir: Path | None) -> RunKey:
+def run_key(*, template_dir: Path | None, extra_formats: Collection[str] = ()) -> RunKey:
     """What every spec's key shares in one run (see the module docstring).  Raises ``OSError`` when a file of
     ``template_dir`` cannot be read."""
     data = hashlib.sha256()
@@ -77,5 +78,6 @@ def run_key(*, template_dir: Path | None) -> RunKey:
         "package-data": data.hexdigest(),
         "formats": [[fmt.name, fmt.pattern, fmt.key_parts()] for fmt in formats()],
         "templates": _folder_files(template_dir) if template_dir is not None else None,
+        "extra-formats": sorted(extra_formats),
     }
     return RunKey(hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest())

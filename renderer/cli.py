@@ -28,10 +28,12 @@ from . import __version__
 from .assets import schema_text
 from .build import discover, execute
 from .config import Format, Mode, Options, project_settings, spec_project
-from .errors import CommandFailedError, HashError, MechdiagramError, OutputError, UsageError
+from .errors import CommandFailedError, ConfigError, HashError, MechdiagramError, OutputError, UsageError
 from .files import display_path
 from .findings import Finding
 from .hashing import DigestWrite, hash_files, write_spec_digests
+from .outputs import groups
+from .raster import rasteriser
 from .report import emit, format_finding, printable
 from .scaffold import plan_new, schema_copy_is_current, write_new, write_schema
 
@@ -68,11 +70,25 @@ def _translated(func: F) -> F:
     return cast(F, wrapper)
 
 
-def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-             allow_missing: bool | None, fmt: Format, jobs: int = 0) -> Options:
-    from .config import Options, project_settings
-    from .files import display_path
+def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None]) -> frozenset[str]:
+    """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]``, then the flags
+    (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError` for an unknown group name."""
+    known = groups()
+    listed = settings.get("formats", [])
+    unknown = [name for name in listed if name not in known]
+    if unknown:
+        raise ConfigError(f"[tool.mechdiagram] formats has unknown format {unknown[0]!r}; known formats: "
+                          + ", ".join(known))
+    chosen = {name for name in listed if known[name]}
+    for name, flag in flags.items():
+        if flag is not None:
+            chosen = chosen | {name} if flag else chosen - {name}
+    return frozenset(chosen)
 
+
+def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+             allow_missing: bool | None, fmt: Format, jobs: int = 0,
+             pictures: dict[str, bool | None] | None = None, index: bool | None = None) -> Options:
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
@@ -90,6 +106,10 @@ def _options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_ro
     # source-root and allow-missing-sources of pyproject.toml come from each spec's own project.
     options.source_root = source_root
     options.allow_missing_sources = allow_missing
+    options.extra_formats = _selected_formats(settings, pictures or {})
+    if options.extra_formats & {"png", "gif"}:
+        rasteriser()  # fails early, with what to install, when the raster extra is missing
+    options.index = bool(index if index is not None else settings.get("index", True))
     if options.output.exists() and not options.output.is_dir():
         raise UsageError(f"output {options.output} exists and is not a folder")
     if options.source_root is not None and not options.source_root.is_dir():
@@ -137,6 +157,19 @@ def _progress(options: Options) -> Iterator[Progress | None]:
 
     with click.progressbar(length=len(discover(options.specs)), label="Building", file=sys.stderr) as bar:
         yield bar.update
+
+
+def _pictures(func: F) -> F:
+    """The output options of ``build`` and ``check``: the optional formats and the gallery page."""
+    func = click.option("--index/--no-index", "index", default=None,
+                        help="Write index.html, the gallery page, when building a folder of specs "
+                             "[default: on; index in pyproject.toml]. A foreign index.html is never overwritten.")(func)
+    func = click.option("--gif/--no-gif", default=None,
+                        help="Also write NAME.SCENARIO.gif, each step held for its duration (raster extra).")(func)
+    func = click.option("--png/--no-png", default=None,
+                        help="Also write a PNG beside each still: the poster and every step (raster extra).")(func)
+    return click.option("--frames/--no-frames", default=None,
+                        help="Also write NAME.SCENARIO.frame-K.svg, a still of each step K.")(func)
 
 
 def _run(options: Options, done: str) -> None:
@@ -194,6 +227,7 @@ _TEMPLATE_DIR = click.option(
 @main.command(short_help="Check specs and write their SVG, HTML and manifest.",
               epilog="Example: mechdiagram build mechanisms -o output")
 @_common
+@_pictures
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
 @_TEMPLATE_DIR
@@ -201,15 +235,18 @@ _TEMPLATE_DIR = click.option(
                                             "manifest was written.")
 def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None,
-          force: bool) -> None:
+          force: bool, frames: bool | None, png: bool | None, gif: bool | None, index: bool | None) -> None:
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
     the others are still built.  A spec whose bytes, sources, options,
     templates and mechdiagram version are those the manifest records, and
     whose files are in place, is skipped (--force renders it anyway).
+    --frames, --png and --gif add stills and pictures; a folder of specs
+    also gets index.html, the gallery page.
     """
-    options = _options("build", specs, output, source_root, allow_missing_sources, fmt, jobs)
+    options = _options("build", specs, output, source_root, allow_missing_sources, fmt, jobs,
+                       {"frames": frames, "png": png, "gif": gif}, index)
     options.template_dir, options.force = template_dir, force
     _run(options, "built")
 
@@ -226,17 +263,21 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
 @main.command(short_help="For CI: every check, and fail when the output is stale.",
               epilog="Example: mechdiagram check mechanisms -o output --format github")
 @_common
+@_pictures
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 @_TEMPLATE_DIR
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None) -> None:
+          allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None,
+          frames: bool | None, png: bool | None, gif: bool | None, index: bool | None) -> None:
     """For CI: every check, and fail when the output folder differs from a fresh build.
 
     check never skips a spec: it renders every one and compares.  Output written
-    by another mechdiagram version is reported once, as needing a rebuild.
+    by another mechdiagram version is reported once, as needing a rebuild.  Give
+    it the format options the build had (or set them in pyproject.toml).
     """
-    options = _options("check", specs, output, source_root, allow_missing_sources, fmt, jobs)
+    options = _options("check", specs, output, source_root, allow_missing_sources, fmt, jobs,
+                       {"frames": frames, "png": png, "gif": gif}, index)
     options.template_dir = template_dir
     _run(options, "valid")
 

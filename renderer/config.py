@@ -1,11 +1,12 @@
 """Settings of a run: command-line options over ``[tool.mechdiagram]`` in the nearest ``pyproject.toml``.
 
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
-``source-root`` (string), ``output`` (string), ``specs`` (list of strings) and
-``allow-missing-sources`` (boolean).  ``output`` and ``specs`` come from the
-project of the working directory; ``source-root`` and ``allow-missing-sources``
-from the project each spec is in (:func:`spec_project`), so specs of different
-projects checked in one run each use their own.
+``source-root`` (string), ``output`` (string), ``specs`` (list of strings),
+``allow-missing-sources`` (boolean), ``formats`` (list of format groups, such as
+``["svg", "html", "frames", "png"]``) and ``index`` (boolean).  ``output``, ``specs``,
+``formats`` and ``index`` come from the project of the working directory;
+``source-root`` and ``allow-missing-sources`` from the project each spec is in
+(:func:`spec_project`), so specs of different projects checked in one run each use their own.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class Options:
     jobs: int = 0  # worker processes; 0 means one per CPU core, 1 means no worker processes
     template_dir: Path | None = None
     force: bool = False
+    extra_formats: frozenset[str] = frozenset()  # optional format groups to write: "frames", "png", "gif"
+    index: bool = True  # write index.html when a folder of specs is built (renderer.gallery)
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -121,7 +124,8 @@ def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, A
         raise ConfigError(f"{shown}: cannot read [tool.mechdiagram]: {exc}") from exc
     if not isinstance(table, dict):
         raise ConfigError(f"{shown}: [tool.mechdiagram] must be a table")
-    expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool}
+    expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool,
+                                 "formats": list, "index": bool}
     for key, value in table.items():
         if key not in expected:
             raise ConfigError(f"{shown}: [tool.mechdiagram] has unknown key {key!r}; known keys: "
@@ -129,7 +133,7 @@ def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, A
         if not isinstance(value, expected[key]):
             raise ConfigError(f"{shown}: [tool.mechdiagram] {key} must be a {expected[key].__name__}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{shown}: [tool.mechdiagram] specs must be a list of strings")
+            raise ConfigError(f"{shown}: [tool.mechdiagram] {key} must be a list of strings")
         texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
         if any("\0" in text for text in texts):
             raise ConfigError(f"{shown}: [tool.mechdiagram] {key} holds a NUL character")

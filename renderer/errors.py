@@ -76,6 +76,13 @@ class RenderError(MechdiagramError):
 
 class ServeError(MechdiagramError):
     """``mechdiagram serve`` cannot listen on its port (in use, or not allowed)."""
+
+
 class TemplateError(MechdiagramError):
     """A template of ``--template-dir`` cannot be read or rendered (a syntax error, an unknown name); the message
     names the template and, where jinja2 knows it, the line."""
+
+
+class RasterError(UsageError):
+    """PNG or GIF output was asked for without the rasteriser (the ``raster`` extra), or the rasteriser
+    refused a drawing; the message says which and what to install."""

@@ -3,7 +3,9 @@
 The manifest records the mechdiagram version that wrote it and, per spec (keyed
 by its path relative to the output folder), the spec's SHA-256, its build key
 (:mod:`renderer.buildkey`; only for a spec built without findings), each output
-file's name and SHA-256, and its sources' status.  Retirement works from those records alone: a file is
+file's name and SHA-256 (and, for a picture, the rasteriser that drew it), its sources' status and
+the ``figure`` record the gallery page shows; and the SHA-256 of the gallery page ``index.html``
+when mechdiagram wrote one.  Retirement works from those records alone: a file is
 deleted only when a format could have written it for that spec
 (:func:`renderer.outputs.owned_by`) and its bytes still match the recorded digest.
 """
@@ -19,10 +21,14 @@ from typing import Any
 from . import __version__
 from .files import display_path, file_digest_or_none, sha256_hex
 from .findings import Finding
-from .outputs import owned_by, slug_for
+from .outputs import format_of, owned_by, slug_for
+from .raster import rasteriser
 from .results import SpecResult
 
 MANIFEST = "manifest.json"
+
+#: The gallery page, the one output of a whole build (renderer.gallery writes it).
+INDEX = "index.html"
 
 #: Largest manifest.json read back (bytes); a larger one is treated as damaged.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -41,11 +47,18 @@ def recorded_outputs(entry: Entry) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) -> bytes:
-    """``manifest.json``: the version, and per spec its SHA-256, build key, outputs' SHA-256 and sources' status.
+def _output_record(slug: str, name: str, data: bytes) -> dict[str, str]:
+    record = {"path": name, "sha256": sha256_hex(data)}
+    fmt = format_of(slug, name)
+    if fmt is not None and fmt.rasterised:
+        record["rasteriser"] = rasteriser()  # so that check can name an upgrade that changed the pixels
+    return record
 
-    Failed and skipped specs keep their ``previous`` entry (by spec path) so
-    their output stays described.  Sorted by spec path; no timestamps.
+
+def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry]) -> dict[str, Entry]:
+    """The manifest's entries by spec key after this run: the built specs' new entries over ``previous``.
+
+    Failed and skipped specs keep their ``previous`` entry so their output stays described.
     """
     entries = dict(previous)
     for result in results:
@@ -54,11 +67,22 @@ def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry]) ->
         entry: Entry = {"spec": result.key, "sha256": result.loaded.sha256}
         if result.build_key is not None:
             entry["build"] = result.build_key
-        entry["outputs"] = [{"path": name, "sha256": sha256_hex(data)} for name, data in sorted(result.outputs.items())]
+        entry["outputs"] = [_output_record(result.slug, name, data) for name, data in sorted(result.outputs.items())]
         entry["sources"] = [check.as_dict() for check in result.checks]
+        if result.figure is not None:
+            entry["figure"] = result.figure
         entries[result.key] = entry
-    body = {"generator": "mechdiagram", "version": __version__, "format": 1,
-            "specs": [entries[k] for k in sorted(entries)]}
+    return entries
+
+
+def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], index: str | None = None) -> bytes:
+    """``manifest.json``: the version, :func:`manifest_entries` sorted by spec path, and ``index``, the
+    SHA-256 of the gallery page ``index.html`` when mechdiagram wrote one.  No timestamps."""
+    entries = manifest_entries(results, previous)
+    body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "format": 1}
+    if index is not None:
+        body["index"] = {"path": INDEX, "sha256": index}
+    body["specs"] = [entries[k] for k in sorted(entries)]
     # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
 
@@ -104,6 +128,14 @@ def read_manifest(output: Path) -> dict[str, Entry]:
                 and isinstance(entry.get("outputs", []), list)}
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return {}
+
+
+def recorded_index(output: Path) -> str | None:
+    """The SHA-256 that ``output/manifest.json`` records for ``index.html``, or ``None``."""
+    data = _document(output)
+    index = data.get("index") if isinstance(data, dict) else None
+    digest = index.get("sha256") if isinstance(index, dict) else None
+    return digest if isinstance(digest, str) else None
 
 
 def spec_shown(output: Path, key: str) -> str:

@@ -5,7 +5,10 @@ Every file a spec produces comes from an :class:`OutputFormat` registered with
 it with the output folder, and retirement asks the formats which names a spec
 may own (:func:`owned_by`), so a new format is one new class and nothing else
 changes.  A format names its files with a pattern of ``{slug}`` (the spec's
-output name) and, for a file per scenario, ``{scenario}`` (the scenario id).
+output name), for a file per scenario ``{scenario}`` (the scenario id) and, for
+a file per step, ``{step}`` (the step's number, from 1).  A format belongs to a
+``group`` that the command line and ``formats`` in ``[tool.mechdiagram]``
+select; an ``optional`` group is written only when selected.
 
 The drawing and HTML modules (svgwrite, jinja2) are imported when a spec is
 rendered, not with this module: ``validate`` and a build that skips every spec
@@ -15,15 +18,18 @@ never load them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from .errors import RasterError
 from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
+from .raster import gif, rasterise
+from .raster import rasteriser as rasteriser_version
 
 if TYPE_CHECKING:
     from .html import FigureContext
@@ -31,6 +37,9 @@ if TYPE_CHECKING:
 
 #: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
 _SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
+
+#: Step numbers (``{step}`` in a pattern): from 1, no leading zero.
+_STEP_NUMBER = r"[1-9][0-9]*"
 
 
 def slug_for(path: Path) -> str:
@@ -55,14 +64,17 @@ class RenderJob:
     slug: str
     checks: Sequence[SourceCheck]
     diagram: Diagram | None = None
+    step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
 
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once, by scenario id: the animated SVG and its poster still."""
+        """Each scenario drawn once, by scenario id: the animated SVG, its poster still and, with
+        ``step_stills``, the still of every step."""
         from .svg import prefix_for, render_scenario
 
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
-                                             prefix_for(self.slug, scenario.id))
+                                             prefix_for(self.slug, scenario.id),
+                                             tuple(range(len(scenario.steps) + 1)) if self.step_stills else (0,))
                 for scenario in self.spec.scenarios}
 
     @cached_property
@@ -76,8 +88,15 @@ class RenderJob:
                 for scenario in self.spec.scenarios}
 
     @cached_property
+    def pictures(self) -> dict[tuple[str, int], bytes]:
+        """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
+        Raises :class:`~renderer.errors.RasterError` without the ``raster`` extra."""
+        return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
+                for k, svg in sorted(drawn.stills.items())}
+
+    @cached_property
     def figure(self) -> FigureContext:
-        """The HTML template context, inlining every scenario's animated SVG."""
+        """The HTML template context, inlining every scenario's animated SVG (its colours follow the page)."""
         from .html import figure_context
 
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
@@ -92,29 +111,52 @@ class OutputFormat:
     name: ClassVar[str]
     pattern: ClassVar[str]
     summary: ClassVar[str]
+    #: The selectable group (``--frames``, ``formats = ["png"]``); defaults to the name.
+    group: ClassVar[str] = ""
+    #: True for a group written only when selected (frames, PNG, GIF).
+    optional: ClassVar[bool] = False
+    #: True when the format reads every step's still (:attr:`RenderJob.step_stills`).
+    reads_steps: ClassVar[bool] = False
+    #: True when the bytes come from the rasteriser (the manifest records its version).
+    rasterised: ClassVar[bool] = False
+
+    @classmethod
+    def group_name(cls) -> str:
+        """The group that selects this format."""
+        return cls.group or cls.name
 
     @classmethod
     def per_scenario(cls) -> bool:
-        """True when the format writes one file per scenario."""
+        """True when the format writes one file per scenario (or per step)."""
         return "{scenario}" in cls.pattern
 
     @classmethod
-    def file_name(cls, slug: str, scenario: str = "") -> str:
-        """The file name for ``slug`` (and ``scenario``, for a per-scenario format)."""
-        return cls.pattern.format(slug=slug, scenario=scenario)
+    def per_step(cls) -> bool:
+        """True when the format writes one file per step of each scenario."""
+        return "{step}" in cls.pattern
+
+    @classmethod
+    def file_name(cls, slug: str, scenario: str = "", step: int = 0) -> str:
+        """The file name for ``slug`` (and ``scenario``, and the 1-based ``step``, where the pattern has them)."""
+        return cls.pattern.format(slug=slug, scenario=scenario, step=step)
 
     @classmethod
     def owns(cls, slug: str, name: str) -> bool:
         """Whether ``name`` is a file this format writes for the spec named ``slug``, for any scenario id."""
         regex = re.escape(cls.pattern).replace(re.escape("{slug}"), re.escape(slug))
-        regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID)
+        regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER)
         return re.fullmatch(regex, name) is not None
 
     def key_parts(self) -> list[str]:
         """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
-        bytes (a rasteriser's version, a font file's digest), as strings for the build key
-        (:mod:`renderer.buildkey`); ``[]`` for the formats we write ourselves."""
-        return []
+        bytes, as strings for the build key (:mod:`renderer.buildkey`): the rasteriser's name and version
+        for a picture, ``[]`` for the formats we write ourselves."""
+        if not self.rasterised:
+            return []
+        try:
+            return [rasteriser_version()]
+        except RasterError:
+            return ["no rasteriser"]  # not installed: only a build that asks for pictures fails
 
     def render_spec(self, job: RenderJob) -> bytes:
         """The bytes of the spec's file (per-spec formats)."""
@@ -122,6 +164,10 @@ class OutputFormat:
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """The bytes of one scenario's file (per-scenario formats)."""
+        raise NotImplementedError
+
+    def render_step(self, job: RenderJob, scenario: Scenario, step: int) -> bytes:
+        """The bytes of one step's file (per-step formats); ``step`` counts from 1."""
         raise NotImplementedError
 
 
@@ -144,7 +190,26 @@ def formats() -> list[OutputFormat]:
 
 def owned_by(slug: str, name: str) -> bool:
     """Whether a file ``name`` (no folder) is one some format writes for the spec named ``slug``."""
-    return any(cls.owns(slug, name) for cls in _REGISTRY.values())
+    return format_of(slug, name) is not None
+
+
+def format_of(slug: str, name: str) -> type[OutputFormat] | None:
+    """The format that writes a file ``name`` (no folder) for the spec named ``slug``, or ``None``."""
+    return next((cls for cls in _REGISTRY.values() if cls.owns(slug, name)), None)
+
+
+def groups() -> dict[str, bool]:
+    """Every format group, in registration order, with whether it is optional (``{"svg": False, ...}``)."""
+    found: dict[str, bool] = {}
+    for cls in _REGISTRY.values():
+        found.setdefault(cls.group_name(), cls.optional)
+    return found
+
+
+def selected(extra: Collection[str]) -> Callable[[OutputFormat], bool]:
+    """A ``chosen`` filter for :func:`render_outputs`: every format of a group that is not optional,
+    and those of the optional groups named in ``extra`` (``{"frames", "png"}``)."""
+    return lambda fmt: not fmt.optional or fmt.group_name() in extra
 
 
 @register
@@ -167,6 +232,7 @@ class PosterSvg(OutputFormat):
     """The poster still of a scenario, for print, slides and readers who asked for reduced motion."""
 
     name = "poster"
+    group = "svg"
     pattern = "{slug}.{scenario}.poster.svg"
     summary = "still poster SVG per scenario"
 
@@ -182,6 +248,7 @@ class DarkSvg(OutputFormat):
     """The animated SVG in dark colours, for ``<picture>``'s ``prefers-color-scheme: dark`` source."""
 
     name = "svg-dark"
+    group = "svg"
     pattern = "{slug}.{scenario}.dark.svg"
     summary = "animated SVG per scenario, dark colours"
 
@@ -197,6 +264,7 @@ class PosterDarkSvg(OutputFormat):
     """The poster still in dark colours."""
 
     name = "poster-dark"
+    group = "svg"
     pattern = "{slug}.{scenario}.poster.dark.svg"
     summary = "still poster SVG per scenario, dark colours"
 
@@ -210,9 +278,10 @@ class PosterDarkSvg(OutputFormat):
 @register
 class NarrowSvg(OutputFormat):
     """The animated SVG laid out for a phone-wide ``<img>``: one column of boxes, so that its text stays
-    at 12 CSS px or more in a 330 px wide image (``<picture>``'s ``max-width`` source)."""
+    at 12 CSS px or more in a 330 px wide image (a README, a phone)."""
 
     name = "svg-narrow"
+    group = "svg"
     pattern = "{slug}.{scenario}.narrow.svg"
     summary = "animated SVG per scenario, narrow layout"
 
@@ -228,6 +297,7 @@ class NarrowDarkSvg(OutputFormat):
     """The narrow animated SVG in dark colours."""
 
     name = "svg-narrow-dark"
+    group = "svg"
     pattern = "{slug}.{scenario}.narrow.dark.svg"
     summary = "animated SVG per scenario, narrow layout, dark colours"
 
@@ -239,10 +309,78 @@ class NarrowDarkSvg(OutputFormat):
 
 
 @register
+class FrameSvg(OutputFormat):
+    """The still of each step, for print, slides and social cards (``--frames``)."""
+
+    name = "frames"
+    pattern = "{slug}.{scenario}.frame-{step}.svg"
+    summary = "still SVG of each step"
+    optional = True
+    reads_steps = True
+
+    def render_step(self, job: RenderJob, scenario: Scenario, step: int) -> bytes:
+        """``NAME.SCENARIO.frame-K.svg``: the poster's drawing frozen at step K, the step in its title."""
+        from .svg import svg_document
+
+        return svg_document(job.drawings[scenario.id].stills[step])
+
+
+@register
+class PosterPng(OutputFormat):
+    """The poster as a PNG, for places that take no SVG (``--png``)."""
+
+    name = "poster-png"
+    group = "png"
+    pattern = "{slug}.{scenario}.poster.png"
+    summary = "poster PNG per scenario"
+    optional = True
+    rasterised = True
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.poster.png``: the poster still rasterised (:mod:`renderer.raster`)."""
+        return job.pictures[(scenario.id, 0)]
+
+
+@register
+class FramePng(OutputFormat):
+    """Each step's still as a PNG (``--png``)."""
+
+    name = "frame-png"
+    group = "png"
+    pattern = "{slug}.{scenario}.frame-{step}.png"
+    summary = "PNG of each step"
+    optional = True
+    reads_steps = True
+    rasterised = True
+
+    def render_step(self, job: RenderJob, scenario: Scenario, step: int) -> bytes:
+        """``NAME.SCENARIO.frame-K.png``: step K's still rasterised."""
+        return job.pictures[(scenario.id, step)]
+
+
+@register
+class AnimatedGif(OutputFormat):
+    """The scenario as an animated GIF, each step held for its duration, looping (``--gif``)."""
+
+    name = "gif"
+    pattern = "{slug}.{scenario}.gif"
+    summary = "animated GIF per scenario"
+    optional = True
+    reads_steps = True
+    rasterised = True
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.gif``: step stills 1 to N, each for its ``duration`` (see :func:`renderer.raster.gif`)."""
+        return gif([job.pictures[(scenario.id, k)] for k in range(1, len(scenario.steps) + 1)],
+                   [step.duration for step in scenario.steps])
+
+
+@register
 class Page(OutputFormat):
     """The standalone HTML page: figure, step player, transcript, limitations and sources."""
 
     name = "page"
+    group = "html"
     pattern = "{slug}.html"
     summary = "standalone HTML page"
 
@@ -258,6 +396,7 @@ class Fragment(OutputFormat):
     """The embeddable HTML fragment: the page's figure without the document around it."""
 
     name = "fragment"
+    group = "html"
     pattern = "{slug}.fragment.html"
     summary = "embeddable HTML fragment"
 
@@ -269,17 +408,23 @@ class Fragment(OutputFormat):
 
 
 def render_outputs(spec: Spec, slug: str, checks: Sequence[SourceCheck],
-                   chosen: Callable[[OutputFormat], bool] = lambda fmt: True,
+                   chosen: Callable[[OutputFormat], bool] | None = None,
                    diagram: Diagram | None = None) -> dict[str, bytes]:
-    """Every file of one valid spec, by file name: per scenario the per-scenario formats' files, then
-    the per-spec formats' files, each in registration order.  ``chosen`` filters the formats;
-    ``diagram`` is the spec's laid-out figure when validation computed it already."""
-    job = RenderJob(spec, slug, checks, diagram)
+    """Every file of one valid spec, by file name: per scenario the per-scenario (and per-step) formats'
+    files, then the per-spec formats' files, each in registration order.  ``chosen`` filters the formats
+    (default: those not optional, :func:`selected`); ``diagram`` is the spec's laid-out figure when
+    validation computed it already.  Raises :class:`~renderer.errors.RasterError` for a picture
+    format without the ``raster`` extra."""
+    chosen = chosen or selected(())
     active = [fmt for fmt in formats() if chosen(fmt)]
+    job = RenderJob(spec, slug, checks, diagram, step_stills=any(fmt.reads_steps for fmt in active))
     outputs: dict[str, bytes] = {}
     for scenario in spec.scenarios:
         for fmt in active:
-            if fmt.per_scenario():
+            if fmt.per_step():
+                for step in range(1, len(scenario.steps) + 1):
+                    outputs[fmt.file_name(slug, scenario.id, step)] = fmt.render_step(job, scenario, step)
+            elif fmt.per_scenario():
                 outputs[fmt.file_name(slug, scenario.id)] = fmt.render_scenario(job, scenario)
     for fmt in active:
         if not fmt.per_scenario():

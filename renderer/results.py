@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from .findings import Finding
 from .load import LoadedSpec
 from .provenance import SourceCheck
+
+
+class FigureRecord(TypedDict):
+    """What the gallery page shows of one spec, as the manifest keeps it (plain author text;
+    made by :func:`renderer.gallery.figure_record`)."""
+
+    title: str
+    caption: str
+    alt: str
+    language: str
+    scenarios: list[dict[str, str]]  # [{"id": ..., "title": ...}] in spec order
 
 
 @dataclass
@@ -27,6 +39,7 @@ class SpecResult:
     outputs: dict[str, bytes] = field(default_factory=dict)
     build_key: str | None = None
     skipped: bool = False
+    figure: FigureRecord | None = None  # the gallery's record of the spec
 
     @property
     def failed(self) -> bool:
@@ -45,7 +58,7 @@ class Report:
     written, left unchanged and deleted (names inside the output folder)."""
 
     results: list[SpecResult]
-    output_findings: list[Finding] = field(default_factory=list)
+    output_findings: list[Finding] = field(default_factory=list)  # the output folder's, index.html's too
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)

@@ -27,7 +27,7 @@ from svgwrite.etree import CDATA
 
 from . import theme
 from .errors import RenderError
-from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame
+from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from .layout.geometry import Rect
 from .locale import words_for
 from .model import Scenario, Spec
@@ -320,9 +320,10 @@ class _Pieces:
         return "".join([self.open, *(style if c.tag == "defs" else part for c, part in zip(
             self.children, self.parts, strict=True)), self.close])
 
-    def still(self, number: int) -> str:
+    def still(self, number: int, names: tuple[str, str] = ("", "")) -> str:
         """Still ``number`` (0 the poster, K step K) from presentation attributes alone: the layers of
-        other frames left out, the kept ones made visible, no style sheet and no moving dot."""
+        other frames left out, the kept ones made visible, no style sheet and no moving dot; a step's
+        still takes ``names`` as its ``<title>`` and ``<desc>`` (:func:`still_names`)."""
         out = [self.open]
         for child, part in zip(self.children, self.parts, strict=True):
             frame, steps = child.get("data-md-frame"), child.get("data-md-steps")
@@ -330,7 +331,11 @@ class _Pieces:
                 continue
             if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):
                 continue
-            if child.get("visibility") == "hidden":
+            if number and child.tag in ("title", "desc"):  # a step's still names its step
+                named = ElementTree.Element(child.tag, child.attrib)
+                named.text = names[0] if child.tag == "title" else names[1]
+                part = _serialize(named)
+            elif child.get("visibility") == "hidden":
                 shown = copy.deepcopy(child)
                 del shown.attrib["visibility"]
                 for dot in [e for e in shown if e.tag == "circle"]:
@@ -339,6 +344,15 @@ class _Pieces:
             out.append(part)
         out.append(self.close)
         return "".join(out)
+
+
+
+def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
+    """The ``<title>`` and ``<desc>`` of still frame ``still`` (1-based step): the spec's title and
+    alt text, each followed by the step (its heading, and its description in ``<desc>``)."""
+    heading = step_heading(scenario, still - 1, words_for(spec.language, spec.messages))
+    return (f"{spec.title} ({heading})",
+            f"{spec.alt} {heading}. {scenario.steps[still - 1].description}")
 
 
 @dataclass(frozen=True)
@@ -375,9 +389,10 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     dark = _Drawer(spec, scenario, layout, prefix, theme.DARK)
     lit, unlit = _Pieces(light.draw()), _Pieces(dark.draw())
     file_css = light.css(inline=False)
-    return ScenarioSvgs(lit.animated(file_css), {k: lit.still(k) for k in stills}, layout.width,
+    names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
+    return ScenarioSvgs(lit.animated(file_css), {k: lit.still(k, names[k]) for k in stills}, layout.width,
                         lit.animated(light.css(inline=True)), unlit.animated(file_css),
-                        {k: unlit.still(k) for k in stills})
+                        {k: unlit.still(k, names[k]) for k in stills})
 
 
 def svg_document(svg: str) -> bytes:
@@ -385,4 +400,4 @@ def svg_document(svg: str) -> bytes:
     return (XML_DECLARATION + svg + "\n").encode("utf-8")
 
 
-__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "svg_document"]
+__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "still_names", "svg_document"]

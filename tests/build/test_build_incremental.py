@@ -59,7 +59,7 @@ def test_an_unchanged_spec_is_not_rebuilt(tmp_path, monkeypatch):
     assert second.written == [] and second.unchanged == [MANIFEST]
     assert _entry(tmp_path)["build"] == key
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-        [MANIFEST] + [o["path"] for o in _entry(tmp_path)["outputs"]])
+        [MANIFEST, "index.html"] + [o["path"] for o in _entry(tmp_path)["outputs"]])
 
 
 def test_a_changed_source_forces_a_rebuild(tmp_path):

@@ -21,7 +21,7 @@ def test_build_writes_the_expected_files(project):
     assert result.exit_code == 0, result.output
     assert sorted(snapshot(project / "out")) == EXPECTED_FILES
     assert result.stderr.strip().splitlines()[-1] == (
-        "mechdiagram: 1 of 1 spec(s) built into out/ (9 file(s) written, 0 unchanged)")
+        "mechdiagram: 1 of 1 spec(s) built into out/ (10 file(s) written, 0 unchanged)")
 
 
 def test_two_builds_are_byte_identical(project):
@@ -33,7 +33,7 @@ def test_two_builds_are_byte_identical(project):
     # rebuilding in place changes nothing and says so
     again = invoke("build", "specs", "-o", "one", "--source-root", "specs")
     assert again.exit_code == 0
-    assert "(0 file(s) written, 9 unchanged)" in again.stderr
+    assert "(0 file(s) written, 10 unchanged)" in again.stderr
     assert snapshot(project / "one") == one
 
 
@@ -59,7 +59,7 @@ def test_parallel_and_serial_builds_are_identical(tmp_path, monkeypatch):
                                source_root=Path("specs"), jobs=2))
     assert serial.exit_code == parallel.exit_code == 0
     assert snapshot(tmp_path / "serial") == snapshot(tmp_path / "parallel")
-    assert len(snapshot(tmp_path / "serial")) == 9 * 4 + 1
+    assert len(snapshot(tmp_path / "serial")) == 9 * 4 + 2  # four files a spec, index.html and manifest.json
 
 
 def test_execute_report(project):

@@ -40,7 +40,7 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     assert built.exit_code == 0, built.stderr
     assert "retired file(s) deleted" in built.stderr
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["blog-asset.png", "manifest.json", "one.fragment.html", "one.html",
+    assert names == ["blog-asset.png", "index.html", "manifest.json", "one.fragment.html", "one.html",
                      "one.renamed.dark.svg", "one.renamed.narrow.dark.svg", "one.renamed.narrow.svg",
                      "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg"]
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))

@@ -11,7 +11,7 @@ from renderer import outputs
 from renderer.build import execute
 from renderer.config import Options
 from renderer.load import parse_text
-from renderer.manifest import MANIFEST
+from renderer.manifest import INDEX, MANIFEST
 from renderer.outputs import OutputFormat, owned_by, render_outputs
 from renderer.validate import check_spec
 
@@ -62,10 +62,13 @@ def test_the_formats_name_every_file_of_our_specs():
         model = check_spec(parse_text(spec.read_bytes(), spec.name)).spec
         assert model is not None
         files |= set(render_outputs(model, spec.name.removesuffix(".mechanism.json"), []))
-    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST}
+    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX}
     assert files == committed
     assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "svg-narrow",
-                                                       "svg-narrow-dark", "page", "fragment"]
+                                                       "svg-narrow-dark", "frames", "poster-png", "frame-png", "gif",
+                                                       "page", "fragment"]
+    assert [fmt.name for fmt in outputs.formats() if not fmt.optional] == [
+        "svg", "poster", "svg-dark", "poster-dark", "svg-narrow", "svg-narrow-dark", "page", "fragment"]
 
 
 def test_a_format_is_registered_once():

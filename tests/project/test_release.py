@@ -45,7 +45,9 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
                  "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
                  "renderer/templates/spec-format.md",
                  "renderer/serve/server.py", "renderer/static/reload.js", "renderer/templates/serve_spec.html",
-                 "renderer/templates/serve.css"):
+                 "renderer/templates/serve.css",
+                 "renderer/templates/index.html", "renderer/fonts/DejaVuSans.ttf", "renderer/fonts/DejaVuSans-Bold.ttf",
+                 "renderer/fonts/LICENSE-DejaVu.txt"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 

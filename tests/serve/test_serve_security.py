@@ -131,7 +131,7 @@ def test_nothing_is_written_unless_asked(served, site, tmp_path):
 def test_with_output_it_writes_what_build_writes(site, start_server, tmp_path):
     server = start_server(site, write=True)
     written = sorted(p.name for p in (tmp_path / "output").iterdir())
-    assert written == sorted([*server.state.snapshot.files, "manifest.json"])
+    assert written == sorted([*server.state.snapshot.files, "manifest.json", "index.html"])
     for name in server.state.snapshot.files:
         assert (tmp_path / "output" / name).read_bytes() == server.state.snapshot.files[name]
     assert not any(b"__mechdiagram" in (tmp_path / "output" / name).read_bytes() for name in written)

@@ -22,7 +22,7 @@ def build_html(data: dict, root: Path, slug: str = "ref", allow_missing: bool = 
 
 
 #: What ``build`` writes for the reference spec saved as ``reference.mechanism.json``.
-EXPECTED_FILES = ["manifest.json", "reference.fragment.html", "reference.html",
+EXPECTED_FILES = ["index.html", "manifest.json", "reference.fragment.html", "reference.html",
                   "reference.one-request.dark.svg", "reference.one-request.narrow.dark.svg",
                   "reference.one-request.narrow.svg", "reference.one-request.poster.dark.svg",
                   "reference.one-request.poster.svg", "reference.one-request.svg"]

@@ -1,0 +1,104 @@
+"""The gallery page, ``index.html``: every figure of the output folder with its poster, title, caption and files.
+
+It is the one output of a whole build rather than of a spec: ``build`` writes it
+after every spec, when it builds a folder of specs, from the manifest's entries
+(so it also lists specs this run did not build, or that failed and kept their
+previous output).  Each entry's ``figure`` record (:func:`figure_record`)
+carries what the page shows.  The manifest records the page's SHA-256; an
+``index.html`` whose bytes it does not record was not written by mechdiagram
+and is never overwritten (:func:`plan_index`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypedDict
+
+from . import theme
+from .files import display_path, sha256_hex
+from .findings import Finding
+from .manifest import INDEX
+from .model import Spec
+from .outputs import format_of, formats, slug_for
+from .results import FigureRecord
+from .templating import template
+
+#: The gallery's heading and document title (the page's own words are English).
+INDEX_TITLE = "Figures"
+
+
+class LinkContext(TypedDict):
+    """One file of a figure: its name (relative to index.html) and what it is."""
+
+    href: str
+    label: str
+
+
+class GalleryFigure(TypedDict):
+    """One figure on the gallery page."""
+
+    id: str
+    title: str
+    caption: str
+    alt: str
+    language: str
+    poster: str | None  # file name of the first scenario's poster SVG
+    page: str | None  # file name of the standalone HTML page
+    links: list[LinkContext]
+
+
+def figure_record(spec: Spec) -> FigureRecord:
+    """The manifest's ``figure`` record of a valid spec."""
+    return {"title": spec.title, "caption": spec.caption, "alt": spec.alt, "language": spec.language,
+            "scenarios": [{"id": s.id, "title": s.title} for s in spec.scenarios]}
+
+
+def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
+    record = entry.get("figure")
+    names = [item["path"] for item in entry.get("outputs", [])
+             if isinstance(item, dict) and isinstance(item.get("path"), str)]
+    if not isinstance(record, dict) or not all(isinstance(record.get(k), str)
+                                               for k in ("title", "caption", "alt", "language")):
+        return None  # an entry written before the gallery existed, or hand-edited
+    slug = slug_for(Path(key))
+    scenarios = [s.get("id") for s in record.get("scenarios", []) if isinstance(s, dict)]
+    posters = [f"{slug}.{sid}.poster.svg" for sid in scenarios if f"{slug}.{sid}.poster.svg" in names]
+    rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
+    owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
+    links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
+    return {"id": f"md-gallery-{slug}", "title": record["title"], "caption": record["caption"],
+            "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
+            "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}
+
+
+def render_index(entries: dict[str, dict[str, Any]]) -> bytes:
+    """``index.html`` (UTF-8) for manifest ``entries`` by spec key, figures in key order."""
+    figures = [f for f in (_figure(key, entries[key]) for key in sorted(entries)) if f is not None]
+    colours = {"light": theme.LIGHT, "dark": theme.DARK}
+    return template("index.html").render(title=INDEX_TITLE, figures=figures, colours=colours).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class IndexPlan:
+    """What to do with ``index.html``: write ``data``, or leave a foreign file alone (``refused``, a warning)."""
+
+    data: bytes
+    refused: Finding | None = None
+
+
+def plan_index(output: Path, data: bytes, recorded: str | None) -> IndexPlan:
+    """Write ``data`` as ``output/index.html`` unless a file is there whose bytes are neither ``data`` nor
+    those the manifest recorded (SHA-256 ``recorded``): that file is someone else's, and stays."""
+    path = output / INDEX
+    if path.exists():
+        try:
+            current = sha256_hex(path.read_bytes()) if path.is_file() else None
+        except OSError:
+            current = None
+        if current not in (recorded, sha256_hex(data)) or current is None:
+            return IndexPlan(data, Finding(
+                display_path(path), None,
+                "was not written by mechdiagram (manifest.json does not record its bytes), so it is left as it is; "
+                "move it away or pass --no-index", "index-foreign", severity="warning"))
+    return IndexPlan(data)

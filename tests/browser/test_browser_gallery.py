@@ -1,0 +1,72 @@
+"""The gallery page, ``index.html``, in chromium: axe 0 violations in both schemes, every link reached by Tab
+with a visible focus ring, posters shown, no sideways scroll at 360 px, contrast of its text and links."""
+
+from __future__ import annotations
+
+import pytest
+
+from . import browser_support as bs
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SCHEMES = ["light", "dark"]
+
+
+def _index(site):
+    path = site.out / "index.html"
+    assert path.is_file(), "the site build (a folder of specs) writes index.html"
+    return path
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gallery_has_no_axe_violations(site, open_page, check_axe, scheme):
+    page = open_page(_index(site), scheme=scheme)
+    check_axe(page, f"index.html ({scheme})")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gallery_lists_every_figure_with_a_loaded_poster(site, open_page, scheme):
+    page = open_page(_index(site), scheme=scheme)
+    titles = page.eval_on_selector_all("article h2", "hs => hs.map(h => h.textContent)")
+    assert sorted(titles) == sorted(site.specs[slug]["title"] for slug in site.all_slugs)
+    posters = page.eval_on_selector_all(
+        "article img", "imgs => imgs.map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0}))")
+    assert len(posters) == len(site.all_slugs) and all(p["ok"] and p["alt"] for p in posters), posters
+    assert not page.opened.errors and not page.opened.requests
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gallery_text_and_links_meet_contrast(site, open_page, scheme):
+    page = open_page(_index(site), scheme=scheme)
+    pairs = page.evaluate("""() => Array.from(document.querySelectorAll('h1, article p, article a')).map(e => {
+        let node = e, bg = 'rgba(0, 0, 0, 0)';
+        while (node && (bg === 'rgba(0, 0, 0, 0)' || bg === 'transparent')) {
+          bg = getComputedStyle(node).backgroundColor; node = node.parentElement; }
+        return {fg: getComputedStyle(e).color, bg, text: e.textContent.slice(0, 30)}; })""")
+    assert pairs
+    for pair in pairs:
+        ratio = bs.contrast(bs.parse_colour(pair["fg"]), bs.parse_colour(pair["bg"]))
+        assert ratio >= 4.5, (scheme, pair, ratio)
+
+
+def test_gallery_keyboard_walk_reaches_every_link_with_a_visible_focus(site, open_page):
+    page = open_page(_index(site))
+    links = page.eval_on_selector_all("a", "as => as.length")
+    seen = []
+    for _ in range(links):
+        page.keyboard.press("Tab")
+        facts = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+            return {tag: e.tagName, index: Array.from(document.links).indexOf(e), outline: s.outlineStyle,
+                    width: s.outlineWidth}; }""")
+        assert facts["tag"] == "A" and facts["outline"] == "solid" and facts["width"] == "3px", facts
+        seen.append(facts["index"])
+    assert seen == list(range(links))  # every link once, in document order
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gallery_reflows_at_360_px(site, open_page, scheme):
+    page = open_page(_index(site), scheme=scheme, viewport=(360, 800))
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"index.html scrolls sideways by {overflow}px at 360px"
+    widths = page.eval_on_selector_all("article img", "imgs => imgs.map(i => i.getBoundingClientRect().right)")
+    assert widths and max(widths) <= 360
