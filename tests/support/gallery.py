@@ -95,6 +95,20 @@ def claims(text: str) -> Iterator[tuple[str, str, str]]:
             yield left.group(1).strip(), parts[i], right.group(1).strip()
 
 
+def false_claims(text: str) -> list[str]:
+    """The arithmetic claims in ``text`` that do not hold (``≈``: to the stated number's precision)."""
+    found = []
+    for left, sign, right in claims(text):
+        plain = right if is_plain(right) else left if is_plain(left) else None
+        if plain is None:
+            holds = math.isclose(evaluate(left), evaluate(right), rel_tol=1e-12)
+        else:
+            holds = close(plain, evaluate(left if plain is right else right), approximate=sign == "≈")
+        if not holds:
+            found.append(f"{left} {sign} {right} does not hold")
+    return found
+
+
 def close(stated: str, value: float, approximate: bool = True) -> bool:
     """Whether ``value`` written to ``stated``'s precision is ``stated`` (exactly, when not approximate)."""
     if not approximate:
@@ -141,15 +155,7 @@ def problems(spec: dict, facts: Facts) -> list[str]:
     seen: list[str] = []
     for pointer, text in texts(spec):
         seen.extend(re.findall(NUMBER, text))
-        for left, sign, right in claims(text):
-            plain = right if is_plain(right) else left if is_plain(left) else None
-            other = left if plain is right else right
-            if plain is None:
-                holds = math.isclose(evaluate(left), evaluate(right), rel_tol=1e-12)
-            else:
-                holds = close(plain, evaluate(other), approximate=sign == "≈")
-            if not holds:
-                found.append(f"{pointer}: {left} {sign} {right} does not hold")
+        found.extend(f"{pointer}: {claim}" for claim in false_claims(text))
         for where, word, value in stated(text, facts):
             allowed = (facts.before if where == "before" else facts.after)[word]
             if not any(close(value, v) for v in allowed):
