@@ -18,8 +18,9 @@ def quoted(text: str) -> str:
 
 
 def unquoted(line: str) -> str:
-    """A snapshot line without the YAML single quotes it gets when a name holds ": " (``''`` is ``'``)."""
-    match = re.fullmatch(r"- '((?:[^']|'')*)'(:?)", line)
+    """A snapshot line without the YAML single quotes it gets when a name holds ": " (``''`` is ``'``); what
+    follows the quoted part (``:``, or ``: "3"``, the element's own text) is kept."""
+    match = re.fullmatch(r"- '((?:[^']|'')*)'(:?.*)", line)
     if match is None:
         return line
     return "- " + match.group(1).replace("''", "'") + match.group(2)

@@ -64,7 +64,8 @@ GEOMETRY_JS = r"""
   const panelText = all(`.${p}-pkey`).concat(all("text", frame)
     .filter(t => t.closest(`.${p}-state`) || /-(ptitle|pval)\b/.test(t.getAttribute("class"))))
     .map(t => ({text: t.textContent, box: rect(t)}));
-  const rings = all(`.${p}-ring`, frame).map(rect);
+  // The step's highlights: the layers whose data-md-steps name the current step.
+  const rings = frame ? all(`[data-md-steps~="${frame.dataset.mdFrame}"] .${p}-ring`).map(rect) : [];
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   let smallest = Infinity, where = "";
   for (const text of svg.querySelectorAll("text")) {

@@ -184,3 +184,29 @@ def test_webkit_lays_a_right_to_left_heading_out_right_to_left_inside_the_panel(
               x: Number(text.getAttribute("x")), width: document.documentElement.viewBox.baseVal.width};""")
     assert (facts["direction"], facts["anchor"]) == ("rtl", "end"), facts
     assert abs(facts["left"] - facts["x"]) < 1 and facts["right"] < facts["width"], facts
+
+
+def test_webkit_eases_highlights_across_each_boundary_and_never_overlaps_step_text(site, webkit):
+    """The motion test of test_browser_motion.py, in WebKit: the animated SVG file with its animations sought
+    through the Web Animations API (``currentTime``), not sleeps."""
+    from test_browser_motion import SAMPLE_JS, windows
+
+    driver = webkit.driver
+    checked = 0
+    for slug in site.mechanisms:
+        spec = site.specs[slug]
+        driver.get((site.out / f"{slug}.{spec['scenarios'][0]['id']}.svg").as_uri())
+        sample = lambda t: driver.execute_script(f"return ({SAMPLE_JS})(arguments[0]);", t)  # noqa: E731
+        for number, (start, end) in enumerate(windows(spec), start=1):
+            middle = sample((start + end) / 2)
+            assert middle["poster"] == "hidden"
+            assert [round(o, 3) for o in middle["texts"]] == [1 if k == number else 0 for k in range(1, len(middle["texts"]) + 1)]
+            if number == 1:
+                continue
+            at = sample(start)
+            for i, h in enumerate(middle["highlights"]):
+                if (number in h["steps"]) != (number - 1 in h["steps"]):
+                    assert at["highlights"][i]["opacity"] == pytest.approx(0.5, abs=0.03), (slug, number)
+                    checked += 1
+            assert sum(o > 0.001 for o in at["texts"]) <= 1
+    assert checked
