@@ -18,7 +18,6 @@ from pathlib import Path
 from .assets import schema, schema_text
 from .errors import OutputError, OutputExistsError, UsageError
 from .files import display_path, sha256_hex, write_file
-from .templating import template
 
 SPEC_SUFFIX = ".mechanism.json"
 NOTES_SUFFIX = ".notes.md"
@@ -129,6 +128,8 @@ def _title(stem: str) -> str:
 def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
     """The bytes of the notes file and of the spec that pins them (UTF-8, ``\\n`` line ends)."""
     context = {"title": _title(plan.name), "spec_name": display_path(plan.spec)}
+    from .templating import template  # jinja2: only `new` needs it
+
     notes = template("new.notes.md").render(context).encode("utf-8")
     spec = template("new.mechanism.json").render(
         context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))

@@ -152,10 +152,14 @@ class _Drawer:
 
     def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
         panel = self.layout.panel
-        title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
-        if words_for(self.spec.language, self.spec.messages).direction == "rtl":  # the tool's words: still at the left
+        if words_for(self.spec.language, self.spec.messages).direction == "rtl":
+            # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
+            # under direction="rtl" is the left edge in browsers and the right one in resvg.
+            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
             title["direction"] = "rtl"
-            title["text-anchor"] = "end"
+            title["text-anchor"] = "middle"
+        else:
+            title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
         items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))

@@ -55,3 +55,11 @@ def test_the_readme_picture_keeps_text_readable(site, open_page, viewport, schem
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport
             checked += 1
     assert checked
+
+
+def test_no_page_scrolls_sideways_at_320_px(site, open_page):
+    """WCAG 2.2 SC 1.4.10 Reflow: every figure's page fits a 320 CSS px viewport; a figure wider than that
+    scrolls inside its own frame, never the page."""
+    for slug in site.mechanisms:
+        page = open_page(site.page(slug), viewport=(320, 800))
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 320, slug

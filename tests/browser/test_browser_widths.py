@@ -71,7 +71,10 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
         seen = bs.figures(page).nth(0).evaluate("""root => {
           const canvas = root.querySelector("[data-md-canvas]");
           const view = canvas.getBoundingClientRect();
-          const boxes = Array.from(root.querySelectorAll("[data-md-current] rect")).map(r => r.getBoundingClientRect());
+          const shown = root.querySelector("[data-md-scene]:not([hidden]) [data-md-current]");
+          const step = shown ? shown.dataset.mdFrame : "";
+          const boxes = Array.from(root.querySelectorAll(`[data-md-steps~="${step}"] rect`))
+            .filter(r => r.closest("[data-md-scene]:not([hidden])")).map(r => r.getBoundingClientRect());
           return {scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
                   inside: boxes.every(b => b.left >= view.left - 1 && b.right <= view.right + 1), count: boxes.length};
         }""")

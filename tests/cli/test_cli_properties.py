@@ -24,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from renderer.cli import main
+from renderer.outputs import formats
 from support.cli import FINDING, SUMMARY
 from support.html_doc import attributes, parse_html, tags
 from support.specs import minimal_spec
@@ -165,4 +166,5 @@ def test_generated_valid_specs_render_well_formed_output(spec):
     _baseline()
     code, produced = _run(json.dumps(spec, ensure_ascii=False).encode("utf-8"))
     assert code == 0
-    assert len([n for n in produced if n.endswith(".svg")]) == 2 * len(spec["scenarios"])
+    svg_formats = [fmt for fmt in formats() if not fmt.optional and fmt.pattern.endswith(".svg")]
+    assert len([n for n in produced if n.endswith(".svg")]) == len(svg_formats) * len(spec["scenarios"])

@@ -63,7 +63,7 @@ def test_the_svg_panel_heading_reads_right_to_left_with_the_title_isolated_insid
     for name in ("ar.main.svg", "ar.main.poster.svg"):
         root = ElementTree.fromstring(files[name].decode("utf-8").split("?>", 1)[-1])
         headings = [t for t in root.iter(f"{SVG}text") if t.get("class", "").endswith("-ptitle")]
-        assert headings and all((t.get("direction"), t.get("text-anchor")) == ("rtl", "end") for t in headings)
+        assert headings and all((t.get("direction"), t.get("text-anchor")) == ("rtl", "middle") for t in headings)
         others = [t for t in root.iter(f"{SVG}text") if not t.get("class", "").endswith("-ptitle")]
         assert others and all(t.get("direction") is None for t in others)  # author text keeps its own direction
     poster, first, second = ptitles(files["ar.main.svg"].decode("utf-8"))

@@ -40,8 +40,8 @@ def test_check_reports_a_stale_png(project):
     png.write_bytes(png.read_bytes() + b"\0")
     result = _check("--png")
     assert result.exit_code == 1
-    assert "out/reference.one-request.frame-2.png: error: differs from a fresh build: run mechdiagram build " \
-           "[stale-output]" in result.stderr.splitlines()
+    assert ("out/reference.one-request.frame-2.png: error: differs from a fresh build (output of "
+            "specs/reference.mechanism.json): run mechdiagram build [stale-output]") in result.stderr.splitlines()
 
 
 def test_check_names_a_rasteriser_upgrade(project):
