@@ -84,7 +84,7 @@ class RenderJob:
 
         shared = diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
-                                             prefix_for(self.slug, scenario.id), stills=())
+                                             prefix_for(self.slug, scenario.id), stills=(), inline=False)
                 for scenario in self.spec.scenarios}
 
     @cached_property

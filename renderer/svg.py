@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from xml.etree import ElementTree
 
 import jinja2
@@ -193,17 +195,8 @@ class _Drawer:
 
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` adds the colour rules of an SVG inlined in HTML."""
-        timeline = self.timeline
-        frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
-        count = len(self.scenario.steps)
-        highlights = [{"index": i, "steps": steps,
-                       "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
-                      for i, (_, steps) in enumerate(self.highlights)]
-        return _css_template().render(
-            prefix=self.p, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-            colours=colour_rules() if inline else [], frames=frames, highlights=highlights,
-            steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms,
-            font=Markup(theme.FONT_FAMILY))  # our constant, with quotes that autoescaping would mangle
+        return _style_sheet(self.p, inline, tuple(step.duration for step in self.scenario.steps),
+                            tuple(steps for _, steps in self.highlights))
 
     def draw(self) -> ElementTree.Element:
         """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.
@@ -269,6 +262,34 @@ class _Drawer:
         dwg.add(labels)
         root: ElementTree.Element = dwg.get_xml()
         return root
+
+
+@lru_cache(maxsize=64)
+def _style_sheet(prefix: str, inline: bool, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
+    """The style sheet of a drawing with ``prefix``, steps of ``durations`` (ms) and highlights shown in
+    the steps of each of ``highlights``; the wide and narrow layouts of a scenario share it."""
+    timeline = Timeline.from_durations(list(durations))
+    count = len(durations)
+    frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
+    shown = [{"index": i, "steps": steps, "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
+             for i, steps in enumerate(highlights)]
+    return _css_template().render(
+        prefix=prefix, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+        colours=colour_rules() if inline else [], frames=frames, highlights=shown,
+        steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms,
+        font=Markup(theme.FONT_FAMILY))  # our constant, with quotes that autoescaping would mangle
+
+
+#: A palette of placeholders: the drawing is made and serialised once with these, and each colour
+#: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
+#: validator refuses it), so author text can never look like a placeholder.
+_TOKENS = theme.Palette(**{f.name: f"\x01{f.name}\x01" for f in fields(theme.Palette)})
+_TOKEN = re.compile("\x01([a-z_]+)\x01")
+
+
+def _coloured(text: str, palette: theme.Palette) -> str:
+    """``text`` with every :data:`_TOKENS` placeholder replaced by ``palette``'s colour."""
+    return _TOKEN.sub(lambda m: str(getattr(palette, m.group(1))), text)
 
 
 def travel_ms(arrow: Arrow) -> int:
@@ -378,8 +399,9 @@ class ScenarioSvgs:
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
-                    stills: tuple[int, ...] = (0,)) -> ScenarioSvgs:
-    """Draw one scenario in each colour scheme and serialise it animated, inline and as each still.
+                    stills: tuple[int, ...] = (0,), inline: bool = True) -> ScenarioSvgs:
+    """Draw one scenario once and serialise it in each colour scheme: animated, inline (unless
+    ``inline`` is False) and as each still.
 
     ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
     0 for the poster and K for step K (1-based).  Raises :class:`~renderer.errors.RenderError` for a
@@ -389,14 +411,15 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
     if bad:
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
-    light = _Drawer(spec, scenario, layout, prefix, theme.LIGHT)
-    dark = _Drawer(spec, scenario, layout, prefix, theme.DARK)
-    lit, unlit = _Pieces(light.draw()), _Pieces(dark.draw())
-    file_css = light.css(inline=False)
+    drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS)
+    pieces = _Pieces(drawer.draw())
+    animated = pieces.animated(drawer.css(inline=False))
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
-    return ScenarioSvgs(lit.animated(file_css), {k: lit.still(k, names[k]) for k in stills}, layout.width,
-                        lit.animated(light.css(inline=True)), unlit.animated(file_css),
-                        {k: unlit.still(k, names[k]) for k in stills})
+    drawn = {k: pieces.still(k, names[k]) for k in stills}
+    return ScenarioSvgs(_coloured(animated, theme.LIGHT), {k: _coloured(s, theme.LIGHT) for k, s in drawn.items()},
+                        layout.width,
+                        _coloured(pieces.animated(drawer.css(inline=True)), theme.LIGHT) if inline else "",
+                        _coloured(animated, theme.DARK), {k: _coloured(s, theme.DARK) for k, s in drawn.items()})
 
 
 def svg_document(svg: str) -> bytes:
