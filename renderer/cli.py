@@ -421,6 +421,9 @@ def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None,
 
     options = _options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1)
     server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
+    # Ctrl-C stops the server even when this process was started with SIGINT ignored (as a background
+    # job of a non-interactive shell is): Python then installs no KeyboardInterrupt handler of its own.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         server.start()
         shown = ", ".join(display_path(p) for p in options.specs)

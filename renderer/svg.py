@@ -320,6 +320,37 @@ def _serialize(element: ElementTree.Element) -> str:
     return ElementTree.tostring(element, encoding="unicode")
 
 
+_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
+                                    "\n": "&#10;", "\t": "&#09;"})
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _write(element: ElementTree.Element, out: list[str]) -> None:
+    out.append("<" + element.tag)
+    for name, value in element.items():
+        out.append(f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
+    if element.text or len(element):
+        out.append(">")
+        if element.text:
+            out.append(element.text.translate(_TEXT_ESCAPES))
+        for child in element:
+            _write(child, out)
+        out.append("</" + element.tag + ">")
+    else:
+        out.append(" />")
+    if element.tail:
+        out.append(element.tail.translate(_TEXT_ESCAPES))
+
+
+def _serialize_plain(element: ElementTree.Element) -> str:
+    """:func:`_serialize` for a subtree of plain (namespace-free) tags and string attributes, as the
+    drawing's layers are: the same characters, escaped the same way, several times faster.  A subtree
+    holding CDATA (the style sheet) goes through :func:`_serialize`."""
+    out: list[str] = []
+    _write(element, out)
+    return "".join(out)
+
+
 class _Pieces:
     """The drawing serialised child by child, so that the animated SVG, its inline form and its still
     frames share every piece they have in common: only the style sheet and the layers differ."""
@@ -331,7 +362,7 @@ class _Pieces:
         shell.text = self._MARK
         self.open, self.close = _serialize(shell).split(self._MARK)
         self.children = list(root)
-        self.parts = [_serialize(child) for child in self.children]
+        self.parts = [_serialize(child) if child.tag == "defs" else _serialize_plain(child) for child in self.children]
 
     @staticmethod
     def _style(css: str) -> str:
@@ -359,13 +390,13 @@ class _Pieces:
             if number and child.tag in ("title", "desc"):  # a step's still names its step
                 named = ElementTree.Element(child.tag, child.attrib)
                 named.text = names[0] if child.tag == "title" else names[1]
-                part = _serialize(named)
+                part = _serialize_plain(named)
             elif child.get("visibility") == "hidden":
                 shown = copy.deepcopy(child)
                 del shown.attrib["visibility"]
                 for dot in [e for e in shown if e.tag == "circle"]:
                     shown.remove(dot)
-                part = _serialize(shown)
+                part = _serialize_plain(shown)
             out.append(part)
         out.append(self.close)
         return "".join(out)
