@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -40,6 +40,14 @@ _SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
 
 #: Step numbers (``{step}`` in a pattern): from 1, no leading zero.
 _STEP_NUMBER = r"[1-9][0-9]*"
+
+
+@cache
+def _name_pattern(pattern: str) -> re.Pattern[str]:
+    """A format's file-name ``pattern`` as a compiled regular expression, the slug captured as ``slug``
+    (a slug never holds a dot, so it cannot run into the parts after it)."""
+    regex = re.escape(pattern).replace(re.escape("{slug}"), "(?P<slug>[^.]+)")
+    return re.compile(regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER))
 
 
 def slug_for(path: Path) -> str:
@@ -143,9 +151,8 @@ class OutputFormat:
     @classmethod
     def owns(cls, slug: str, name: str) -> bool:
         """Whether ``name`` is a file this format writes for the spec named ``slug``, for any scenario id."""
-        regex = re.escape(cls.pattern).replace(re.escape("{slug}"), re.escape(slug))
-        regex = regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER)
-        return re.fullmatch(regex, name) is not None
+        found = _name_pattern(cls.pattern).fullmatch(name)
+        return found is not None and found.group("slug") == slug
 
     def key_parts(self) -> list[str]:
         """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
