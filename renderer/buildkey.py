@@ -76,7 +76,10 @@ def run_key(*, template_dir: Path | None, extra_formats: Collection[str] = ()) -
     parts = {
         "mechdiagram": __version__,
         "package-data": data.hexdigest(),
-        "formats": [[fmt.name, fmt.pattern, fmt.key_parts()] for fmt in formats()],
+        # Only the formats this run writes: an optional one (a rasteriser's version) cannot change the key of
+        # a build that does not ask for it, whether or not its extra is installed.
+        "formats": [[fmt.name, fmt.pattern, fmt.key_parts()] for fmt in formats()
+                    if not fmt.optional or fmt.group_name() in extra_formats],
         "templates": _folder_files(template_dir) if template_dir is not None else None,
         "extra-formats": sorted(extra_formats),
     }
