@@ -1,0 +1,134 @@
+"""The commands that help an author write specs: ``hash`` (SHA-256 digests, or writing them into specs),
+``new`` (a small valid spec to start from) and ``schema`` (the spec JSON Schema, for editors)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import CommandFailedError, HashError, MechdiagramError
+from .common import EXISTING, SOURCE_ROOT_HELP, fill_options, format_option, summary, translated
+
+if TYPE_CHECKING:
+    from ..config import Format
+    from ..hashing import DigestWrite
+
+
+def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
+    """``hash --write`` of one spec; an error that stops it (the spec cannot be written) becomes its finding,
+    so that the other specs are still updated."""
+    from ..config import spec_project
+    from ..files import display_path
+    from ..findings import Finding
+    from ..hashing import DigestWrite, write_spec_digests
+
+    try:
+        return write_spec_digests(path, source_root or spec_project(path).source_root)
+    except MechdiagramError as exc:
+        return DigestWrite(display_path(path), findings=[Finding(display_path(path), None, exc.message, "hash-write")])
+
+
+@click.command("hash", short_help="Print SHA-256 digests, or write them into specs.",
+               epilog="Example: mechdiagram hash --write mechanisms/queue.mechanism.json")
+@click.argument("files", nargs=-1, required=True, type=EXISTING)
+@click.option("--write", is_flag=True,
+              help="FILES are specs: write the current SHA-256 of each of their sources into them, "
+                   "changing nothing else in the file.")
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --write: folder that source paths are relative to [default: each spec's project, "
+                   "as for validate].")
+@format_option
+@translated
+def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None, fmt: Format) -> None:
+    """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
+
+    With --write, --format applies to what stops a spec being updated.
+    """
+    from ..hashing import hash_files
+    from ..report import emit
+
+    if not write:
+        try:
+            lines = hash_files(list(files))
+        except OSError as exc:  # unreadable (permissions), or it vanished after click checked it
+            raise HashError(f"cannot read {exc.filename}: {exc.strerror or exc}") from exc
+        for line in lines:
+            click.echo(line)
+        return
+    options = fill_options("validate", files, None, source_root, None, fmt)
+    results = [_write_digests(path, options.source_root) for path in files]
+    failed = sum(bool(r.findings) for r in results)
+    if fmt == "json":
+        written = sum(r.changed for r in results)
+        message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
+                   + (f"; {failed} not updated" if failed else ""))
+        emit([f for r in results for f in r.findings], summary(len(results), failed, int(bool(failed)), message),
+             "json")
+        if failed:
+            raise SystemExit(1)
+        return
+    for result in results:
+        if result.findings:
+            emit(result.findings, {}, fmt, summary_line=False)
+        else:
+            click.echo(f"{result.display}: {result.changed} source digest(s) written" if result.changed
+                       else f"{result.display}: source digests already current", err=True)
+    if failed:
+        raise CommandFailedError(f"{failed} spec(s) not updated")
+
+
+@click.command("new", short_help="Write a small valid spec and its pinned notes source.",
+               epilog="Example: mechdiagram new queue --dir mechanisms")
+@click.argument("name")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Folder for the new spec and its notes.")
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=SOURCE_ROOT_HELP)
+@translated
+def new_command(name: str, folder: Path, source_root: Path | None) -> None:
+    """Write NAME.mechanism.json, a small valid spec showing every field, and NAME.notes.md, its pinned source.
+
+    Never overwrites a file.  The spec's $schema points at the project's copy of the
+    schema (mechanism.schema.json or schema/mechanism.schema.json in the spec's folder or
+    a parent, up to the project's) by a relative path; see `mechdiagram schema -o`.
+    """
+    from ..config import project_settings, spec_project
+    from ..files import display_path
+    from ..scaffold import plan_new, schema_copy_is_current, write_new
+
+    # The source root the build will use for this spec: its project's (renderer.config.spec_project).
+    _, base = project_settings(Path.cwd())  # how far up `new` looks for a copy of the schema
+    if source_root is None:
+        source_root = spec_project(folder.resolve() / f"{name.removesuffix('.mechanism.json')}.mechanism.json",
+                                   check=False).source_root
+    plan = plan_new(name, folder, source_root, base)
+    write_new(plan)
+    click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
+    if plan.schema_copy is None:
+        click.echo(f"no copy of the schema in this project, so $schema is {plan.schema_ref}; for editor "
+                   "completion run `mechdiagram schema -o schema/` and point $schema at the file it writes", err=True)
+    elif not schema_copy_is_current(plan.schema_copy):
+        click.echo(f"{display_path(plan.schema_copy)} differs from this mechdiagram's schema; refresh it with "
+                   f"`mechdiagram schema -o {display_path(plan.schema_copy)}`", err=True)
+
+
+@click.command("schema", short_help="Print the spec JSON Schema, or write it for editors.",
+               epilog="Example: mechdiagram schema -o schema/mechanism.schema.json")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="Write the schema to this file instead of printing it; into it as mechanism.schema.json "
+                   "when it is a folder or ends with '/'.")
+@translated
+def schema_command(output: str | None) -> None:
+    """Print the mechanism spec JSON Schema, or write it into your project for editors."""
+    from ..assets import schema_text
+    from ..files import display_path
+    from ..scaffold import write_schema
+
+    if output is None:
+        click.echo(schema_text(), nl=False)
+        return
+    target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
+    click.echo(f"{display_path(target)}: " + ("schema written" if changed else "schema already current"), err=True)

@@ -1,0 +1,215 @@
+"""What the commands share: turning errors into click errors, the one :class:`~renderer.config.Options`
+a command fills, the options several commands take, and running a build, check or validation.
+
+Only click and :mod:`renderer.errors` are imported here at start-up; the pipeline is imported by the
+function that runs it (see :mod:`renderer.cli`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import click
+
+from ..errors import ConfigError, MechdiagramError, OutputError, UsageError
+
+if TYPE_CHECKING:
+    from ..build import Progress
+    from ..config import Format, Mode, Options
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXISTING = click.Path(exists=True, path_type=Path)
+
+#: The --source-root option's help, for every command that has it.
+SOURCE_ROOT_HELP = ("Folder that source paths are relative to, for every spec [default: each spec's project: "
+                    "source-root in the nearest pyproject.toml above it, else the folder of that pyproject.toml "
+                    "or of the nearest .git, else the spec's folder].")
+
+
+def click_error(exc: MechdiagramError) -> click.ClickException:
+    """The click exception that prints ``exc`` the way click prints errors, with its exit status."""
+    if exc.exit_code == UsageError.exit_code:
+        return click.UsageError(exc.message)
+    return click.ClickException(exc.message)  # exit status 1
+
+
+def translated(func: F) -> F:
+    """Run a command, turning a :class:`~renderer.errors.MechdiagramError` into a click error inside the
+    command's own context (so a usage error shows that command's usage line)."""
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MechdiagramError as exc:
+            raise click_error(exc) from exc
+    return cast(F, wrapper)
+
+
+def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None]) -> frozenset[str]:
+    """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]``, then the flags
+    (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError` for an unknown group name."""
+    from ..outputs import groups
+
+    known = groups()
+    listed = settings.get("formats", [])
+    unknown = [name for name in listed if name not in known]
+    if unknown:
+        raise ConfigError(f"[tool.mechdiagram] formats has unknown format {unknown[0]!r}; known formats: "
+                          + ", ".join(known))
+    chosen = {name for name in listed if known[name]}
+    for name, flag in flags.items():
+        if flag is not None:
+            chosen = chosen | {name} if flag else chosen - {name}
+    return frozenset(chosen)
+
+
+def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
+                 allow_missing: bool | None, fmt: Format, jobs: int = 0,
+                 pictures: dict[str, bool | None] | None = None, index: bool | None = None) -> Options:
+    """The :class:`~renderer.config.Options` of one command: its arguments, then ``[tool.mechdiagram]`` of the
+    ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``).
+    Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
+    :class:`~renderer.errors.ConfigError` for an unknown format group."""
+    from ..build import discover
+    from ..config import Options, project_settings
+    from ..files import display_path
+
+    settings, base = project_settings(Path.cwd())
+
+    def rel(value: str) -> Path:
+        return Path(display_path(base / value))
+
+    options = Options(mode=mode, format=fmt, jobs=jobs)
+    if specs:
+        options.specs = list(specs)
+    elif "specs" in settings:
+        options.specs = [rel(s) for s in settings["specs"]]
+    if output is not None:
+        options.output = output
+    elif "output" in settings:
+        options.output = rel(settings["output"])
+    # source-root and allow-missing-sources of pyproject.toml come from each spec's own project.
+    options.source_root = source_root
+    options.allow_missing_sources = allow_missing
+    if mode != "validate":  # validate writes no format, so it needs none of the output formats
+        options.extra_formats = _selected_formats(settings, pictures or {})
+    if options.extra_formats & {"png", "gif"}:
+        from ..raster import rasteriser
+
+        rasteriser()  # fails early, with what to install, when the raster extra is missing
+    options.index = bool(index if index is not None else settings.get("index", True))
+    if options.output.exists() and not options.output.is_dir():
+        raise UsageError(f"output {options.output} exists and is not a folder")
+    if options.source_root is not None and not options.source_root.is_dir():
+        raise UsageError(f"source root {options.source_root} is not a folder")
+    missing = [str(p) for p in options.specs if not p.exists()]
+    if missing:
+        raise UsageError(f"no such spec file or folder: {', '.join(missing)}")
+    if not discover(options.specs):
+        raise UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}")
+    return options
+
+
+def format_option(func: F) -> F:
+    """The ``--format text|json|github`` option."""
+    return click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+                        show_default=True,
+                        help="text: one line per finding on stderr; json: one JSON document on stdout "
+                             "(schema/report.schema.json); github: GitHub Actions annotations on stdout.")(func)
+
+
+def spec_options(func: F) -> F:
+    """The arguments and options of ``build``, ``validate`` and ``check``: SPECS, the source root, missing
+    sources, the report format and the worker count."""
+    func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Worker processes for many specs; 0 means one per CPU core.")(func)
+    func = format_option(func)
+    func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
+                        help="Report sources whose files are missing as unverified instead of failing. "
+                             "A file that is present and differs still fails.")(func)
+    func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
+                        help=SOURCE_ROOT_HELP)(func)
+    func = click.argument("specs", nargs=-1, type=EXISTING)(func)
+    return translated(func)
+
+
+def picture_options(func: F) -> F:
+    """The output options of ``build`` and ``check``: the optional formats and the gallery page."""
+    func = click.option("--index/--no-index", "index", default=None,
+                        help="Write index.html, the gallery page, when building a folder of specs "
+                             "[default: on; index in pyproject.toml]. A foreign index.html is never overwritten.")(func)
+    func = click.option("--gif/--no-gif", default=None,
+                        help="Also write NAME.SCENARIO.gif, each step held for its duration (raster extra).")(func)
+    func = click.option("--png/--no-png", default=None,
+                        help="Also write a PNG beside each still: the poster and every step (raster extra).")(func)
+    return click.option("--frames/--no-frames", default=None,
+                        help="Also write NAME.SCENARIO.frame-K.svg, a still of each step K.")(func)
+
+
+#: The ``--template-dir`` option of ``build`` and ``check``.
+TEMPLATE_DIR = click.option(
+    "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    help="Folder of jinja2 templates (page.html, fragment.html, figure.html, svg.css, player.css) used "
+         "before the built-in ones. Templates are trusted code: use only your own.")
+
+
+def summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:
+    """The ``summary`` of a report (``schema/report.schema.json``)."""
+    return {"specs": specs, "failed": failed, "stale": stale, "exit": exit_code, "message": message}
+
+
+@contextlib.contextmanager
+def _progress(options: Options) -> Iterator[Progress | None]:
+    """A progress bar on stderr while specs are built or checked, only when stderr is a terminal and the
+    format is text; otherwise nothing."""
+    if options.mode == "validate" or options.format != "text" or not sys.stderr.isatty():
+        yield None
+        return
+    from ..build import discover
+
+    with click.progressbar(length=len(discover(options.specs)), label="Building", file=sys.stderr) as bar:
+        yield bar.update
+
+
+def run_options(options: Options, done: str) -> None:
+    """Run a build, check or validation and report it: the findings, then one summary line (``done`` names
+    what a passing spec is: ``"built"``, ``"valid"``).  Raises ``SystemExit`` with the report's exit status
+    when it is not 0."""
+    from ..build import execute
+    from ..findings import Finding
+    from ..report import emit
+
+    try:
+        with _progress(options) as progress:
+            report = execute(options, progress)
+    except OutputError as exc:
+        if options.format != "json":
+            raise
+        # Tools reading --format json get the failure as JSON too, not as a line of text.
+        finding = Finding(str(options.output), None, exc.message, "output-write")
+        emit([finding], summary(None, None, 1, exc.message), "json")
+        raise SystemExit(1) from None
+    total, failed = len(report.results), report.failed_specs
+    if options.mode == "build":
+        skipped = f"{report.skipped_specs} unchanged, skipped; " if report.skipped_specs else ""
+        message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "
+                   f"({skipped}{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
+                   + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")
+    else:
+        message = f"{total - failed} of {total} spec(s) {done}"
+    if failed:
+        message += f"; {failed} failed" + (", their previous output left unchanged" if options.mode == "build" else "")
+    stale = [f for f in report.output_findings if f.is_error]
+    if stale:
+        message += f"; {len(stale)} output file(s) stale"
+    elif options.mode == "check" and not failed:
+        message += f"; {options.output}/ is up to date"
+    emit(report.findings, summary(total, failed, report.exit_code, message, len(stale)), options.format)
+    if report.exit_code:
+        raise SystemExit(report.exit_code)
