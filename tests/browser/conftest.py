@@ -91,18 +91,31 @@ def browser(launch):
     return launch()
 
 
-@pytest.fixture(scope="session")
-def webkit():
-    """A selenium session in WebKitGTK's MiniBrowser (see :mod:`webkit_support`), for the whole session."""
+def webkit_session(*, reduced_motion: bool):
+    """Yield the driver of a :func:`webkit_support.start_webkit` session; stop it afterwards."""
     reason = webkit_support.missing()
     if reason:
         unavailable(f"WebKit: {reason}")
     try:
-        running = webkit_support.start_webkit()
+        running = webkit_support.start_webkit(reduced_motion=reduced_motion)
     except Exception as exc:
         unavailable(f"WebKit does not start: {exc}")
     yield running.driver
     running.stop()
+
+
+@pytest.fixture(scope="session")
+def webkit():
+    """A selenium session in WebKitGTK's MiniBrowser (see :mod:`webkit_support`), for the whole session; its GTK
+    settings turn animations on (``prefers-reduced-motion: no-preference``)."""
+    yield from webkit_session(reduced_motion=False)
+
+
+@pytest.fixture(scope="session")
+def webkit_reduced():
+    """A second MiniBrowser session whose GTK settings turn animations off, so that its pages match
+    ``(prefers-reduced-motion: reduce)`` (WebKitWebDriver has no media emulation: see :mod:`webkit_support`)."""
+    yield from webkit_session(reduced_motion=True)
 
 
 @pytest.fixture(scope="session")

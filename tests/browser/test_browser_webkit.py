@@ -1,10 +1,16 @@
 """The player in WebKit (WebKitGTK's MiniBrowser through WebKitWebDriver: the engine of Safari and of every iOS
 browser): step timing on a controlled clock, the tablist's keys (mirrored right to left), Play/Pause of one size,
-the live region, rotation stopping on focus, and a right-to-left heading laid out right to left.
+the live region, rotation stopping on focus, a right-to-left heading laid out right to left, the eases between
+steps, and reduced motion (WCAG 2.2 SC 2.2.2, 2.3.3): the player starts paused and says how to play, the SVG file
+and the SVG inside ``<img>`` stand still on the poster.
 
 WebDriver cannot install a clock before a page loads, so each test page is a host page that replaces
 ``setTimeout``, ``clearTimeout`` and ``performance.now`` with a clock of its own before the fragment's player
 script runs; ``window.__runFor(ms)`` then fires the player's timers to the millisecond.
+
+WebDriver cannot emulate media either: the reduced-motion tests use the ``webkit_reduced`` session, whose GTK
+settings turn animations off, which WebKitGTK reports as ``prefers-reduced-motion: reduce`` (see
+:mod:`webkit_support`), as a reader's system setting would.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import html
 
 import browser_support as bs
 import pytest
+import webkit_support as ws
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -212,3 +219,86 @@ def test_webkit_eases_highlights_across_each_boundary_and_never_overlaps_step_te
                     checked += 1
             assert sum(o > 0.001 for o in at["texts"]) <= 1
     assert checked
+
+
+# --------------------------------------------------------------------------- reduced motion
+
+#: What the page's media queries say about reduced motion: [matches reduce, matches no-preference].
+REDUCED_MOTION_JS = ("return [matchMedia('(prefers-reduced-motion: reduce)').matches,"
+                     " matchMedia('(prefers-reduced-motion: no-preference)').matches]")
+
+#: Every animation and transition of the document, named ("CSSAnimation md-…-frame running").
+ANIMATIONS_JS = ("return document.getAnimations().map(a => [a.constructor.name, a.animationName || a.transitionProperty,"
+                 " a.playState].join(' '))")
+
+
+def test_webkit_reduced_motion_follows_the_gtk_setting(site, webkit, webkit_reduced):
+    """The reduced session matches ``reduce`` (GTK animations off); the other session matches ``no-preference``."""
+    for driver, expected in ((webkit_reduced, [True, False]), (webkit, [False, True])):
+        driver.get(site.page("relay").as_uri())
+        assert driver.execute_script(REDUCED_MOTION_JS) == expected, driver is webkit_reduced
+
+
+@pytest.mark.parametrize("slug", bs.mechanism_slugs() + list(bs.GENERATED))
+def test_webkit_reduced_motion_starts_paused_and_says_how_to_play(site, webkit_reduced, slug):
+    """test_browser_player's reduced-motion test, in WebKit."""
+    driver = open_in(webkit_reduced, clocked_page(site, slug))
+    assert driver.execute_script(REDUCED_MOTION_JS) == [True, False]
+    spec = site.specs[slug]
+    s = state(driver)
+    assert s["label"] == bs.say(spec, "playName") and s["live"] == "polite" and s["svgPaused"], s
+    assert s["status"].endswith(" " + bs.say(spec, "reducedMotion")) and bs.say(spec, "playName") in s["status"], s
+    assert driver.execute_script(ANIMATIONS_JS) == []  # nothing runs, nothing even waits paused
+    run_for(driver, 60_000)
+    assert step_of(driver) == 1
+    flows = driver.execute_script("return Array.from(document.querySelectorAll(\"svg [class$='-flow']\"))"
+                                  ".map(el => getComputedStyle(el).animationName)")
+    has_paths = any(target["kind"] == "path" for target in spec["targets"].values())
+    assert set(flows) == ({"none"} if has_paths else set()), flows
+    driver.execute_script("document.querySelector('.md-play').click()")  # the reader may still choose to play
+    assert state(driver)["label"] == bs.say(spec, "pauseName")
+    run_for(driver, driver_steps(driver, 0)[0]["duration"])
+    assert step_of(driver) == 2
+    no_errors(driver)
+
+
+def test_webkit_reduced_motion_runs_nothing_and_shows_the_poster(site, webkit_reduced):
+    """test_browser_motion's reduced-motion test, in WebKit: the animated SVG file of every spec."""
+    from test_browser_motion import SAMPLE_JS
+
+    for slug in site.all_slugs:
+        scenario = site.specs[slug]["scenarios"][0]
+        webkit_reduced.get((site.out / f"{slug}.{scenario['id']}.svg").as_uri())
+        sample = webkit_reduced.execute_script(f"return ({SAMPLE_JS})(1000);")
+        assert sample["running"] == 0 and sample["poster"] == "visible", (slug, sample)
+        assert all(h["opacity"] == 0 for h in sample["highlights"]) and not any(sample["texts"]), (slug, sample)
+
+
+def test_webkit_img_of_animated_svg_is_still_under_reduced_motion(site, webkit, webkit_reduced):
+    """test_browser_svg's ``<img>`` test, in WebKit: an SVG used as an image is a document of its own, and media
+    queries inside one are where Safari has had quirks (WebKit bug 199134). Shots at 0, 1.5 and 3 s after it loaded:
+    the animated image changes across its first step boundary, and under reduced motion all three are the
+    poster, pixel for pixel."""
+    from test_browser_svg import boundary_scenario
+
+    slug, scenario = boundary_scenario(site)
+    first = scenario["steps"][0]["duration"] / 1000
+    second_end = first + scenario["steps"][1]["duration"] / 1000
+    animated = site.img[f"{slug}.{scenario['id']}.svg"].as_uri()
+    poster = site.img[f"{slug}.{scenario['id']}.poster.svg"].as_uri()
+
+    for _ in range(3):  # a busy machine may delay a shot past its step: shoot the series again
+        moving, windows = ws.shoot_img_over_time(webkit, animated)
+        if windows[0.0][1] < first - 0.2 and first + 0.2 < windows[3.0][0] and windows[3.0][1] < second_end - 0.2:
+            break
+    else:
+        pytest.fail(f"screenshots kept falling outside their steps (machine too slow?): {windows}")
+    change = ws.differing_pixels(moving[0.0], moving[3.0])
+    assert change > 200, f"the animated <img> did not change across the step boundary: {change} pixels"
+
+    still, windows = ws.shoot_img_over_time(webkit_reduced, animated)
+    assert windows[3.0][0] > first + 0.2, windows
+    assert still[0.0] == still[1.5] == still[3.0], [ws.differing_pixels(still[0.0], still[t]) for t in (1.5, 3.0)]
+    assert ws.differing_pixels(still[0.0], moving[0.0]) > 0  # the still image is the poster, not step 1
+    poster_png = ws.shoot_img_over_time(webkit_reduced, poster, times=(0.0,))[0][0.0]
+    assert ws.differing_pixels(still[0.0], poster_png) == 0, "reduced motion does not show the poster frame"
