@@ -8,9 +8,12 @@ BIN := $(VENV)/bin
 
 .PHONY: venv setup setup-test gallery test lint test-fast bench bench-formats
 
+# setuptools builds in build/lib and keeps what it finds there: a module since deleted or renamed
+# would be installed again, so each install starts from an empty build/lib.
 venv:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	rm -rf build/lib build/bdist.*
 
 setup: venv
 	$(BIN)/python -m pip install --quiet .
