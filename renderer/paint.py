@@ -4,10 +4,11 @@ still and the colour rules of the style sheet.
 Every element the drawing stage writes has one or two *roles* (``node``, then ``node-on`` for a
 highlighted box).  :data:`STYLES` gives each role's paint; a value starting with ``@`` names a
 field of :class:`renderer.theme.Palette`.  The drawing writes the merged paint of an element's
-roles as presentation attributes, so any SVG renderer (librsvg, resvg, a browser) draws the same
-colours, fonts and strokes without CSS.  The style sheet of an SVG inlined in HTML repeats the
-colour properties as ``var(--md-…)`` rules, which a browser applies over the attributes (CSS beats
-presentation attributes), so the page's colour scheme and its overrides reach the figure.
+roles as presentation attributes, so any SVG renderer (librsvg, resvg, CairoSVG, a browser) draws
+the same colours, fonts and strokes without CSS.  The style sheet of an SVG inlined in HTML
+repeats the colour properties as ``var(--md-…)`` rules, which a browser applies over the
+attributes (CSS beats presentation attributes), so the page's colour scheme and its overrides
+reach the figure.
 """
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ STYLES: dict[str, dict[str, str]] = {
     "flow": {"fill": "none", "stroke": "@active_path", "stroke-width": "3", "stroke-linejoin": "round"},
     "head-on": {"fill": "@active_path"},
     "dot": {"fill": "@active_path", "stroke": "@bg", "stroke-width": "2"},
-    "plabel": {"fill": "@muted", "font-size": _SMALL, "stroke": "@bg", "stroke-width": "4",
-               "stroke-linejoin": "round", "paint-order": "stroke"},
+    # An arrow label over its halo: the halo is a text of its own, drawn just before the label, rather than
+    # the label's stroke under paint-order: stroke, which CairoSVG ignores (Kozea/CairoSVG#218), painting
+    # the halo over the label.  Browsers, librsvg and resvg draw it as they drew paint-order (measured:
+    # README, "Pictures").
+    "halo": {"fill": "none", "font-size": _SMALL, "stroke": "@bg", "stroke-width": "4", "stroke-linejoin": "round"},
+    "plabel": {"fill": "@muted", "font-size": _SMALL},
     "badge": {"fill": "@bg", "stroke": "@active_stroke", "stroke-width": "1.5"},
     "badge-text": {"fill": "@active_stroke", "font-size": _SMALL, "font-weight": "700", "text-anchor": "middle"},
     "panel": {"fill": "@panel_fill", "stroke": "@node_stroke", "stroke-width": "1"},

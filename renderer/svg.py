@@ -253,9 +253,9 @@ class _Drawer:
             dwg.add(self.frame(number))
         # On top: never hidden by a box or a highlight.
         labels = _Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
-        for arrow in layout.arrows.values():
-            if arrow.label_lines:
-                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], ("plabel",),
+        for arrow in (a for a in layout.arrows.values() if a.label_lines):
+            for role in ("halo", "plabel"):  # the halo first, under its label (renderer.paint)
+                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], (role,),
                                         PATH_LABEL_LINE)
                 label["text-anchor"] = arrow.label_anchor
                 labels.xml.append(label.xml)

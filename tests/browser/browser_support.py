@@ -290,8 +290,9 @@ def hex_of(colour: tuple) -> str:
 
 #: For every rendered <text> of every visible inline SVG (or of the SVG document itself): its category
 #: (active, dimmed or normal), its fill and opacity, and the colours of what is painted under it, found by
-#: hit testing (document.elementsFromPoint) at its centre and near its corners.  A text drawn with a halo
-#: (a wide stroke painted under the fill) sits on its halo.  Also the painted non-text parts against the
+#: hit testing (document.elementsFromPoint) at its centre and near its corners.  A text drawn over a halo
+#: (the text before it, the same words as a wide stroke without fill: renderer.paint) sits on its halo, which
+#: is not measured itself.  Also the painted non-text parts against the
 #: background: node borders, arrows, the active ring and the active fill.
 MEASURE_SVG_JS = r"""
 () => {
@@ -316,16 +317,18 @@ MEASURE_SVG_JS = r"""
     const category = el => el.closest("." + prefix + "-on") ? "active"
                          : el.closest("." + prefix + "-dim") ? "dimmed" : "normal";
     const visible = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
+    const isHalo = el => el && el.localName === "text" && el.classList.contains(prefix + "-halo");
     for (const text of svg.querySelectorAll("text")) {
-      if (!visible(text)) continue;
+      if (!visible(text) || isHalo(text)) continue;
       const cs = getComputedStyle(text);
       const box = text.getBoundingClientRect();
       const entry = {svg: prefix, category: category(text), text: text.textContent,
                      cls: text.getAttribute("class"), fill: paint(text, "fill"),
                      fontWeight: cs.fontWeight, under: []};
-      const strokeWidth = parseFloat(cs.strokeWidth) || 0;
-      if (cs.stroke !== "none" && strokeWidth >= 2 && cs.paintOrder.startsWith("stroke")) {
-        entry.under.push({how: "halo", ...paint(text, "stroke")});
+      const halo = text.previousElementSibling;
+      if (isHalo(halo) && halo.textContent === text.textContent && visible(halo)
+          && getComputedStyle(halo).stroke !== "none" && parseFloat(getComputedStyle(halo).strokeWidth) >= 2) {
+        entry.under.push({how: "halo", ...paint(halo, "stroke")});
         out.texts.push(entry);
         continue;
       }

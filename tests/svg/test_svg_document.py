@@ -207,3 +207,25 @@ def test_integer_valued_floats_are_integers(write_spec, spec_data, monkeypatch):
     assert result.exit_code == 0, result.output
     svg = (path.parent / "out" / "tiny.main.svg").read_text("utf-8")
     assert "1000.0" not in svg and "3000.0ms" not in svg
+
+
+def test_arrow_labels_sit_on_a_halo_drawn_before_them():
+    """CairoSVG ignores ``paint-order`` (Kozea/CairoSVG#218) and painted a label's own halo stroke over its
+    words, so each label is two texts: first the halo (the words as a 4-unit stroke in the background
+    colour, no fill), then the words (filled, no stroke).  Nothing in the drawing relies on ``paint-order``."""
+    from renderer.theme import DARK, LIGHT
+    data = minimal_spec()
+    data["targets"]["ab"]["label"] = "flow back to the queue"  # two lines
+    files = outputs(data, "tiny")
+    for name, palette in (("tiny.main.svg", LIGHT), ("tiny.main.poster.svg", LIGHT), ("tiny.main.dark.svg", DARK)):
+        root = ET.fromstring(files[name])
+        assert [e for e in root.iter() if e.get("paint-order") is not None] == []
+        (group,) = with_class(root, f"{TINY}-plabels")
+        halo, label = list(group)
+        assert halo.get("class") == f"{TINY}-halo" and label.get("class") == f"{TINY}-plabel"
+        assert (halo.get("fill"), halo.get("stroke"), halo.get("stroke-width")) == ("none", palette.bg, "4")
+        assert (label.get("fill"), label.get("stroke")) == (palette.muted, None)
+        assert [(t.get("x"), t.get("y"), t.text) for t in halo] == [(t.get("x"), t.get("y"), t.text) for t in label]
+        assert [t.text for t in label] == ["flow back to", "the queue"], name
+        assert halo.get("text-anchor") == label.get("text-anchor") == "middle"
+        assert group.get("aria-hidden") == "true"  # the words twice, but never read out
