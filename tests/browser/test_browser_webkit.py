@@ -212,3 +212,14 @@ def test_webkit_eases_highlights_across_each_boundary_and_never_overlaps_step_te
                     checked += 1
             assert sum(o > 0.001 for o in at["texts"]) <= 1
     assert checked
+
+
+def test_webkit_chooses_each_figures_layout_by_its_own_width(site, webkit):
+    """WebKit's container queries: in a 300 px sidebar the narrow layout, in a 1240 px column the wide one."""
+    webkit.get(bs.columns_page(site, bs.LEAD).as_uri())
+    figures = webkit.execute_script(f"return ({bs.LAYOUTS_JS})()")
+    assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
+    assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
+    assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
+    waiting = webkit.execute_script("return document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length")
+    assert waiting == 0  # both players started
