@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 from typing import Any, TypedDict
 
 from markupsafe import Markup
 
 from . import theme
 from .assets import static_text
-from .layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE
+from .layout.sizes import MIN_TEXT_PX
 from .locale import Words, direction, primary, words_for
 from .model import Scenario, Spec
+from .paint import SMALLEST_TEXT
 from .provenance import SourceCheck
 from .svg import fmt
 from .templating import template
@@ -58,15 +60,25 @@ class StepContext(TypedDict):
     state: list[tuple[str, str]]
 
 
+class LayoutContext(TypedDict):
+    """One layout of a scenario's drawing as the figure inlines it: ``name`` (``wide``, ``narrow``) and the
+    SVG (markup we generated)."""
+
+    name: str
+    svg: Markup
+    min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
+    max_width: str  # CSS px: nor does it grow past its own size
+
+
 class ScenarioContext(TypedDict):
-    """One scenario: its inline SVG (markup we generated) and its steps."""
+    """One scenario: its layouts (the wide one first) and its steps.  ``wide_from`` is the figure width
+    (CSS px, as written) from which the wide layout is shown, the narrow one below it."""
 
     id: str
     title: str
     description: str
-    svg: Markup
-    min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
-    max_width: str  # CSS px: nor does it grow past its own size
+    layouts: list[LayoutContext]
+    wide_from: str
     steps: list[StepContext]
     timeline: list[dict[str, int]]
 
@@ -98,6 +110,7 @@ class FigureContext(TypedDict):
     player_js: Markup
     player_css: Markup
     page_colours: dict[str, str]
+    page_padding: str  # CSS length: the standalone page's space beside its content
     csp: str
 
 
@@ -131,20 +144,38 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
     return steps
 
 
+def readable_width(width: float) -> float:
+    """The least width, in CSS px, at which a drawing ``width`` user units wide shows its smallest text
+    (:data:`~renderer.paint.SMALLEST_TEXT`) at :data:`MIN_TEXT_PX` CSS px or more (WCAG 2.2 SC 1.4.4 as the
+    README's accessibility statement claims it): rounded up to the 0.1 px the figure writes, so that the
+    text is never a rounding under."""
+    return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
+
+
+def _layout(name: str, svg: str, width: float) -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`."""
+    return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
+            "max_width": fmt(width or 100000.0)}
+
+
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
-                   widths: list[float] | None = None) -> FigureContext:
+                   widths: list[float] | None = None,
+                   narrow: list[tuple[str, float]] | None = None) -> FigureContext:
     """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
-    their natural widths (user units).  Each SVG is shown at most at its natural width and at least at
-    the width at which its smallest text (:data:`PATH_LABEL_SIZE`) is :data:`MIN_TEXT_PX` CSS px."""
+    their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
+    the figure has one.  Each SVG is shown at most at its natural width and at least at its
+    :func:`readable_width`; the figure shows the wide layout from that width of the wide one (the
+    container query of ``player.css``) and the narrow one below it."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
-    for scenario, svg, width in zip(spec.scenarios, svgs, natural, strict=True):
-        min_width, max_width = width * MIN_TEXT_PX / PATH_LABEL_SIZE, width or 100000.0
+    narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
+    for scenario, svg, width, second in zip(spec.scenarios, svgs, natural, narrow_layouts, strict=True):
+        layouts = [_layout("wide", svg, width)] + ([_layout("narrow", *second)] if second else [])
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "svg": Markup(svg), "min_width": fmt(min_width), "max_width": fmt(max_width), "steps": steps,
+            "layouts": layouts, "wide_from": layouts[0]["min_width"] if second else "", "steps": steps,
             "timeline": Timeline.for_scenario(scenario).as_json(),
         })
     player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
@@ -175,7 +206,10 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "player_js": Markup(js),
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
-        "player_css": Markup(template("player.css").render(ui=_ui_colours(), sizes=theme.UI_SIZES)),
+        "page_padding": theme.EDGE_SPACE,
+        "player_css": Markup(template("player.css").render(
+            ui=_ui_colours(), sizes=theme.UI_SIZES,
+            switches=sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float))),
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
     }

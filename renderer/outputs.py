@@ -87,12 +87,13 @@ class RenderJob:
 
     @cached_property
     def narrow(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``)."""
+        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``
+        and the HTML figure in a narrow column), with ids of its own (``variant``)."""
         from .svg import prefix_for, render_scenario
 
         shared = diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
-                                             prefix_for(self.slug, scenario.id), stills=(), inline=False)
+                                             prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
                 for scenario in self.spec.scenarios}
 
     @cached_property
@@ -104,12 +105,18 @@ class RenderJob:
 
     @cached_property
     def figure(self) -> FigureContext:
-        """The HTML template context, inlining every scenario's animated SVG (its colours follow the page)."""
+        """The HTML template context, inlining every scenario's animated SVG in both layouts, wide and
+        narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
+        the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
+        today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
         from .html import figure_context
 
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
+        narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
-                              [d.width for d in drawn])
+                              [d.width for d in drawn],
+                              [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
+                               for d, n in zip(drawn, narrow, strict=True)])
 
 
 class OutputFormat:

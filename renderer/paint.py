@@ -65,6 +65,11 @@ STYLES: dict[str, dict[str, str]] = {
 }
 
 
+#: The drawing's smallest font size, in user units (path labels and step badges): what decides how far a
+#: drawing may shrink before some text falls below :data:`~renderer.layout.sizes.MIN_TEXT_PX` CSS px.
+SMALLEST_TEXT = min(float(paint["font-size"]) for paint in STYLES.values() if "font-size" in paint)
+
+
 def _custom_property(field: str) -> str:
     return f"--md-{field.replace('_', '-')}"
 

@@ -57,8 +57,9 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     Joining the readable names would be ambiguous (spec ``q`` with scenario
     ``one-request`` and spec ``q-one`` with scenario ``request``), and a class
     such as ``<prefix>-path`` could equal another scenario's prefix; a digest
-    cannot.  Names below the prefix are fixed words (``-node``, ``-f3``) or
-    ``-n-<target id>``, so they cannot meet either.
+    cannot.  Names below the prefix are fixed words (``-node``, ``-f3``),
+    ``-n-<target id>``, or the narrow layout's ids (``-narrow-title``, ``-narrow-n-<target id>``: see
+    :func:`render_scenario`), so they cannot meet either.
     """
     digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode()).hexdigest()
     return f"md-{digest[:10]}"
@@ -94,8 +95,10 @@ class _Drawer:
     """Writes one scenario's drawing in one colour scheme: every element carries the presentation
     attributes of its roles (:mod:`renderer.paint`) and the classes the style sheet animates."""
 
-    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str, palette: theme.Palette) -> None:
+    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str, palette: theme.Palette,
+                 ids: str) -> None:
         self.spec, self.scenario, self.layout, self.p, self.palette = spec, scenario, layout, prefix, palette
+        self.ids = ids  # the prefix of every id (the class prefix, or a layout's own: see render_scenario)
         width, height = fmt(layout.width), fmt(layout.height)
         # debug=False: no svgwrite validator, and elements made through this drawing inherit it.
         self.dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
@@ -201,17 +204,17 @@ class _Drawer:
     def draw(self) -> ElementTree.Element:
         """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.
         Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
-        layout, p = self.layout, self.p
+        layout, p, ids = self.layout, self.p, self.ids
         width, height = fmt(layout.width), fmt(layout.height)
         dwg = self.dwg
         dwg.viewbox(0, 0, width, height)
         dwg.update({
             "class_": p, "role": "img", "lang": self.spec.language, "font-family": FONT_FAMILY,
-            "aria-labelledby": f"{p}-title", "aria-describedby": f"{p}-desc",
+            "aria-labelledby": f"{ids}-title", "aria-describedby": f"{ids}-desc",
         })
         title, desc = Title(self.spec.title), Desc(self.spec.alt)
-        title.xml.set("id", f"{p}-title")
-        desc.xml.set("id", f"{p}-desc")
+        title.xml.set("id", f"{ids}-title")
+        desc.xml.set("id", f"{ids}-desc")
         dwg.elements.insert(0, desc)
         dwg.elements.insert(0, title)
         dwg.defs.add(dwg.style(""))  # filled per variant by _Pieces
@@ -237,7 +240,7 @@ class _Drawer:
         for target in self.spec.nodes:
             if target.key in layout.boxes:
                 dim = target.key in dimmed
-                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{p}-n-{target.id}"}
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{ids}-n-{target.id}"}
                 nodes.xml.append(self.box(layout.boxes[target.key], group, "dim" if dim else None).xml)
         dwg.add(nodes)
         panel = layout.panel
@@ -370,9 +373,10 @@ class _Pieces:
         ElementTree.SubElement(defs, "style").append(CDATA(css))
         return _serialize(defs)
 
-    def animated(self, css: str) -> str:
-        """Every layer, with style sheet ``css``."""
-        style = self._style(css)
+    def animated(self, css: str | None) -> str:
+        """Every layer, with style sheet ``css`` (``None``: no style sheet, for an SVG that shares one inlined
+        beside it)."""
+        style = self._style(css) if css is not None else ""
         return "".join([self.open, *(style if c.tag == "defs" else part for c, part in zip(
             self.children, self.parts, strict=True)), self.close])
 
@@ -417,8 +421,10 @@ class ScenarioSvgs:
 
     ``animated`` and ``dark`` are the files (light and dark colours, each fixed, so that an ``<img>``
     looks the same on any page; ``<picture>`` chooses between them), ``inline`` the form the HTML
-    figure inlines (its colours follow the page), ``stills`` and ``dark_stills`` the still frames by
-    number (0 the poster, K step K).  ``width`` is the drawing's natural width in user units.
+    figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
+    ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
+    ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
+    poster, K step K).  ``width`` is the drawing's natural width in user units.
     """
 
     animated: str
@@ -427,30 +433,36 @@ class ScenarioSvgs:
     inline: str = ""
     dark: str = ""
     dark_stills: dict[int, str] = field(default_factory=dict)
+    inline_css: str = ""
+    inline_bare: str = ""
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
-                    stills: tuple[int, ...] = (0,), inline: bool = True) -> ScenarioSvgs:
+                    stills: tuple[int, ...] = (0,), inline: bool = True, variant: str = "") -> ScenarioSvgs:
     """Draw one scenario once and serialise it in each colour scheme: animated, inline (unless
     ``inline`` is False) and as each still.
 
     ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
-    0 for the poster and K for step K (1-based).  Raises :class:`~renderer.errors.RenderError` for a
+    0 for the poster and K for step K (1-based).  ``variant`` names a second layout of the same
+    scenario (``"narrow"``): its classes and keyframes keep ``prefix`` (the two layouts share one style
+    sheet), its ids become ``<prefix>-<variant>-…``, so that the HTML figure can inline both layouts
+    without two elements of one id.  Raises :class:`~renderer.errors.RenderError` for a
     frame number the scenario does not have.  The strings have no XML
     declaration (see :func:`svg_document`).
     """
     bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
     if bad:
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
-    drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS)
+    drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS, f"{prefix}-{variant}" if variant else prefix)
     pieces = _Pieces(drawer.draw())
     animated = pieces.animated(drawer.css(inline=False))
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
     drawn = {k: pieces.still(k, names[k]) for k in stills}
+    css = drawer.css(inline=True) if inline else ""
     return ScenarioSvgs(_coloured(animated, theme.LIGHT), {k: _coloured(s, theme.LIGHT) for k, s in drawn.items()},
-                        layout.width,
-                        _coloured(pieces.animated(drawer.css(inline=True)), theme.LIGHT) if inline else "",
-                        _coloured(animated, theme.DARK), {k: _coloured(s, theme.DARK) for k, s in drawn.items()})
+                        layout.width, _coloured(pieces.animated(css), theme.LIGHT) if inline else "",
+                        _coloured(animated, theme.DARK), {k: _coloured(s, theme.DARK) for k, s in drawn.items()},
+                        css, _coloured(pieces.animated(None), theme.LIGHT) if inline else "")
 
 
 def svg_document(svg: str) -> bytes:

@@ -55,5 +55,9 @@ DARK = Palette(
 #: (:mod:`renderer.measure`), so a wider font can overflow them.
 FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
 
+#: The space between the edge of the standalone page and its content, and inside the HTML figure's edge:
+#: 1rem, down to .5rem on a phone (2.5 % of the viewport's width), where every pixel goes to the drawing.
+EDGE_SPACE = "clamp(.5rem,2.5vw,1rem)"
+
 #: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding.
-UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", "1rem"))
+UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", EDGE_SPACE))

@@ -47,10 +47,12 @@ BOX_AIR = 7.0
 #: Step badges of the poster: height and the padding either side of their text.
 BADGE_HEIGHT = 20.0
 BADGE_PAD = 6.0
-#: The narrow variant (a phone-wide ``<img>``): box width bound, least gaps between columns and rows,
-#: and the least canvas width.  A figure this narrow keeps 13 px text at 12 CSS px or more in 330 px.
+#: The narrow variant (a phone-wide ``<img>``, the HTML figure in a narrow column): box width bound, least
+#: gaps between columns and rows, and the least canvas width.  A figure this narrow keeps 13 px text at
+#: 12 CSS px or more in 281 px: the HTML figure on a 320 px screen (WCAG 2.2 SC 1.4.10), less the page's
+#: and the figure's padding (:data:`renderer.theme.EDGE_SPACE`, 8 px each there).
 NARROW_BOX_MAX_WIDTH = 136.0
 NARROW_GAPS = (20.0, 24.0)
-NARROW_MIN_WIDTH = 320.0
+NARROW_MIN_WIDTH = 304.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0

@@ -9,7 +9,7 @@ the column, and enters its target's right side.  Tracks are assigned like interv
 is only as wide as the busiest stretch needs.  No route
 can cross a box: the column is the only place boxes are.  A track's label sits right beside it;
 tracks are placed nearest the column first, each as close as it can be while its line and its
-label keep clear of the tracks, labels and port stubs already placed.
+label keep clear of the tracks, labels and port stubs already placed, and the label clear of its own stubs.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from .sizes import CLEARANCE
 TRACK_GAP = 12.0
 #: Least distance from a track label to any other track, in user units (its own is 6 away).
 LABEL_AIR = 16.0
+#: Least distance from a track label's block to its own route's stubs, in user units: chromium draws DejaVu
+#: Sans glyphs 0.6 units above the block, so a block touching its arrow put the text across the line.
+OWN_STUB_AIR = 2.0
 
 
 def _spread(box: Box, count: int, index: int) -> float:
@@ -122,10 +125,12 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
             if _track_free(x, span, taken, blocks, ports, right):
                 if not text:
                     break
-                steps = int((y1 - y0 - h) // 6) + 1 if y1 - y0 > h else 1
+                # Candidates 6 units apart, OWN_STUB_AIR inside the track's span: clear of its own stubs.
+                top, room = y0 + OWN_STUB_AIR, y1 - y0 - 2 * OWN_STUB_AIR
+                steps = int((room - h) // 6) + 1 if room > h else 1
                 middle = (y0 + y1 - h) / 2
-                offsets = sorted(range(steps), key=lambda k: abs(y0 + 6 * k - middle))
-                label = next((r for r in (Rect(round(x - 6 - w, 1), round(y0 + 6 * k if y1 - y0 > h else middle, 1),
+                offsets = sorted(range(steps), key=lambda k: abs(top + 6 * k - middle))
+                label = next((r for r in (Rect(round(x - 6 - w, 1), round(top + 6 * k if room > h else middle, 1),
                                                 round(w, 1), h) for k in offsets)
                               if _label_free(r, taken, blocks, stubs, right)), None)
                 if label is not None:

@@ -67,7 +67,12 @@
 
   Player.prototype.steps = function () { return this.data.scenarios[this.scenario].steps; };
 
-  Player.prototype.svg = function () { return this.scenes[this.scenario].querySelector("svg"); };
+  /* The current scene's drawings: one per layout (wide and narrow), of which the style sheet shows one by the
+     figure's width.  The player keeps every one at the same step and play state, so that a change of width
+     (a turned phone, a resized window) shows the same moment. */
+  Player.prototype.svgs = function () {
+    return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg"));
+  };
 
   Player.prototype.tabs = function () {
     return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll("[role='tab']"));
@@ -91,8 +96,9 @@
   Player.prototype.start = function () {
     var self = this;
     this.scenes.forEach(function (scene, index) {
-      var svg = scene.querySelector("svg");
-      svg.setAttribute("data-md-player", "");
+      Array.prototype.forEach.call(scene.querySelectorAll("svg"), function (svg) {
+        svg.setAttribute("data-md-player", "");
+      });
       scene.hidden = index !== self.scenario;
       var title = scene.querySelector(".md-scene-title");
       if (title) { title.hidden = true; }
@@ -157,11 +163,13 @@
   Player.prototype.describe = function () { return this.steps()[this.step].announcement; };
 
   Player.prototype.show = function () {
-    var svg = this.svg();
-    var current = svg.querySelector("[data-md-current]");
-    if (current) { current.removeAttribute("data-md-current"); }
-    var frame = svg.querySelector("[data-md-frame='" + (this.step + 1) + "']");
-    if (frame) { frame.setAttribute("data-md-current", ""); this.reveal(frame); }
+    var self = this;
+    this.svgs().forEach(function (svg) {
+      var current = svg.querySelector("[data-md-current]");
+      if (current) { current.removeAttribute("data-md-current"); }
+      var frame = svg.querySelector("[data-md-frame='" + (self.step + 1) + "']");
+      if (frame) { frame.setAttribute("data-md-current", ""); self.reveal(frame); }
+    });
     var selected = this.step;
     this.tabs().forEach(function (tab, index) {
       tab.setAttribute("aria-selected", index === selected ? "true" : "false");
@@ -170,12 +178,16 @@
     this.status.textContent = this.describe();
   };
 
-  /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view. */
+  /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view (of the drawing
+     shown: the hidden layout's boxes have no place on the page). */
   Player.prototype.reveal = function (frame) {
     var canvas = this.scenes[this.scenario].querySelector("[data-md-canvas]");
     var step = frame.getAttribute("data-md-frame");
-    var boxes = frame.ownerSVGElement.querySelectorAll("[data-md-steps~='" + step + "'] rect");
-    if (!canvas || !boxes.length || canvas.scrollWidth <= canvas.clientWidth + 1) { return; }
+    var svg = frame.ownerSVGElement;
+    var boxes = svg.querySelectorAll("[data-md-steps~='" + step + "'] rect");
+    if (!canvas || !boxes.length || !svg.getClientRects().length || canvas.scrollWidth <= canvas.clientWidth + 1) {
+      return;
+    }
     var view = canvas.getBoundingClientRect();
     var left = Infinity, right = -Infinity;
     Array.prototype.forEach.call(boxes, function (box) {
@@ -219,7 +231,7 @@
     this.playing = true;
     this.status.setAttribute("aria-live", "off");
     this.showPlaying(true);
-    this.svg().removeAttribute("data-md-paused");
+    this.svgs().forEach(function (svg) { svg.removeAttribute("data-md-paused"); });
     this.schedule();
   };
 
@@ -232,7 +244,7 @@
     this.playing = false;
     this.status.setAttribute("aria-live", "polite");
     this.showPlaying(false);
-    this.svg().setAttribute("data-md-paused", "");
+    this.svgs().forEach(function (svg) { svg.setAttribute("data-md-paused", ""); });
   };
 
   Player.prototype.go = function (step, byUser) {
@@ -247,7 +259,7 @@
   Player.prototype.choose = function (index) {
     var wasPlaying = this.playing;
     if (wasPlaying) { this.pause(); }
-    this.svg().removeAttribute("data-md-paused");
+    this.svgs().forEach(function (svg) { svg.removeAttribute("data-md-paused"); });
     this.scenes[this.scenario].hidden = true;
     this.tablists[this.scenario].hidden = true;
     this.scenario = index;

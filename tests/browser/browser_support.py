@@ -210,6 +210,44 @@ def host_page(title: str, fragments: list[str]) -> str:
             f"{body}\n</main>\n</body>\n</html>\n")
 
 
+#: The column widths of :func:`columns_page`, in CSS px: a sidebar and a wide main column, on one wide screen.
+COLUMNS = (300, 1240)
+
+
+def columns_page(site: Site, slug: str) -> Path:
+    """A page wider than both columns of :data:`COLUMNS`, with ``slug``'s fragment in each: the figure chooses
+    its layout by its own width (a container query), not by the screen's."""
+    columns = "\n".join(f'<div style="width:{width}px;flex:none">{site.fragment(slug)}</div>' for width in COLUMNS)
+    path = site.out / f"columns-{slug}.html"
+    path.write_text(host_page("One figure in two columns", [f'<div style="display:flex;gap:8px">{columns}</div>'])
+                    .replace("<body>", '<body style="margin:0">'), "utf-8")
+    return path
+
+
+#: Of every figure on the page: the layouts drawn in its shown scene, the smallest rendered text size of the
+#: drawn SVG, in CSS px (font size times the SVG's scale), and whether its current step's text is visible.
+LAYOUTS_JS = r"""
+() => Array.from(document.querySelectorAll("[data-md-figure]")).map(root => {
+  const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
+  const drawn = Array.from(scene.querySelectorAll(".md-canvas-inner")).filter(b => b.getClientRects().length);
+  const svg = drawn.length ? drawn[0].querySelector("svg") : null;
+  let smallest = Infinity;
+  if (svg) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll("text")) {
+      const style = getComputedStyle(text);
+      if (text.getClientRects().length && style.visibility === "visible") smallest = Math.min(smallest, parseFloat(style.fontSize) * scale);
+    }
+  }
+  // The current step's panel text: hidden by its presentation attribute, shown by the style sheet's player
+  // rule, which the narrow drawing takes from the wide one's <style> (shared classes, no sheet of its own).
+  const current = svg && svg.querySelector("[data-md-current]");
+  return {drawn: drawn.map(b => b.classList.contains("md-narrow") ? "narrow" : "wide"), smallest,
+          current: current ? getComputedStyle(current).visibility : null};
+})
+"""
+
+
 def img_page(svg_name: str, alt: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Image</title>"
             "<style>body{margin:0;background:#fff}img{display:block}</style></head>\n"
@@ -527,7 +565,10 @@ STATE_JS = r"""
   const status = root.querySelector(".md-status");
   const scenes = Array.from(root.querySelectorAll("[data-md-scene]"));
   const shown = scenes.filter(s => !s.hidden && s.getClientRects().length);
-  const svg = shown.length ? shown[0].querySelector("svg") : null;
+  // The scene's drawings, one per layout (wide, narrow); the style sheet shows one of them, by the figure's width.
+  const svgs = shown.length ? Array.from(shown[0].querySelectorAll("svg")) : [];
+  const svg = svgs.find(s => s.getClientRects().length) || null;
+  const layout = s => Array.from(s.parentElement.classList).find(c => c !== "md-canvas-inner").replace(/^md-/, "");
   const flow = svg && svg.querySelector("circle[class$='-dot']");  // the dot travelling along active routes
   const select = root.querySelector(".md-scenario");
   // The step indicator: the shown tablist's tabs; the position is its selected tab.
@@ -550,6 +591,11 @@ STATE_JS = r"""
     visibleFrames: svg ? Array.from(svg.querySelectorAll("[data-md-frame]"))
       .filter(f => getComputedStyle(f).visibility === "visible").map(f => Number(f.dataset.mdFrame)) : [],
     svgPaused: svg ? svg.hasAttribute("data-md-paused") : null,
+    // every layout's, the hidden one's too: the player keeps them at one step and one play state
+    layouts: svgs.map(layout),
+    shownLayout: svg ? layout(svg) : null,
+    currentFrames: svgs.map(s => { const f = s.querySelector("[data-md-current]"); return f ? Number(f.dataset.mdFrame) : 0; }),
+    pausedLayouts: svgs.map(s => s.hasAttribute("data-md-paused")),
     flowState: flow ? getComputedStyle(flow).animationPlayState : null,
     flowName: flow ? getComputedStyle(flow).animationName : null,
     focusInside: root.contains(document.activeElement),
@@ -588,6 +634,8 @@ def step_of(page, index: int = 0) -> int:
     assert len(steps) == int(match.group(2)), s
     assert s["status"].startswith(unisolated(steps[number - 1]["announcement"])), s
     assert s["visibleFrames"] == [number], s
+    assert s["currentFrames"] == [number] * len(s["layouts"]), s  # the hidden layout is at the same step
+    assert s["pausedLayouts"] == [s["svgPaused"]] * len(s["layouts"]), s
     return number
 
 

@@ -34,6 +34,16 @@ def test_standalone_page_has_no_violations(site, open_page, check_axe, slug, sta
     check_axe(page, f"{slug}.html ({state}, {scheme})")
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("slug", bs.mechanism_slugs() + list(bs.GENERATED))
+def test_the_narrow_layout_has_no_violations(site, open_page, check_axe, slug, scheme):
+    """On a phone, where the figure shows its narrow drawing and hides the wide one."""
+    page = open_page(site.page(slug), scheme=scheme, viewport=(360, 800))
+    assert bs.state(page)["shownLayout"] == "narrow"
+    put_in_state(page, "paused", site.specs[slug])
+    check_axe(page, f"{slug}.html at 360 px ({scheme})")
+
+
 @pytest.mark.parametrize("state", STATES)
 @pytest.mark.parametrize("slug", list(bs.LANGUAGES))
 def test_every_language_of_the_catalogue_has_no_violations(site, open_page, check_axe, slug, state):

@@ -8,7 +8,9 @@ boxes, route segments, arrowheads, path labels, node text, lane headers and stat
 their classes and measured with ``getBBox`` (user units: the figure has no transforms) as the browser
 lays out the real font: no route segment passes through a box, no label touches a box, a text or another
 label, no label lies across a route, no node text overflows its box, nothing lies outside the ``viewBox``, every arrowhead meets a box
-edge, and no SVG text renders below 12 CSS px at 360 and 1280 px.  Screenshots at 360, 768 and 1280 px,
+edge, and no SVG text renders below 12 CSS px at 360, 768 and 1280 px.  The geometry is checked in the layout
+each of 360 and 1280 px shows: the narrow one on the phone, the wide one (or, for a figure too wide to read there,
+the narrow one) on the screen.  Screenshots at 360, 768 and 1280 px,
 light and dark, first, middle and last step, go to ``build/screenshots/gallery/`` for a person to look at.
 
 One page per figure, reused for every width, scheme and step (the machine has two cores).
@@ -42,7 +44,8 @@ SPECS |= {f"topology-{name}": data for name, data in topologies().items()}
 GEOMETRY_JS = r"""
 (root) => {
   const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
-  const svg = scene.querySelector("svg");
+  const svg = Array.from(scene.querySelectorAll("svg")).find(s => s.getClientRects().length);  // the layout shown
+  const layout = svg.parentElement.classList.contains("md-narrow") ? "narrow" : "wide";
   const p = svg.getAttribute("class").split(/\s+/)[0];
   const rect = el => { const b = el.getBBox(); return {x: b.x, y: b.y, w: b.width, h: b.height}; };
   const shown = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
@@ -74,7 +77,7 @@ GEOMETRY_JS = r"""
     if (size < smallest) { smallest = size; where = text.textContent.slice(0, 30); }
   }
   const vb = svg.viewBox.baseVal;
-  return {viewBox: {x: vb.x, y: vb.y, w: vb.width, h: vb.height}, nodes, routes, labels, lanes, panel,
+  return {layout, viewBox: {x: vb.x, y: vb.y, w: vb.width, h: vb.height}, nodes, routes, labels, lanes, panel,
           panelText, rings, step: frame ? Number(frame.dataset.mdFrame) : 0, smallest, where};
 }"""
 
@@ -227,6 +230,7 @@ def test_geometry_text_sizes_and_screenshots(gallery, context, slug):
     figure = bs.figures(page).nth(0)
     problems: list[str] = []
     smallest: dict[int, float] = {}
+    layouts: dict[int, str] = {}
     made = []
     current = _go(page, 1, 1) or 1
     for width in WIDTHS:
@@ -238,18 +242,21 @@ def test_geometry_text_sizes_and_screenshots(gallery, context, slug):
                 assert current == step, (slug, width, scheme, name)
                 geometry = figure.evaluate(GEOMETRY_JS)
                 smallest[width] = min(smallest.get(width, float("inf")), geometry["smallest"])
-                if width == 1280 and scheme == "light":  # the geometry is the same at every width and scheme
+                layouts[width] = geometry["layout"]
+                # the geometry is the same at every scheme, and in each layout at every width that shows it
+                if width in (360, 1280) and scheme == "light":
                     assert _counts(geometry) == _counts_of(SPECS[slug]), slug
                     assert len(geometry["rings"]) == len(SPECS[slug]["scenarios"][0]["steps"][step - 1]["active"])
-                    problems += [f"step {step}: {p}" for p in check_geometry(geometry)]
+                    problems += [f"{geometry['layout']} layout, step {step}: {p}" for p in check_geometry(geometry)]
                 shot = GALLERY / f"{slug}-{width}-{scheme}-{name}.png"
                 page.locator(".md-stage").first.screenshot(path=shot)
                 made.append(shot)
     page.close()
     assert not errors, errors
     assert not problems, f"{slug}:\n" + "\n".join(dict.fromkeys(problems))
-    for width in (360, 1280):
-        assert smallest[width] >= MIN_TEXT_PX - 0.01, (slug, width, smallest[width])
+    assert layouts[360] == "narrow", layouts  # a phone shows the narrow layout
+    for width in WIDTHS:
+        assert smallest[width] >= MIN_TEXT_PX - 0.01, (slug, width, layouts[width], smallest[width])
     assert all(shot.stat().st_size > 1000 for shot in made)
 
 

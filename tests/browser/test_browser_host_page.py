@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import browser_support as bs
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -44,3 +45,13 @@ def test_a_page_that_supports_dark_mode_gets_a_dark_figure(site, open_page):
     page = open_page(site.multi, scheme="dark")
     styles = page.evaluate(STYLE_JS)
     assert styles["root"] == "rgb(13, 17, 23)" and styles["svgBg"] == "rgb(13, 17, 23)", styles
+
+
+def test_each_figure_chooses_its_layout_by_its_own_width(site, open_page):
+    """Two copies of one fragment on one wide screen, in a 300 px sidebar and a 1240 px column: the sidebar's
+    shows the narrow layout, the other the wide one, each with text of 12 CSS px or more."""
+    page = open_page(bs.columns_page(site, bs.LEAD), viewport=(1600, 900))
+    figures = page.evaluate(bs.LAYOUTS_JS)
+    assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
+    assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
+    assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies

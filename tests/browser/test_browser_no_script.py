@@ -1,4 +1,5 @@
-"""Without JavaScript the page still shows the figure (every scenario) and the whole transcript."""
+"""Without JavaScript the page still shows the figure (every scenario, in the layout its width calls for: the
+style sheet chooses it) and the whole transcript."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+@pytest.mark.parametrize("width", [360, 1280])
 @pytest.mark.parametrize("slug", ["relay", "prefill-decode"])
-def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_not(site, browser, slug):
+def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_not(site, browser, slug, width):
     spec = site.specs[slug]
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    context = browser.new_context(java_script_enabled=False, viewport={"width": width, "height": 900})
     try:
         page = context.new_page()
         page.goto(site.page(slug).as_uri())
@@ -18,6 +20,10 @@ def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_n
           const visible = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
           return {
             svgs: [...document.querySelectorAll('.md-scene svg')].map(visible),
+            layouts: [...document.querySelectorAll('.md-scene svg')].filter(visible)
+              .map(s => s.parentElement.classList.contains('md-narrow') ? 'narrow' : 'wide'),
+            moving: [...document.querySelectorAll('.md-scene svg')].filter(visible)
+              .map(s => s.getAnimations({subtree: true}).length > 0),
             steps: [...document.querySelectorAll('.md-transcript ol > li')].filter(visible).length,
             controls: visible(document.querySelector('.md-controls')),
             caption: visible(document.querySelector('figcaption')),
@@ -25,6 +31,9 @@ def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_n
         }""")
     finally:
         context.close()
-    assert shown["svgs"] == [True] * len(spec["scenarios"])
+    # each scenario in one layout of two: the wide one on a wide screen, the narrow one on a phone
+    assert shown["svgs"] == [width == 1280, width < 1280] * len(spec["scenarios"])
+    assert shown["layouts"] == ["wide" if width == 1280 else "narrow"] * len(spec["scenarios"])
+    assert shown["moving"] == [True] * len(spec["scenarios"])  # its own keyframes animate it, with no player
     assert shown["steps"] == sum(len(s["steps"]) for s in spec["scenarios"])
     assert shown["caption"] and not shown["controls"]

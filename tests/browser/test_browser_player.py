@@ -70,10 +70,14 @@ def test_rotation_control_is_first_native_button_without_aria_pressed(site, open
     assert bs.step_of(page) == 1 and s["position"] == f"Step 1 of {len(site.specs[slug]['scenarios'][0]['steps'])}"
 
 
-def test_pause_keeps_the_step_and_play_resumes_from_it(site, open_page):
-    page = open_page(site.page("relay"), clock=True)  # steps of 1000, 1500, 2000 ms; step 2 has a moving arrow
+@pytest.mark.parametrize("width", [1280, 360])
+def test_pause_keeps_the_step_and_play_resumes_from_it(site, open_page, width):
+    """In either layout: the wide drawing on a wide screen, the narrow one on a phone (``step_of`` also checks
+    that the hidden one is at the same step and play state)."""
+    page = open_page(site.page("relay"), clock=True, viewport=(width, 900))  # steps of 1000, 1500, 2000 ms
+    assert bs.state(page)["shownLayout"] == ("wide" if width == 1280 else "narrow")
     page.clock.run_for(1000)
-    assert bs.step_of(page) == 2
+    assert bs.step_of(page) == 2  # step 2 has a moving arrow
     page.clock.run_for(500)
     assert bs.state(page)["flowState"] == "running"
     click(page, ".md-play")
@@ -89,6 +93,27 @@ def test_pause_keeps_the_step_and_play_resumes_from_it(site, open_page):
     assert bs.step_of(page) == 2
     page.clock.run_for(1)
     assert bs.step_of(page) == 3
+
+
+def test_the_narrow_layout_follows_steps_scenarios_and_a_change_of_width(site, open_page):
+    """On a phone the narrow drawing shows and follows Next, Previous and the scenario choice; turned to a wide
+    screen mid-way, the wide drawing shows the same scenario, step and pause."""
+    page = open_page(site.page("relay"), clock=True, viewport=(360, 900))
+    click(page, ".md-next")
+    click(page, ".md-next")
+    assert bs.step_of(page) == 3 and bs.state(page)["shownLayout"] == "narrow"
+    click(page, ".md-prev")
+    assert bs.step_of(page) == 2
+    page.select_option("[data-md-figure] .md-scenario", "1")
+    click(page, ".md-play")  # paused
+    click(page, ".md-next")
+    s = bs.state(page)
+    assert bs.step_of(page) == 2 and (s["scenes"], s["shownLayout"], s["svgPaused"]) == ([1], "narrow", True), s
+    page.set_viewport_size({"width": 1280, "height": 900})
+    s = bs.state(page)
+    assert bs.step_of(page) == 2 and (s["scenes"], s["shownLayout"], s["svgPaused"]) == ([1], "wide", True), s
+    page.clock.run_for(60_000)
+    assert bs.step_of(page) == 2
 
 
 def test_keyboard_focus_entering_the_player_stops_it_until_play_is_pressed(site, open_page):
@@ -210,8 +235,12 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
 def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_three_a_second(site, open_page, slug):
     page = open_page(site.page(slug))
     data = bs.player_data(page)
-    svgs = bs.figures(page).nth(0).locator(".md-figure svg")
+    svgs = bs.figures(page).nth(0).locator(".md-figure .md-wide svg")
     assert svgs.count() == len(data["scenarios"])
+    # the narrow layout of each scenario has the wide one's classes, so the wide one's keyframes move it too
+    narrow = bs.figures(page).nth(0).locator(".md-figure .md-narrow svg")
+    assert [narrow.nth(i).get_attribute("class") for i in range(narrow.count())] == [
+        svgs.nth(i).get_attribute("class") for i in range(svgs.count())]
     for index, scenario in enumerate(data["scenarios"]):
         windows = bs.keyframe_windows(svgs.nth(index).evaluate(bs.KEYFRAMES_JS))
         from_player = [{"start": st["start"], "duration": st["duration"]} for st in scenario["steps"]]
@@ -250,10 +279,12 @@ def test_steps_change_exactly_at_the_timeline_boundaries(site, open_page, slug):
             assert bs.step_of(page) == number % len(steps) + 1, (slug, index, number)
 
 
+@pytest.mark.parametrize("width", [1280, 360])
 @pytest.mark.parametrize("slug", ALL)
-def test_reduced_motion_starts_paused_and_says_how_to_play(site, open_page, slug):
-    page = open_page(site.page(slug), motion="reduce", clock=True)
+def test_reduced_motion_starts_paused_and_says_how_to_play(site, open_page, slug, width):
+    page = open_page(site.page(slug), motion="reduce", clock=True, viewport=(width, 900))
     s = bs.state(page)
+    assert s["shownLayout"] == ("wide" if width == 1280 else "narrow"), s
     spec = site.specs[slug]
     assert s["label"] == bs.say(spec, "playName") and s["live"] == "polite" and s["svgPaused"], s
     assert s["status"].endswith(" " + bs.say(spec, "reducedMotion")) and bs.say(spec, "playName") in s["status"], s

@@ -59,18 +59,24 @@ def check_svg_facts(facts: dict, spec: dict, where: str) -> None:
     assert facts["scripts"] == 0 and facts["handlers"] == 0, where
 
 
-def test_inline_svgs_are_named_described_images_without_focus_or_smil(site, open_page):
+@pytest.mark.parametrize("width", [1280, 360])
+def test_inline_svgs_are_named_described_images_without_focus_or_smil(site, open_page, width):
+    """Each scenario's two layouts, wide then narrow, are each a named image; of the first scenario's, the one
+    the width shows is in the accessibility tree and the other is not (nor are the other scenarios' until
+    chosen)."""
     for slug in site.all_slugs:
         spec = site.specs[slug]
-        page = open_page(site.page(slug))
+        page = open_page(site.page(slug), viewport=(width, 900))
         svgs = page.locator(".md-figure svg")
-        assert svgs.count() == len(spec["scenarios"])
+        assert svgs.count() == 2 * len(spec["scenarios"])
         for i in range(svgs.count()):
-            check_svg_facts(svgs.nth(i).evaluate(SVG_FACTS_JS), spec, f"{slug} scenario {i + 1}")
+            check_svg_facts(svgs.nth(i).evaluate(SVG_FACTS_JS), spec, f"{slug} scenario {i // 2 + 1}, layout {i % 2}")
             node = ax_node(page, ".md-figure svg", i)
-            if i == 0:  # the other scenarios are hidden until chosen
+            if i == (0 if width == 1280 else 1):
                 assert node == {"role": "image", "name": spec["title"], "description": spec["alt"],
                                 "ignored": False}, (slug, node)
+            else:
+                assert node["ignored"], (slug, i, node)
 
 
 def test_svg_files_are_named_described_images_without_focus_or_smil(site, open_page):
@@ -93,7 +99,7 @@ def test_copies_have_their_own_title_and_description(site, open_page):
     """Two copies of one fragment plus another: every SVG is named and described by its own elements."""
     page = open_page(site.multi)
     first = site.mechanisms[0]
-    slugs = [first] * len(site.specs[first]["scenarios"]) * 2 + ["relay"] * 2
+    slugs = [first] * len(site.specs[first]["scenarios"]) * 2 * 2 + ["relay"] * 2 * 2  # two layouts each
     svgs = page.locator("[data-md-figure] .md-figure svg")
     assert svgs.count() == len(slugs)
     references = set()

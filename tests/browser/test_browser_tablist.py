@@ -102,7 +102,7 @@ def test_the_position_is_shown_once(site, open_page, slug):
     facts = bs.figures(page).nth(0).evaluate("""root => {
       const status = root.querySelector(".md-status").getBoundingClientRect();
       const shown = Array.from(root.querySelectorAll("[data-md-current] text"))
-        .filter(t => getComputedStyle(t).visibility === "visible").map(t => t.textContent);
+        .filter(t => t.getClientRects().length && getComputedStyle(t).visibility === "visible").map(t => t.textContent);
       const html = Array.from(root.querySelectorAll(".md-controls, figcaption, .md-scene-title")).map(e => e.innerText);
       return {html: html.join(" "), svg: shown, status: [status.width, status.height]};
     }""")

@@ -302,3 +302,14 @@ def test_webkit_img_of_animated_svg_is_still_under_reduced_motion(site, webkit, 
     assert ws.differing_pixels(still[0.0], moving[0.0]) > 0  # the still image is the poster, not step 1
     poster_png = ws.shoot_img_over_time(webkit_reduced, poster, times=(0.0,))[0][0.0]
     assert ws.differing_pixels(still[0.0], poster_png) == 0, "reduced motion does not show the poster frame"
+
+
+def test_webkit_chooses_each_figures_layout_by_its_own_width(site, webkit):
+    """WebKit's container queries: in a 300 px sidebar the narrow layout, in a 1240 px column the wide one."""
+    webkit.get(bs.columns_page(site, bs.LEAD).as_uri())
+    figures = webkit.execute_script(f"return ({bs.LAYOUTS_JS})()")
+    assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
+    assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
+    assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
+    waiting = webkit.execute_script("return document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length")
+    assert waiting == 0  # both players started

@@ -1,13 +1,19 @@
-"""Every width: no SVG text of the HTML figure renders below 12 CSS px, at 360 and at 1280 px, the page never
-scrolls sideways, a figure wider than its column scrolls in its own frame, which then takes keyboard focus, and
+"""Every width: the HTML figure shows its narrow layout (one column of boxes) in a column narrower than the
+wide drawing's readable width and its wide layout from there, by a container query; one drawing at a time is
+drawn and in the accessibility tree; no SVG text renders below 12 CSS px at 320, 360 and 1280 px; the page never
+scrolls sideways; a drawing wider than its column scrolls in its own frame, which then takes keyboard focus; and
 Play/Pause never changes the button's width.  Screenshots of every figure at 360, 768 and 1280 px, light and
 dark, at the first, middle and last step, go to ``build/screenshots/`` for a person to look at."""
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import pytest
+
+from renderer.layout.sizes import MIN_TEXT_PX
 
 from . import browser_support as bs
 
@@ -18,36 +24,78 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ALL = bs.mechanism_slugs() + list(bs.GENERATED)
 
-#: In page: the smallest rendered size of any visible SVG text in the shown scene, in CSS px.
-SMALLEST_TEXT_JS = r"""
+#: In page (argument: the figure's root): of the shown scene, which layouts are drawn (have a box on the page),
+#: what the hidden ones compute to, the smallest rendered size of any visible text of the drawn SVG in CSS px
+#: (its font size times the SVG's scale, as the picture test measures it), the breakpoint, the figure's width,
+#: and whether the frame scrolls and is a tab stop.
+LAYOUT_JS = r"""
 (root) => {
   const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
-  const svg = scene.querySelector("svg");
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const boxes = Array.from(scene.querySelectorAll(".md-canvas-inner"));
+  const name = box => Array.from(box.classList).find(c => c !== "md-canvas-inner").replace(/^md-/, "");
+  const drawn = boxes.filter(b => b.getClientRects().length);
+  const svg = drawn.length === 1 ? drawn[0].querySelector("svg") : null;
   let smallest = Infinity, where = "";
-  for (const text of svg.querySelectorAll("text")) {
-    if (!text.getClientRects().length) continue;
-    const style = getComputedStyle(text);
-    if (style.visibility === "hidden" || style.display === "none") continue;
-    const size = parseFloat(style.fontSize) * scale;
-    if (size < smallest) { smallest = size; where = text.textContent.slice(0, 30); }
+  if (svg) {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll("text")) {
+      if (!text.getClientRects().length) continue;
+      const style = getComputedStyle(text);
+      if (style.visibility === "hidden" || style.display === "none") continue;
+      const size = parseFloat(style.fontSize) * scale;
+      if (size < smallest) { smallest = size; where = text.textContent.slice(0, 30); }
+    }
   }
   const canvas = scene.querySelector("[data-md-canvas]");
-  return {smallest, where, scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
-          tabindex: canvas.getAttribute("tabindex")};
+  return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
+          smallest, where, wideFrom: Number(canvas.dataset.mdWideFrom), column: canvas.clientWidth,
+          scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex")};
 }"""
 
+#: The page's sideways overflow, in CSS px, as WCAG 2.2 SC 1.4.10 (Reflow) means it.
+PAGE_OVERFLOW_JS = "() => document.scrollingElement.scrollWidth - window.innerWidth"
 
-@pytest.mark.parametrize("width", [360, 1280])
+
+def layout_facts(page) -> dict:
+    return bs.figures(page).nth(0).evaluate(LAYOUT_JS)
+
+
+@pytest.mark.parametrize("width", [320, 360, 1280])
 @pytest.mark.parametrize("slug", ALL)
-def test_no_svg_text_below_12_px_and_no_sideways_page(site, open_page, slug, width):
+def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, slug, width):
     page = open_page(site.page(slug), viewport=(width, 800))
-    facts = bs.figures(page).nth(0).evaluate(SMALLEST_TEXT_JS)
-    assert facts["smallest"] >= 12 - 0.01, (slug, width, facts)
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    facts = layout_facts(page)
+    # a phone shows the narrow layout, a 1280 px screen the wide one: every figure here is readable at 1216 px
+    assert facts["drawn"] == ["narrow" if width < 1280 else "wide"], (slug, width, facts)
+    assert facts["hidden"] == ["none"], facts  # the other layout is neither drawn nor in the accessibility tree
+    assert (facts["column"] < facts["wideFrom"]) == (facts["drawn"] == ["narrow"]), facts
+    assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (slug, width, facts)
+    overflow = page.evaluate(PAGE_OVERFLOW_JS)
     assert overflow <= 0, f"{slug}: the page scrolls sideways by {overflow}px at {width}px"
     # the frame is a tab stop exactly when it scrolls (WCAG 2.2 SC 2.1.1)
     assert (facts["tabindex"] == "0") == facts["scrolls"], facts
+    if width >= 360 or slug != "serving-stack":  # the narrow serving stack is 344 units wide: 317.5 px at 12 px
+        assert not facts["scrolls"], (slug, width, facts)
+    lines = bs.figures(page).nth(0).aria_snapshot().splitlines()
+    assert sum(bool(re.match(r"- '?img ", line.strip())) for line in lines) == 1, lines
+
+
+def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page):
+    """Just below the breakpoint the narrow layout shows, at it the wide one (its text then exactly 12 px), with
+    the step the reader chose, without a reload: the player keeps both drawings at one step."""
+    slug = bs.LEAD
+    page = open_page(site.page(slug), viewport=(1280, 800), motion="reduce")
+    page.locator(".md-next").first.click()
+    page.locator(".md-next").first.click()
+    facts = layout_facts(page)
+    beside = 1280 - facts["column"]  # the page's and the figure's padding, the same from 640 px up
+    at = math.ceil(facts["wideFrom"])
+    for column, expected in ((at - 1, "narrow"), (at, "wide")):
+        page.set_viewport_size({"width": column + beside, "height": 800})
+        facts = layout_facts(page)
+        assert (facts["column"], facts["drawn"]) == (column, [expected]), facts
+        assert facts["smallest"] >= MIN_TEXT_PX - 0.01, facts
+        assert bs.step_of(page) == 3
 
 
 def test_play_and_pause_keep_the_button_width(site, open_page):
@@ -62,9 +110,19 @@ def test_play_and_pause_keep_the_button_width(site, open_page):
     assert rows <= 2  # buttons on one row, the position under them at most
 
 
+#: A page style that keeps the wide layout at every width, as a browser without container queries does.
+WIDE_ONLY = ".md-canvas-inner.md-wide{display:block!important}.md-canvas-inner.md-narrow{display:none!important}"
+
+
 def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, open_page):
+    """Where the wide layout scrolls in its frame (a browser without container queries, simulated by a page
+    style), each step scrolls its highlighted boxes into view."""
     slug = bs.mechanism_slugs()[0]
     page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
+    page.add_style_tag(content=WIDE_ONLY)
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")  # the frame becomes a tab stop
+    assert layout_facts(page)["drawn"] == ["wide"]
+    assert layout_facts(page)["tabindex"] == "0"
     steps = len(site.specs[slug]["scenarios"][0]["steps"])
     for step in range(2, steps + 1):
         page.locator(".md-next").first.click()
@@ -74,7 +132,8 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
           const shown = root.querySelector("[data-md-scene]:not([hidden]) [data-md-current]");
           const step = shown ? shown.dataset.mdFrame : "";
           const boxes = Array.from(root.querySelectorAll(`[data-md-steps~="${step}"] rect`))
-            .filter(r => r.closest("[data-md-scene]:not([hidden])")).map(r => r.getBoundingClientRect());
+            .filter(r => r.closest("[data-md-scene]:not([hidden])") && r.getClientRects().length)
+            .map(r => r.getBoundingClientRect());
           return {scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
                   inside: boxes.every(b => b.left >= view.left - 1 && b.right <= view.right + 1), count: boxes.length};
         }""")

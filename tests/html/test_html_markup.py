@@ -6,6 +6,7 @@ are byte-identical."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,11 +59,20 @@ def test_source_path_is_text_too(hostile_outputs):
     assert ("b", frozenset()) not in inventory(page)
 
 
+#: The figure width at which the layouts switch, in the style sheet: a number the drawing's width decides.
+BREAKPOINT = re.compile(r'(?<=\(width < )[0-9]+(?:\.[0-9])?(?=px\))|(?<=\[data-md-wide-from=")[0-9]+(?:\.[0-9])?(?="\])')
+
+
 def test_player_and_style_are_unchanged_by_author_text(hostile_outputs):
-    """The player script and style sheets are byte-identical between the hostile and the plain build."""
+    """The player script is byte-identical between the hostile and the plain build, and so are the style
+    sheets but for the layout switch's breakpoint, a number that follows the drawing's width (longer text,
+    wider boxes)."""
     hostile, plain = hostile_outputs
     for name in ("html", "fragment.html"):
         page, reference = parse(hostile / f"spec.{name}"), parse(plain / f"spec.{name}")
         scripts = [s for s in raw_text(page, "script") if not s.lstrip().startswith("{")]
         assert scripts == [s for s in raw_text(reference, "script") if not s.lstrip().startswith("{")]
-        assert raw_text(page, "style") == raw_text(reference, "style")
+        styles, expected = raw_text(page, "style"), raw_text(reference, "style")
+        # the figure's sheet: one rule, with the breakpoint three times; then each scenario's drawing's
+        assert [len(BREAKPOINT.findall(css)) for css in styles] == [3] + [0] * (len(styles) - 1)
+        assert [BREAKPOINT.sub("N", css) for css in styles] == [BREAKPOINT.sub("N", css) for css in expected]

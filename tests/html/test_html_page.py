@@ -10,7 +10,7 @@ import pytest
 
 from renderer.html import figure_context, render_page
 from renderer.model import spec_from_data
-from support.html_doc import Node, parse_html
+from support.html_doc import Node, parse_html, raw_text
 from support.outputs import build_html
 from support.reference_spec import STEPS, reference_spec
 from support.specs import minimal_spec
@@ -31,13 +31,48 @@ def test_figure_has_caption_and_inline_svg(document):
     captions = figure.find_all("figcaption")
     assert len(captions) == 1 and captions[0].text() == spec["caption"]
     assert captions[0].parent is figure
+    # one canvas holding the drawing twice: the wide layout, then the narrow one (one column of boxes)
+    canvas = figure.find(attrs={"data-md-canvas": None})
+    assert [[c for c in box.classes if c != "md-canvas-inner"] for box in canvas.children] == [["md-wide"],
+                                                                                               ["md-narrow"]]
     svgs = figure.find_all("svg")
-    assert len(svgs) == 1
-    svg = svgs[0]
-    assert svg.attrs["role"] == "img"
-    assert svg.find("title").text() == spec["title"]
-    assert svg.find("desc").text() == spec["alt"]
-    assert svg.attrs["aria-labelledby"] == svg.find("title").attrs["id"]
+    assert [svg.parent.classes for svg in svgs] == [["md-canvas-inner", "md-wide"], ["md-canvas-inner", "md-narrow"]]
+    for svg in svgs:
+        assert svg.attrs["role"] == "img"
+        assert svg.find("title").text() == spec["title"]
+        assert svg.find("desc").text() == spec["alt"]
+        assert svg.attrs["aria-labelledby"] == svg.find("title").attrs["id"]
+        assert svg.attrs["aria-describedby"] == svg.find("desc").attrs["id"]
+    wide, narrow = svgs
+    # the same classes (one style sheet, written once, in the wide drawing), ids of their own
+    assert wide.attrs["class"] == narrow.attrs["class"]
+    assert len(wide.find_all("style")) == 1 and narrow.find_all("style") == []
+    prefix = wide.attrs["class"]
+    assert wide.find("title").attrs["id"] == f"{prefix}-title"
+    assert narrow.find("title").attrs["id"] == f"{prefix}-narrow-title"
+    ids = [node.attrs["id"] for node in document.iter() if "id" in node.attrs]
+    assert len(ids) == len(set(ids))
+    assert len(wide.find_all(attrs={"id": None})) == len(narrow.find_all(attrs={"id": None}))
+    # the narrow layout is the narrower one and both keep 13 px text at 12 px or more: at least 12/13 of it wide
+    widths = [float(svg.attrs["viewBox"].split(",")[2]) for svg in svgs]
+    assert widths[1] < widths[0] / 2
+    shown = [dict(part.split(":") for part in svg.parent.attrs["style"].split(";")) for svg in svgs]
+    for width, style in zip(widths, shown, strict=True):
+        assert style["max-width"] == f"{width:g}px"
+        assert width * 12 / 13 <= float(style["min-width"].removesuffix("px")) < width * 12 / 13 + 0.1
+
+
+def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(document):
+    """The container query's breakpoint is where the wide drawing's 13 px path labels would render at 12 CSS px."""
+    wide = document.find("div", "md-wide").find("svg")
+    width = float(wide.attrs["viewBox"].split(",")[2])
+    canvas = document.find(attrs={"data-md-canvas": None})
+    at = canvas.attrs["data-md-wide-from"]
+    assert width * 12 / 13 <= float(at) < width * 12 / 13 + 0.1
+    css = "".join(raw_text(document, "style"))
+    assert (f'@container md-figure (width < {at}px){{[data-md-wide-from="{at}"]>.md-wide{{display:none}}'
+            f'[data-md-wide-from="{at}"]>.md-narrow{{display:block}}}}') in css
+    assert ".md-canvas-inner.md-narrow{display:none}" in css  # without container queries: the wide one
 
 
 def test_controls_buttons_and_tabs(document):
@@ -84,7 +119,7 @@ def test_a_select_appears_with_two_scenarios(tmp_path):
                                                                                        ("1", "Other way")]
         label = [n for n in root.find_all("label") if n.attrs.get("for") == selects[0].attrs["id"]]
         assert len(label) == 1
-        assert len(root.find("figure").find_all("svg")) == 2
+        assert len(root.find("figure").find_all("svg")) == 4  # two scenarios, each in two layouts
         # one tablist per scenario, with one tab per step; only the first scenario's is shown
         tablists = root.find_all(attrs={"role": "tablist"})
         assert [len(t.find_all("button")) for t in tablists] == [2, 1]

@@ -22,12 +22,12 @@ def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
 def test_templates_render_the_same_from_the_cache_without_it_and_when_it_cannot_write(tmp_path):
     folder = tmp_path / "cache"
     folder.mkdir()
-    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[])
+    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
     assert any(folder.iterdir())  # the compiled template was stored
-    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[])
+    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
     unwritable = _env(templating._QuietCache(str(tmp_path / "missing"))).get_template("player.css")
-    plain = _env(None).get_template("player.css").render(ui=[], sizes=[])
-    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[])
+    plain = _env(None).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
+    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[], switches=["640"])
 
 
 def test_without_a_private_temporary_folder_there_is_no_cache(monkeypatch):
