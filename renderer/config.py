@@ -69,6 +69,14 @@ class Project:
     allow_missing_sources: bool | None
 
 
+def project_folder(spec: Path) -> Path | None:
+    """The folder of the project of the spec file at ``spec`` (which need not exist yet): the nearest folder
+    above it that holds a ``pyproject.toml`` or a ``.git``, resolved; ``None`` when there is none."""
+    folder = spec.resolve().parent
+    return next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
+                None)
+
+
 def spec_project(spec: Path, *, check: bool = True) -> Project:
     """The project of the spec file at ``spec``: the nearest folder above it that holds a
     ``pyproject.toml`` or a ``.git``, or else the spec's own folder.
@@ -78,11 +86,9 @@ def spec_project(spec: Path, *, check: bool = True) -> Project:
     :func:`project_settings` does, and (unless ``check`` is False, for a spec not yet written) when
     that source root is not a folder.
     """
-    folder = spec.resolve().parent
-    home = next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
-                None)
+    home = project_folder(spec)
     if home is None:
-        return Project(Path(display_path(folder)), None)
+        return Project(Path(display_path(spec.resolve().parent)), None)
     settings, base = project_settings(home) if (home / "pyproject.toml").is_file() else ({}, home)
     root = base / settings["source-root"] if "source-root" in settings else base
     if check and "source-root" in settings and not root.is_dir():

@@ -130,10 +130,11 @@ def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
     context = {"title": _title(plan.name), "spec_name": display_path(plan.spec)}
     from .templating import template  # jinja2: only `new` needs it
 
-    notes = template("new.notes.md").render(context).encode("utf-8")
+    # Each file ends with one line end, as a text file does, whatever the template's last line holds.
+    notes = (template("new.notes.md").render(context).rstrip("\n") + "\n").encode("utf-8")
     spec = template("new.mechanism.json").render(
         context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))
-    return notes, spec.encode("utf-8")
+    return notes, (spec.rstrip("\n") + "\n").encode("utf-8")
 
 
 def write_new(plan: NewSpec) -> None:

@@ -93,18 +93,19 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
 
     Never overwrites a file.  The spec's $schema points at the project's copy of the
     schema (mechanism.schema.json or schema/mechanism.schema.json in the spec's folder or
-    a parent, up to the project's) by a relative path; see `mechdiagram schema -o`.
+    a parent, up to the project's: the nearest folder with a pyproject.toml or a .git) by a
+    relative path; see `mechdiagram schema -o`.
     """
-    from ..config import project_settings, spec_project
+    from ..config import project_folder, project_settings, spec_project
     from ..files import display_path
     from ..scaffold import plan_new, schema_copy_is_current, write_new
 
-    # The source root the build will use for this spec: its project's (renderer.config.spec_project).
-    _, base = project_settings(Path.cwd())  # how far up `new` looks for a copy of the schema
+    target = folder.resolve() / f"{name.removesuffix('.mechanism.json')}.mechanism.json"
+    # The source root the build will use for this spec: its project's (renderer.config.spec_project);
+    # `new` looks for a copy of the schema up to that project's folder (else the working directory's).
     if source_root is None:
-        source_root = spec_project(folder.resolve() / f"{name.removesuffix('.mechanism.json')}.mechanism.json",
-                                   check=False).source_root
-    plan = plan_new(name, folder, source_root, base)
+        source_root = spec_project(target, check=False).source_root
+    plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1])
     write_new(plan)
     click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
     if plan.schema_copy is None:

@@ -106,3 +106,19 @@ def test_readme_shows_the_editor_set_up_and_no_checkout_path_command():
     # The commands it shows exist, and the $schema it promises is what new writes.
     assert "mechdiagram schema -o schema/" in section and "mechdiagram new queue --dir mechanisms" in section
     assert '"../schema/mechanism.schema.json"' in section
+
+
+def test_new_run_inside_a_git_project_finds_the_copy_at_its_top(folder, monkeypatch):
+    """A project marked by .git alone (no pyproject.toml): `new`, run from a folder inside it, looks up to the
+    project's top for the copy, as the build looks there for sources; the notes path is relative to that top."""
+    (folder / ".git").mkdir()
+    (folder / "schema").mkdir()
+    (folder / "schema" / "mechanism.schema.json").write_text(SCHEMA_FILE.read_text("utf-8"), "utf-8")
+    (folder / "content" / "mechanisms").mkdir(parents=True)
+    monkeypatch.chdir(folder / "content" / "mechanisms")
+    made = invoke("new", "queue")
+    assert made.exit_code == 0, made.stderr
+    written = json.loads((folder / "content" / "mechanisms" / "queue.mechanism.json").read_text("utf-8"))
+    assert written["$schema"] == "../../schema/mechanism.schema.json"
+    assert written["sources"][0]["path"] == "content/mechanisms/queue.notes.md"
+    assert (folder / "content" / "mechanisms" / "queue.notes.md").read_bytes().endswith(b".\n")
