@@ -9,29 +9,25 @@ frame (the structure and the scenario's ``initial`` state).  Accessibility:
 ``lang`` from the spec (WCAG 2.2 SC 3.1.1), labels as real ``<text>``.
 Every id and class starts with the spec-and-scenario prefix, so several SVGs
 can share a page.  Author text reaches the document only as XML text or
-attribute values, escaped by ElementTree.
+attribute values, escaped as ElementTree escapes them (:mod:`renderer.markup`).
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from xml.etree import ElementTree
 
 import jinja2
 import svgwrite
 from markupsafe import Markup
-from svgwrite.base import Desc, Title
-from svgwrite.etree import CDATA
 
 from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from .layout.geometry import Rect
 from .locale import words_for
+from .markup import Leaf, Pieces, shell
 from .model import Scenario, Spec
 from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
@@ -68,53 +64,33 @@ def _css_template() -> jinja2.Template:
     return template("svg.css")  # the one jinja2 environment (autoescape on) of every template
 
 
-class _Leaf:
-    """A ready-made ElementTree subtree that an svgwrite container accepts as a child (it asks its
-    children only for ``get_xml()``).  Boxes and labels, most of a drawing's elements, are built this
-    way: the same elements svgwrite would build, without its per-attribute bookkeeping, which took
-    most of a build's time.  Attributes are written sorted, as svgwrite writes them."""
-
-    def __init__(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
-        self.xml = ElementTree.Element(tag, dict(sorted(attrib.items())))
-        self.xml.text = text
-
-    def child(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
-        element = ElementTree.SubElement(self.xml, tag, dict(sorted(attrib.items())))
-        element.text = text
-
-    def __setitem__(self, name: str, value: str) -> None:
-        self.xml.set(name, value)
-        self.xml.attrib = dict(sorted(self.xml.attrib.items()))
-
-    def get_xml(self) -> ElementTree.Element:
-        return self.xml
-
-
 class _Drawer:
     """Writes one scenario's drawing in one colour scheme: every element carries the presentation
     attributes of its roles (:mod:`renderer.paint`) and the classes the style sheet animates."""
 
     def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str, palette: theme.Palette) -> None:
         self.spec, self.scenario, self.layout, self.p, self.palette = spec, scenario, layout, prefix, palette
-        width, height = fmt(layout.width), fmt(layout.height)
-        # debug=False: no svgwrite validator, and elements made through this drawing inherit it.
-        self.dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
         self.timeline = Timeline.for_scenario(scenario)
         self.highlights = _highlights(scenario, layout)
+        self._paints: dict[tuple[str, ...], dict[str, str]] = {}
 
     def cls(self, *names: str) -> str:
         return " ".join(f"{self.p}-{n}" for n in names)
 
     def paint(self, *roles: str) -> dict[str, str]:
-        """Class and presentation attributes of an element with ``roles``."""
-        return {"class": self.cls(*roles), **attributes(roles, self.palette)}
+        """Class and presentation attributes of an element with ``roles``, worked out once per drawing
+        (a shared dict: copy it to add to it, as :class:`~renderer.markup.Leaf` does)."""
+        found = self._paints.get(roles)
+        if found is None:
+            found = self._paints[roles] = {"class": self.cls(*roles), **attributes(roles, self.palette)}
+        return found
 
     def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
-                   line_height: float = LINE_HEIGHT) -> _Leaf:
+                   line_height: float = LINE_HEIGHT) -> Leaf:
         attrs = self.paint(*roles)
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
-            return _Leaf("text", {**attrs, "x": fmt(x), "y": fmt(y)}, lines[0])
-        text = _Leaf("text", attrs)
+            return Leaf("text", {**attrs, "x": fmt(x), "y": fmt(y)}, lines[0])
+        text = Leaf("text", attrs)
         for i, line in enumerate(lines):
             text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
         return text
@@ -123,26 +99,26 @@ class _Drawer:
         return {**self.paint(*roles), "height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
                 "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)}
 
-    def box(self, box: Box, group: dict[str, str], variant: str | None) -> _Leaf:
-        leaf = _Leaf("g", group)
+    def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
+        leaf = Leaf("g", group)
         if variant == "on":
             leaf.child("rect", self.rect(box, "9", "ring", grow=5))
         leaf.child("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
-        leaf.xml.append(self.text_block(box.lines, box.cx, box.first_baseline,
-                                        ("label", f"label-{variant}") if variant else ("label",)).xml)
+        leaf.append(self.text_block(box.lines, box.cx, box.first_baseline,
+                                    ("label", f"label-{variant}") if variant else ("label",)))
         return leaf
 
-    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> _Leaf:
-        leaf = _Leaf("g", group)
+    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
+        leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
         leaf.child("path", {**self.paint(*(("path", "path-dim") if dim else ("path",))), "d": route})
         leaf.child("polygon", {**self.paint(*(("head", "head-dim") if dim else ("head",))),
                                "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
         return leaf
 
-    def flow(self, arrow: Arrow, group: dict[str, str]) -> _Leaf:
+    def flow(self, arrow: Arrow, group: dict[str, str]) -> Leaf:
         """An active path: a thick stroke, its arrowhead, and a dot that travels from source to destination."""
-        leaf = _Leaf("g", group)
+        leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
         leaf.child("path", {**self.paint("flow"), "d": route})
         leaf.child("polygon", {**self.paint("head-on"),
@@ -152,7 +128,7 @@ class _Drawer:
                               "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"})
         return leaf
 
-    def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
+    def panel_frame(self, frame: PanelFrame) -> list[Leaf]:
         panel = self.layout.panel
         if words_for(self.spec.language, self.spec.messages).direction == "rtl":
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
@@ -167,25 +143,24 @@ class _Drawer:
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
         return items
 
-    def frame(self, number: int) -> _Leaf:
+    def frame(self, number: int) -> Leaf:
         """Frame 0, the poster layer (step badges and the panel before the first step), or step
         ``number``'s panel text, hidden until the style sheet or a still shows it."""
         if number == 0:
-            leaf = _Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
+            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
             for badge in self.layout.badges:
                 leaf.child("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
-                leaf.xml.append(self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5,
-                                                ("badge-text",)).xml)
+                leaf.append(self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5, ("badge-text",)))
             frame = self.layout.panel.poster
         else:
-            leaf = _Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
+            leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
                                "aria-hidden": "true", "visibility": "hidden"})
             frame = self.layout.panel.steps[number - 1]
         for item in self.panel_frame(frame):
-            leaf.xml.append(item.xml)
+            leaf.append(item)
         return leaf
 
-    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> _Leaf:
+    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
         """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown."""
         classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
         group = {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
@@ -198,70 +173,67 @@ class _Drawer:
         return _style_sheet(self.p, inline, tuple(step.duration for step in self.scenario.steps),
                             tuple(steps for _, steps in self.highlights))
 
-    def draw(self) -> ElementTree.Element:
-        """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.
+    def draw(self) -> Pieces:
+        """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
         Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
         layout, p = self.layout, self.p
         width, height = fmt(layout.width), fmt(layout.height)
-        dwg = self.dwg
+        # The <svg> element from svgwrite (debug=False: no validator); its layers are built as markup.
+        dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
         dwg.viewbox(0, 0, width, height)
         dwg.update({
             "class_": p, "role": "img", "lang": self.spec.language, "font-family": FONT_FAMILY,
             "aria-labelledby": f"{p}-title", "aria-describedby": f"{p}-desc",
         })
-        title, desc = Title(self.spec.title), Desc(self.spec.alt)
-        title.xml.set("id", f"{p}-title")
-        desc.xml.set("id", f"{p}-desc")
-        dwg.elements.insert(0, desc)
-        dwg.elements.insert(0, title)
-        dwg.defs.add(dwg.style(""))  # filled per variant by _Pieces
-        dwg.add(_Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
+        layers = [Leaf("title", {"id": f"{p}-title"}, self.spec.title),
+                  Leaf("desc", {"id": f"{p}-desc"}, self.spec.alt),
+                  Leaf("defs", {})]  # the style sheet, filled per variant by Pieces
+        add = layers.append
+        add(Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
         if layout.bands:
-            bands = _Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
+            bands = Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
             for band in layout.bands:
                 bands.child("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
-            dwg.add(bands)
-        lanes = _Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
+            add(bands)
+        lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
-            lanes.xml.append(self.text_block(header.lines, header.x, first, ("lane",)).xml)
-        dwg.add(lanes)
+            lanes.append(self.text_block(header.lines, header.x, first, ("lane",)))
+        add(lanes)
         dimmed = set(self.scenario.unselected)
-        paths = _Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
+        paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
         for key, arrow in layout.arrows.items():
             dim = key in dimmed
-            paths.xml.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")},
-                                        dim).xml)
-        dwg.add(paths)
-        nodes = _Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
+            paths.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")}, dim))
+        add(paths)
+        nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in layout.boxes:
                 dim = target.key in dimmed
                 group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{p}-n-{target.id}"}
-                nodes.xml.append(self.box(layout.boxes[target.key], group, "dim" if dim else None).xml)
-        dwg.add(nodes)
+                nodes.append(self.box(layout.boxes[target.key], group, "dim" if dim else None))
+        add(nodes)
         panel = layout.panel
-        state = _Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
+        state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
         state.child("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
         for row in panel.rows:
-            state.xml.append(self.text_block(row.label, panel.x + 12, row.y, ("pkey",)).xml)
-        dwg.add(state)
+            state.append(self.text_block(row.label, panel.x + 12, row.y, ("pkey",)))
+        add(state)
         for index, (key, steps) in enumerate(self.highlights):
-            dwg.add(self.highlight(index, key, steps))
-        dwg.add(self.frame(0))
+            add(self.highlight(index, key, steps))
+        add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
-            dwg.add(self.frame(number))
+            add(self.frame(number))
         # On top: never hidden by a box or a highlight.
-        labels = _Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
+        labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for arrow in layout.arrows.values():
             if arrow.label_lines:
                 label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], ("plabel",),
                                         PATH_LABEL_LINE)
                 label["text-anchor"] = arrow.label_anchor
-                labels.xml.append(label.xml)
-        dwg.add(labels)
-        root: ElementTree.Element = dwg.get_xml()
-        return root
+                labels.append(label)
+        add(labels)
+        return Pieces(*shell(dwg.get_xml()), layers)
 
 
 @lru_cache(maxsize=64)
@@ -284,12 +256,26 @@ def _style_sheet(prefix: str, inline: bool, durations: tuple[int, ...], highligh
 #: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
 #: validator refuses it), so author text can never look like a placeholder.
 _TOKENS = theme.Palette(**{f.name: f"\x01{f.name}\x01" for f in fields(theme.Palette)})
-_TOKEN = re.compile("\x01([a-z_]+)\x01")
 
 
-def _coloured(text: str, palette: theme.Palette) -> str:
-    """``text`` with every :data:`_TOKENS` placeholder replaced by ``palette``'s colour."""
-    return _TOKEN.sub(lambda m: str(getattr(palette, m.group(1))), text)
+def _coloured(text: str, *palettes: theme.Palette) -> list[str]:
+    """``text`` with every :data:`_TOKENS` placeholder replaced by each of ``palettes``' colours, one string
+    per palette.  ``text`` is split at the placeholders' U+0001 once: the pieces between them are text,
+    each one inside is a field name."""
+    parts = text.split("\x01")
+    names = parts[1::2]
+    coloured = []
+    for palette in palettes:
+        colours = _colours(palette)
+        parts[1::2] = [colours[name] for name in names]
+        coloured.append("".join(parts))
+    return coloured
+
+
+@lru_cache(maxsize=8)
+def _colours(palette: theme.Palette) -> dict[str, str]:
+    """``palette``'s colours by field name."""
+    return {f.name: str(getattr(palette, f.name)) for f in fields(theme.Palette)}
 
 
 def travel_ms(arrow: Arrow) -> int:
@@ -313,94 +299,6 @@ def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int
             if key in layout.boxes:
                 steps.setdefault(key, []).append(number)
     return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
-
-
-def _serialize(element: ElementTree.Element) -> str:
-    # encoding="unicode" writes straight to a string: faster than svgwrite's tostring().
-    return ElementTree.tostring(element, encoding="unicode")
-
-
-_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
-                                    "\n": "&#10;", "\t": "&#09;"})
-_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-
-
-def _write(element: ElementTree.Element, out: list[str]) -> None:
-    out.append("<" + element.tag)
-    for name, value in element.items():
-        out.append(f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
-    if element.text or len(element):
-        out.append(">")
-        if element.text:
-            out.append(element.text.translate(_TEXT_ESCAPES))
-        for child in element:
-            _write(child, out)
-        out.append("</" + element.tag + ">")
-    else:
-        out.append(" />")
-    if element.tail:
-        out.append(element.tail.translate(_TEXT_ESCAPES))
-
-
-def _serialize_plain(element: ElementTree.Element) -> str:
-    """:func:`_serialize` for a subtree of plain (namespace-free) tags and string attributes, as the
-    drawing's layers are: the same characters, escaped the same way, several times faster.  A subtree
-    holding CDATA (the style sheet) goes through :func:`_serialize`."""
-    out: list[str] = []
-    _write(element, out)
-    return "".join(out)
-
-
-class _Pieces:
-    """The drawing serialised child by child, so that the animated SVG, its inline form and its still
-    frames share every piece they have in common: only the style sheet and the layers differ."""
-
-    _MARK = "\ue000"  # a private-use character that author text cannot bring: XML-valid, never drawn
-
-    def __init__(self, root: ElementTree.Element) -> None:
-        shell = ElementTree.Element(root.tag, root.attrib)
-        shell.text = self._MARK
-        self.open, self.close = _serialize(shell).split(self._MARK)
-        self.children = list(root)
-        self.parts = [_serialize(child) if child.tag == "defs" else _serialize_plain(child) for child in self.children]
-
-    @staticmethod
-    def _style(css: str) -> str:
-        defs = ElementTree.Element("defs")
-        ElementTree.SubElement(defs, "style").append(CDATA(css))
-        return _serialize(defs)
-
-    def animated(self, css: str) -> str:
-        """Every layer, with style sheet ``css``."""
-        style = self._style(css)
-        return "".join([self.open, *(style if c.tag == "defs" else part for c, part in zip(
-            self.children, self.parts, strict=True)), self.close])
-
-    def still(self, number: int, names: tuple[str, str] = ("", "")) -> str:
-        """Still ``number`` (0 the poster, K step K) from presentation attributes alone: the layers of
-        other frames left out, the kept ones made visible, no style sheet and no moving dot; a step's
-        still takes ``names`` as its ``<title>`` and ``<desc>`` (:func:`still_names`)."""
-        out = [self.open]
-        for child, part in zip(self.children, self.parts, strict=True):
-            frame, steps = child.get("data-md-frame"), child.get("data-md-steps")
-            if child.tag == "defs":
-                continue
-            if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):
-                continue
-            if number and child.tag in ("title", "desc"):  # a step's still names its step
-                named = ElementTree.Element(child.tag, child.attrib)
-                named.text = names[0] if child.tag == "title" else names[1]
-                part = _serialize_plain(named)
-            elif child.get("visibility") == "hidden":
-                shown = copy.deepcopy(child)
-                del shown.attrib["visibility"]
-                for dot in [e for e in shown if e.tag == "circle"]:
-                    shown.remove(dot)
-                part = _serialize_plain(shown)
-            out.append(part)
-        out.append(self.close)
-        return "".join(out)
-
 
 
 def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
@@ -443,14 +341,15 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     if bad:
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS)
-    pieces = _Pieces(drawer.draw())
+    pieces = drawer.draw()
     animated = pieces.animated(drawer.css(inline=False))
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
     drawn = {k: pieces.still(k, names[k]) for k in stills}
-    return ScenarioSvgs(_coloured(animated, theme.LIGHT), {k: _coloured(s, theme.LIGHT) for k, s in drawn.items()},
-                        layout.width,
-                        _coloured(pieces.animated(drawer.css(inline=True)), theme.LIGHT) if inline else "",
-                        _coloured(animated, theme.DARK), {k: _coloured(s, theme.DARK) for k, s in drawn.items()})
+    light, dark = _coloured(animated, theme.LIGHT, theme.DARK)
+    pairs = {k: _coloured(s, theme.LIGHT, theme.DARK) for k, s in drawn.items()}
+    return ScenarioSvgs(light, {k: pair[0] for k, pair in pairs.items()}, layout.width,
+                        _coloured(pieces.animated(drawer.css(inline=True)), theme.LIGHT)[0] if inline else "",
+                        dark, {k: pair[1] for k, pair in pairs.items()})
 
 
 def svg_document(svg: str) -> bytes:
