@@ -18,7 +18,6 @@ import hashlib
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
-import jinja2
 import svgwrite
 from markupsafe import Markup
 
@@ -58,10 +57,6 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     """
     digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode()).hexdigest()
     return f"md-{digest[:10]}"
-
-
-def _css_template() -> jinja2.Template:
-    return template("svg.css")  # the one jinja2 environment (autoescape on) of every template
 
 
 class _Drawer:
@@ -169,9 +164,11 @@ class _Drawer:
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
 
     def css(self, inline: bool) -> str:
-        """The animated style sheet; ``inline`` adds the colour rules of an SVG inlined in HTML."""
-        return _style_sheet(self.p, inline, tuple(step.duration for step in self.scenario.steps),
-                            tuple(steps for _, steps in self.highlights))
+        """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
+        Templates come from the one jinja2 environment (autoescape on) of every template."""
+        motion = _motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
+                               tuple(steps for _, steps in self.highlights))
+        return _colour_sheet(self.p) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -237,19 +234,25 @@ class _Drawer:
 
 
 @lru_cache(maxsize=64)
-def _style_sheet(prefix: str, inline: bool, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
-    """The style sheet of a drawing with ``prefix``, steps of ``durations`` (ms) and highlights shown in
-    the steps of each of ``highlights``; the wide and narrow layouts of a scenario share it."""
+def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
+    """The motion of a drawing with ``prefix`` (``svg.css``), steps of ``durations`` (ms) and highlights
+    shown in the steps of each of ``highlights``; the wide and narrow layouts of a scenario, and its
+    standalone and inline forms, share it."""
     timeline = Timeline.from_durations(list(durations))
     count = len(durations)
     frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
     shown = [{"index": i, "steps": steps, "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
              for i, steps in enumerate(highlights)]
-    return _css_template().render(
+    return template("svg.css").render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
+                                      total=timeline.total, ease=timeline.ease_ms)
+
+
+def _colour_sheet(prefix: str) -> str:
+    """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
+    (``svg-colours.css``): its colours follow the page's colour scheme."""
+    return template("svg-colours.css").render(
         prefix=prefix, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-        colours=colour_rules() if inline else [], frames=frames, highlights=shown,
-        steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms,
-        font=Markup(theme.FONT_FAMILY))  # our constant, with quotes that autoescaping would mangle
+        colours=colour_rules(), font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle
 
 
 #: A palette of placeholders: the drawing is made and serialised once with these, and each colour
