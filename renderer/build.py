@@ -257,9 +257,12 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
 
 def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
     """:func:`process` in a worker: the parsed document and its text stay behind (the findings are
-    located already), so that less travels back to the parent process."""
+    located already), so that less travels back to the parent process, and the outputs' digests, which
+    the manifest and the gallery page record, are computed here, beside the other workers."""
     result = process(path, options, project)
     result.loaded = result.loaded.lean()
+    for name in result.outputs:
+        result.digest(name)
     return result
 
 
