@@ -26,7 +26,7 @@ from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from .layout.geometry import Rect
 from .locale import words_for
-from .markup import Leaf, Pieces, shell
+from .markup import Leaf, Pieces, Shapes, shell
 from .model import Scenario, Spec
 from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
@@ -68,6 +68,7 @@ class _Drawer:
         self.timeline = Timeline.for_scenario(scenario)
         self.highlights = _highlights(scenario, layout)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
+        self.shapes = Shapes()
 
     def cls(self, *names: str) -> str:
         return " ".join(f"{self.p}-{n}" for n in names)
@@ -80,57 +81,62 @@ class _Drawer:
             found = self._paints[roles] = {"class": self.cls(*roles), **attributes(roles, self.palette)}
         return found
 
-    def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
-                   line_height: float = LINE_HEIGHT) -> Leaf:
-        attrs = self.paint(*roles)
-        if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
-            return Leaf("text", {**attrs, "x": fmt(x), "y": fmt(y)}, lines[0])
-        text = Leaf("text", attrs)
-        for i, line in enumerate(lines):
-            text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
-        return text
+    def shape(self, tag: str, roles: tuple[str, ...], values: dict[str, str], text: str | None = None) -> str:
+        """An element with the paint of ``roles`` and ``values``, as markup."""
+        return self.shapes.element(tag, roles, self.paint(*roles), values, text)
 
-    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> dict[str, str]:
-        return {**self.paint(*roles), "height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
-                "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)}
+    def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
+                   line_height: float = LINE_HEIGHT, extra: dict[str, str] | None = None) -> str:
+        """A ``<text>`` of ``lines`` from (``x``, ``y``), one ``<tspan>`` a line when there are several;
+        ``extra`` attributes override the paint's."""
+        if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
+            return self.shape("text", roles, {"x": fmt(x), "y": fmt(y), **(extra or {})}, lines[0])
+        text = Leaf("text", {**self.paint(*roles), **(extra or {})})
+        for i, line in enumerate(lines):
+            text.add("tspan", self.shapes.element("tspan", (), {}, {"x": fmt(x), "y": fmt(y + i * line_height)}, line))
+        return text.markup()
+
+    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> str:
+        return self.shape("rect", roles, {"height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
+                                          "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)})
 
     def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
         leaf = Leaf("g", group)
         if variant == "on":
-            leaf.child("rect", self.rect(box, "9", "ring", grow=5))
-        leaf.child("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
-        leaf.append(self.text_block(box.lines, box.cx, box.first_baseline,
-                                    ("label", f"label-{variant}") if variant else ("label",)))
+            leaf.add("rect", self.rect(box, "9", "ring", grow=5))
+        leaf.add("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
+        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
+                                         ("label", f"label-{variant}") if variant else ("label",)))
         return leaf
 
     def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
         leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
-        leaf.child("path", {**self.paint(*(("path", "path-dim") if dim else ("path",))), "d": route})
-        leaf.child("polygon", {**self.paint(*(("head", "head-dim") if dim else ("head",))),
-                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        leaf.add("path", self.shape("path", ("path", "path-dim") if dim else ("path",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head", "head-dim") if dim else ("head",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         return leaf
 
     def flow(self, arrow: Arrow, group: dict[str, str]) -> Leaf:
         """An active path: a thick stroke, its arrowhead, and a dot that travels from source to destination."""
         leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
-        leaf.child("path", {**self.paint("flow"), "d": route})
-        leaf.child("polygon", {**self.paint("head-on"),
-                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        leaf.add("path", self.shape("path", ("flow",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head-on",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
-        leaf.child("circle", {**self.paint("dot"), "r": "4", "visibility": "hidden",
-                              "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"})
+        leaf.add("circle", self.shape("circle", ("dot",), {
+            "r": "4", "visibility": "hidden",
+            "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
         return leaf
 
-    def panel_frame(self, frame: PanelFrame) -> list[Leaf]:
+    def panel_frame(self, frame: PanelFrame) -> list[str]:
         panel = self.layout.panel
         if words_for(self.spec.language, self.spec.messages).direction == "rtl":
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
             # under direction="rtl" is the left edge in browsers and the right one in resvg.
-            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
-            title["direction"] = "rtl"
-            title["text-anchor"] = "middle"
+            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2,
+                                    {"direction": "rtl", "text-anchor": "middle"})
         else:
             title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
         items = [title]
@@ -144,15 +150,15 @@ class _Drawer:
         if number == 0:
             leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
             for badge in self.layout.badges:
-                leaf.child("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
-                leaf.append(self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5, ("badge-text",)))
+                leaf.add("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5, ("badge-text",)))
             frame = self.layout.panel.poster
         else:
             leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
                                "aria-hidden": "true", "visibility": "hidden"})
             frame = self.layout.panel.steps[number - 1]
         for item in self.panel_frame(frame):
-            leaf.append(item)
+            leaf.add("text", item)
         return leaf
 
     def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
@@ -190,12 +196,12 @@ class _Drawer:
         if layout.bands:
             bands = Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
             for band in layout.bands:
-                bands.child("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
+                bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
             add(bands)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
-            lanes.append(self.text_block(header.lines, header.x, first, ("lane",)))
+            lanes.add("text", self.text_block(header.lines, header.x, first, ("lane",)))
         add(lanes)
         dimmed = set(self.scenario.unselected)
         paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
@@ -212,9 +218,9 @@ class _Drawer:
         add(nodes)
         panel = layout.panel
         state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
-        state.child("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
+        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
         for row in panel.rows:
-            state.append(self.text_block(row.label, panel.x + 12, row.y, ("pkey",)))
+            state.add("text", self.text_block(row.label, panel.x + 12, row.y, ("pkey",)))
         add(state)
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
@@ -225,10 +231,8 @@ class _Drawer:
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for arrow in layout.arrows.values():
             if arrow.label_lines:
-                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], ("plabel",),
-                                        PATH_LABEL_LINE)
-                label["text-anchor"] = arrow.label_anchor
-                labels.append(label)
+                labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
+                                                   ("plabel",), PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
         return Pieces(*shell(dwg.get_xml()), layers)
 
