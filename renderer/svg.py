@@ -237,6 +237,24 @@ class _Drawer:
         return Pieces(*shell(dwg.get_xml()), layers)
 
 
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A step's panel text in ``svg.css``: its number (from 1) and its keyframes ``[(percent, opacity)]``.
+    (Attributes, not dict keys: jinja2 looks an attribute up first, and a dict's failure costs more.)"""
+
+    number: int
+    stops: list[tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A highlight in ``svg.css``: its index, the steps (from 1) that show it and its keyframes."""
+
+    index: int
+    steps: tuple[int, ...]
+    stops: list[tuple[str, int]]
+
+
 @lru_cache(maxsize=64)
 def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
     """The motion of a drawing with ``prefix`` (``svg.css``), steps of ``durations`` (ms) and highlights
@@ -244,8 +262,8 @@ def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tup
     standalone and inline forms, share it."""
     timeline = Timeline.from_durations(list(durations))
     count = len(durations)
-    frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
-    shown = [{"index": i, "steps": steps, "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
+    frames = [_Frame(w.index + 1, timeline.text_stops(w)) for w in timeline.windows]
+    shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in range(1, count + 1)]))
              for i, steps in enumerate(highlights)]
     return template("svg.css").render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
                                       total=timeline.total, ease=timeline.ease_ms)
