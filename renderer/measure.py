@@ -9,6 +9,7 @@ Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from .assets import text_advances, text_blocks
 
@@ -18,6 +19,7 @@ FONT_SIZE = 14.0
 WIDTH_SAFETY = 1.08
 
 
+@lru_cache(maxsize=4096)
 def _advance(char: str) -> int:
     """One character's advance in font units (1000 per em): from the metrics table, else by its block
     (CJK) or its Unicode properties (see :func:`text_width`)."""
@@ -39,7 +41,7 @@ def _units(text: str) -> int:
     kerning), so the units of a line are those of its words and spaces added up."""
     try:  # every character in the table, the common case: summed without a Python call per character
         return sum(map(text_advances().__getitem__, text))
-    except KeyError:
+    except KeyError:  # a character the table lacks (an isolate around author text, CJK): by its properties
         return sum(map(_advance, text))
 
 
