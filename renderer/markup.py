@@ -12,7 +12,7 @@ of ElementTree elements serialised afterwards, takes a third of the time.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.etree import ElementTree
 
 from svgwrite.etree import CDATA
@@ -152,6 +152,15 @@ class Pieces:
         self.start, self.end = start, end
         self.layers = list(layers)
         self.parts = ["" if layer.tag == "defs" else layer.markup() for layer in self.layers]
+        self._colour: Callable[[str], str] = str  # applied to a layer a still writes afresh
+
+    def coloured(self, colour: Callable[[str], str]) -> Pieces:
+        """These pieces with ``colour`` applied to every layer (a colour scheme put in for placeholders),
+        and to each layer a still writes afresh; the layers are coloured once for all the files of a
+        colour scheme."""
+        copy = Pieces(self.start, self.end, ())
+        copy.layers, copy.parts, copy._colour = self.layers, [colour(part) for part in self.parts], colour
+        return copy
 
     def animated(self, css: str) -> str:
         """Every layer, with style sheet ``css`` (written as CDATA, as svgwrite writes it)."""
@@ -173,7 +182,7 @@ class Pieces:
             if number and layer.tag in ("title", "desc"):  # a step's still names its step
                 part = element(layer.tag, layer.attrib, names[0] if layer.tag == "title" else names[1])
             elif layer.get("visibility") == "hidden":
-                part = layer.markup(still=True)
+                part = self._colour(layer.markup(still=True))
             out.append(part)
         out.append(self.end)
         return "".join(out)

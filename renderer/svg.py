@@ -15,6 +15,7 @@ attribute values, escaped as ElementTree escapes them (:mod:`renderer.markup`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
@@ -283,18 +284,20 @@ def _colour_sheet(prefix: str) -> str:
 _TOKENS = theme.Palette(**{f.name: f"\x01{f.name}\x01" for f in fields(theme.Palette)})
 
 
-def _coloured(text: str, *palettes: theme.Palette) -> list[str]:
-    """``text`` with every :data:`_TOKENS` placeholder replaced by each of ``palettes``' colours, one string
-    per palette.  ``text`` is split at the placeholders' U+0001 once: the pieces between them are text,
-    each one inside is a field name."""
-    parts = text.split("\x01")
-    names = parts[1::2]
-    coloured = []
-    for palette in palettes:
-        colours = _colours(palette)
-        parts[1::2] = [colours[name] for name in names]
-        coloured.append("".join(parts))
-    return coloured
+def _colouring(palette: theme.Palette) -> Callable[[str], str]:
+    """A function that replaces every :data:`_TOKENS` placeholder of a text with ``palette``'s colour.
+    The text is split at the placeholders' U+0001: the pieces between them are text, each one inside
+    is a field name."""
+    colours = _colours(palette)
+
+    def colour(text: str) -> str:
+        if "\x01" not in text:
+            return text
+        parts = text.split("\x01")
+        parts[1::2] = [colours[name] for name in parts[1::2]]
+        return "".join(parts)
+
+    return colour
 
 
 @lru_cache(maxsize=8)
@@ -367,14 +370,12 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS)
     pieces = drawer.draw()
-    animated = pieces.animated(drawer.css(inline=False))
+    light, dark = pieces.coloured(_colouring(theme.LIGHT)), pieces.coloured(_colouring(theme.DARK))
+    css = drawer.css(inline=False)
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
-    drawn = {k: pieces.still(k, names[k]) for k in stills}
-    light, dark = _coloured(animated, theme.LIGHT, theme.DARK)
-    pairs = {k: _coloured(s, theme.LIGHT, theme.DARK) for k, s in drawn.items()}
-    return ScenarioSvgs(light, {k: pair[0] for k, pair in pairs.items()}, layout.width,
-                        _coloured(pieces.animated(drawer.css(inline=True)), theme.LIGHT)[0] if inline else "",
-                        dark, {k: pair[1] for k, pair in pairs.items()})
+    return ScenarioSvgs(light.animated(css), {k: light.still(k, names[k]) for k in stills}, layout.width,
+                        light.animated(drawer.css(inline=True)) if inline else "",
+                        dark.animated(css), {k: dark.still(k, names[k]) for k in stills})
 
 
 def svg_document(svg: str) -> bytes:
