@@ -9,9 +9,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import itertools
 import os
 import stat
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,15 +43,6 @@ def file_digest_or_none(path: Path) -> str | None:
         return None
 
 
-@lru_cache(maxsize=1)
-def default_mode() -> int:
-    """Permission bits of new output files: ``0o666`` less the process umask (read once: reading it
-    means setting it, which must not happen while threads create files)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 #: Errors of a stat() that mean there is no file to compare with.
 _NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
@@ -67,23 +58,48 @@ def _holds(path: Path, data: bytes) -> bool:
     return stat.S_ISREG(status.st_mode) and status.st_size == len(data) and path.read_bytes() == data
 
 
-def _temporary(path: Path, data: bytes, mode: int | None) -> str:
-    """Write ``data`` to a new temporary file in ``path``'s folder (made if need be), synced to disk, with
-    permission bits ``mode`` (default: :func:`default_mode`); returns its name.  Raises
-    :class:`~renderer.errors.OutputError` naming ``path``; an interrupted write leaves no temporary file."""
-    import tempfile  # here: commands that write nothing never load it
+#: Numbers this process's temporary files; with its pid, a name no other writer picks (O_EXCL makes sure).
+_TEMPORARY = itertools.count()
 
+#: Names tried for one temporary file before giving up (another writer holding every one of them).
+_ATTEMPTS = 100
+
+
+def _create(path: Path) -> tuple[int, str]:
+    """A new, empty temporary file beside ``path``, ``.NAME.PID-N.tmp``, open for writing; created with
+    ``0o666`` less the umask, never through an existing name or link (O_EXCL)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(_ATTEMPTS):
+        temp = os.path.join(path.parent, f".{path.name}.{os.getpid()}-{next(_TEMPORARY)}.tmp")
+        try:
+            return os.open(temp, flags, 0o666), temp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
+
+
+def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool = True) -> str:
+    """Write ``data`` to a new temporary file in ``path``'s folder (made first, unless ``make_folder`` is
+    False), synced to disk, with permission bits ``mode`` (default: ``0o666`` less the umask); returns its name.
+    Plain file descriptors, no file object: few system calls, which matters when threads write hundreds
+    of files at once.  Raises :class:`~renderer.errors.OutputError` naming ``path``; an interrupted write
+    leaves no temporary file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = _create(path)
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
     try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), default_mode() if mode is None else mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
@@ -166,6 +182,7 @@ class Staging:
 
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
+        self._made = False  # whether the folder has been made (once, not for each file)
         self._pool: ThreadPoolExecutor | None = None  # started by the first file: a no-op build starts none
         self._staged: dict[tuple[str, str], Future[str | None]] = {}
 
@@ -174,18 +191,19 @@ class Staging:
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
-            default_mode()  # before the threads start
             self._pool = ThreadPoolExecutor(max_workers=self._threads)
         self._staged[(owner, name)] = self._pool.submit(self._write, self.folder / name, data)
 
-    @staticmethod
-    def _write(path: Path, data: bytes) -> str | None:
+    def _write(self, path: Path, data: bytes) -> str | None:
         try:
             if _holds(path, data):
                 return None
+            if not self._made:  # at worst made twice, by two threads at once
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made = True
         except OSError as exc:
             raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
-        return _temporary(path, data, None)
+        return _temporary(path, data, None, make_folder=path.parent != self.folder)
 
     def commit(self, files: list[tuple[str, str, bytes]]) -> list[bool]:
         """Put each ``(owner, name, data)`` of ``files`` in place, in order: the staged temporary file
