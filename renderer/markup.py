@@ -99,14 +99,18 @@ class Shapes:
     def element(self, tag: str, kind: tuple[str, ...], fixed: dict[str, str], values: dict[str, str],
                 text: str | None = None) -> str:
         """``element(tag, {**fixed, **values}, text)``; ``fixed`` must be the same whenever ``kind`` is."""
+        start = self.start(tag, kind, fixed, values)
+        if text:
+            return f"{start}>{_text(text)}</{tag}>"
+        return start + " />"
+
+    def start(self, tag: str, kind: tuple[str, ...], fixed: dict[str, str], values: dict[str, str]) -> str:
+        """The start tag of :meth:`element` without its closing ``>`` (an element with children closes it)."""
         key = (tag, kind, tuple(values))
         compiled = self._starts.get(key)
         if compiled is None:
             compiled = self._starts[key] = _compile(tag, fixed, values)
-        start = compiled[0].format(*[_value(values[name]) for name in compiled[1]])
-        if text:
-            return f"{start}>{_text(text)}</{tag}>"
-        return start + " />"
+        return compiled[0].format(*[_value(values[name]) for name in compiled[1]])
 
 
 def _compile(tag: str, fixed: dict[str, str], values: dict[str, str]) -> tuple[str, tuple[str, ...]]:

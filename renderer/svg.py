@@ -92,10 +92,11 @@ class _Drawer:
         ``extra`` attributes override the paint's."""
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
             return self.shape("text", roles, {"x": fmt(x), "y": fmt(y), **(extra or {})}, lines[0])
-        text = Leaf("text", {**self.paint(*roles), **(extra or {})})
-        for i, line in enumerate(lines):
-            text.add("tspan", self.shapes.element("tspan", (), {}, {"x": fmt(x), "y": fmt(y + i * line_height)}, line))
-        return text.markup()
+        start = self.shapes.start("text", roles, self.paint(*roles), extra or {})
+        x_at = fmt(x)
+        lines_in = [self.shapes.element("tspan", (), {}, {"x": x_at, "y": fmt(y + i * line_height)}, line)
+                    for i, line in enumerate(lines)]
+        return f"{start}>{''.join(lines_in)}</text>" if lines_in else start + " />"
 
     def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> str:
         return self.shape("rect", roles, {"height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
