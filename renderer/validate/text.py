@@ -39,8 +39,9 @@ def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
             yield where, node, False
         elif isinstance(node, dict):
             for k, v in reversed(list(node.items())):
-                yield (*where, k), k, True
-                stack.append((v, (*where, k)))
+                here = (*where, k)
+                yield here, k, True
+                stack.append((v, here))
         elif isinstance(node, list):
             stack.extend((v, (*where, i)) for i, v in reversed(list(enumerate(node))))
 
