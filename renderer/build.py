@@ -2,11 +2,15 @@
 
 :func:`execute` is the one entry point the CLI calls.  It gathers every
 finding of every spec first, renders the specs that passed into memory
-(through the output formats of :mod:`renderer.outputs`), and only then writes
-(``build``), writes nothing (``validate``) or compares with what is on disk
-(``check``).  Writes go through :func:`renderer.files.write_file`, which is
-atomic; a spec that fails leaves its previous output and manifest entry as
-they were.  Output is deterministic: the same inputs give the same bytes.
+(through the output formats of :mod:`renderer.outputs`), and only then puts
+files in place (``build``), writes nothing (``validate``) or compares with what is on disk
+(``check``).  Writes are atomic: ``build`` stages each passing spec's files as
+the spec comes in (:class:`renderer.files.Staging`: temporary files beside
+their places, synced, written by threads while the next specs render) and
+renames them into place once every finding is known; a spec that fails, or
+that a later collision fails, leaves its previous output and manifest entry
+as they were, and an interrupted build leaves no temporary file.  Output is
+deterministic: the same inputs give the same bytes.
 
 ``build`` skips a spec whose build key (:mod:`renderer.buildkey`) is the one
 the manifest records and whose recorded outputs are still in place, unless
@@ -27,7 +31,7 @@ from .api import render_spec
 from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
 from .errors import MechdiagramError, OutputError
-from .files import default_mode, display_path, file_digest_or_none, sha256_hex, write_file
+from .files import Staging, display_path, file_digest_or_none, sha256_hex, write_file
 from .findings import Finding
 from .gallery import IndexPlan, plan_index, render_index
 from .load import LoadedSpec
@@ -50,6 +54,9 @@ from .results import Report, SpecResult
 
 #: Called with the number of specs just finished (to move a progress bar on).
 Progress = Callable[[int], None]
+
+#: Called with each spec's result as it comes in (``build`` starts writing its files).
+Arrived = Callable[[SpecResult], None]
 
 SPEC_GLOB = "*.mechanism.json"
 
@@ -161,8 +168,10 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _process_all(paths: list[Path], options: Options, progress: Progress | None = None) -> list[SpecResult]:
-    """:func:`process` every spec, in worker processes when there are many; results keep input order."""
+def _process_all(paths: list[Path], options: Options, progress: Progress | None = None,
+                 arrived: Arrived | None = None) -> list[SpecResult]:
+    """:func:`process` every spec, in worker processes when there are many; results keep input order, and
+    ``arrived`` is called with each as it comes in."""
     by_folder: dict[Path, Project] = {}  # specs of one folder share their project: look it up once
     projects = [by_folder[p.parent] if p.parent in by_folder else by_folder.setdefault(p.parent, spec_project(p))
                 for p in paths]
@@ -171,6 +180,8 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
     if jobs <= 1 or len(paths) < PARALLEL_THRESHOLD:
         for path, project in zip(paths, projects, strict=True):
             done.append(process(path, options, project))
+            if arrived is not None:
+                arrived(done[-1])
             if progress is not None:
                 progress(1)
         return done
@@ -180,6 +191,8 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
         for result in pool.map(partial(_process_lean, options=options), paths, projects,
                                chunksize=max(1, len(paths) // (jobs * 8))):
             done.append(result)
+            if arrived is not None:
+                arrived(result)
             if progress is not None:
                 progress(1)
     return done
@@ -213,8 +226,9 @@ def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | 
 
 
 def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
-               progress: Progress | None) -> list[SpecResult]:
-    """Every spec's result in input order: skipped ones (``build`` only) from their key, the rest processed."""
+               progress: Progress | None, arrived: Arrived | None = None) -> list[SpecResult]:
+    """Every spec's result in input order: skipped ones (``build`` only) from their key, the rest processed
+    (``arrived`` is called with each of those as it comes in)."""
     if options.mode == "validate":
         return _process_all(paths, options, progress)
     keys = _keys(paths, options)
@@ -232,7 +246,7 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
                                            slug_for(path), spec_key, build_key=key, skipped=True)
         if progress is not None and skipped:
             progress(len(skipped))
-    processed = iter(_process_all([p for p in paths if p not in skipped], options, progress))
+    processed = iter(_process_all([p for p in paths if p not in skipped], options, progress, arrived))
     results = [skipped[path] if path in skipped else next(processed) for path in paths]
     for path, result in zip(paths, results, strict=True):
         # A spec with findings (warnings) gets no key, so it is rendered each time and its warnings shown.
@@ -243,9 +257,12 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
 
 def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
     """:func:`process` in a worker: the parsed document and its text stay behind (the findings are
-    located already), so that less travels back to the parent process."""
+    located already), so that less travels back to the parent process, and the outputs' digests, which
+    the manifest and the gallery page record, are computed here, beside the other workers."""
     result = process(path, options, project)
     result.loaded = result.loaded.lean()
+    for name in result.outputs:
+        result.digest(name)
     return result
 
 
@@ -269,20 +286,18 @@ def _index_current(options: Options, output: Path, results: list[SpecResult]) ->
 
 
 def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-           results: list[SpecResult], dropped: set[str], options: Options) -> None:
-    # Writing is I/O-bound (each file is synced before its rename): threads overlap the waits.
-    # The manifest goes last, and only once every output is in place, so that it never
-    # describes files an interrupted or failed build did not write.
+           results: list[SpecResult], dropped: set[str], options: Options, staging: Staging) -> None:
+    # The files were staged as their specs came in (written to temporary files beside their places by
+    # threads, which overlap the waits for each file's sync with the rendering of the next specs); here
+    # they are renamed into place.  The manifest goes last, and only once every output is in place, so
+    # that it never describes files an interrupted or failed build did not write.
     if (not expected and not retiring and not dropped and any(r.skipped for r in results)
             and all(r.skipped or r.failed for r in results) and _index_current(options, output, results)):
         report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
         return
-    from concurrent.futures import ThreadPoolExecutor  # validate and check write nothing
-
     names = list(expected)
-    default_mode()  # before the threads start
-    with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
-        changed = list(pool.map(lambda name: write_file(output / name, expected[name]), names))
+    owners = {name: result.key for result in results if not result.failed for name in result.outputs}
+    changed = staging.commit([(owners[name], name, expected[name]) for name in names])
     # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.
     for name in sorted(retiring):
         try:
@@ -324,8 +339,21 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
     ``options.template_dir`` fails.
     """
     output = options.output
+    if options.mode != "build":
+        return _execute(options, progress, None)
+    staging = Staging(output, WRITE_THREADS)
+    try:
+        return _execute(options, progress, staging)
+    finally:
+        staging.close()  # whatever was staged and not put in place (a failed spec, an error) goes
+
+
+def _execute(options: Options, progress: Progress | None, staging: Staging | None) -> Report:
+    """:func:`execute`; a ``build`` stages each spec's files as the spec comes in."""
+    output = options.output
     previous = read_manifest(output) if options.mode != "validate" else {}
-    results = _run_specs(discover(options.specs), options, previous, progress)
+    results = _run_specs(discover(options.specs), options, previous, progress,
+                         partial(_stage, staging) if staging is not None else None)
     _slug_collisions(results)
     report = Report(results)
     if options.mode == "validate":
@@ -349,5 +377,14 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
                                             sha256_hex(index.data) if index is not None else recorded_index(output))
         _check_output(report, output, expected, retiring, previous)
         return report
-    _write(report, output, expected, retiring, results, dropped, options)
+    if staging is not None:  # build
+        _write(report, output, expected, retiring, results, dropped, options, staging)
     return report
+
+
+def _stage(staging: Staging, result: SpecResult) -> None:
+    """Start writing the files of a spec that passed (a later collision may still fail it: its files are
+    then not put in place)."""
+    if not result.failed:
+        for name, data in result.outputs.items():
+            staging.stage(result.key, name, data)

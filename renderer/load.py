@@ -178,6 +178,10 @@ def _position_of_byte(raw: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
+#: Parsed values that are never a finding of :func:`_find_specials` (exact types: the stand-ins are not).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _find_specials(value: Any, path: Where) -> list[tuple[str, Where, str]]:
     """Walk parsed data for duplicate keys, non-finite constants, numbers out of range and deep nesting."""
     found: list[tuple[str, Where, str]] = []
@@ -190,12 +194,13 @@ def _find_specials(value: Any, path: Where) -> list[tuple[str, Where, str]]:
                 found.append(("json-depth", where, ""))
                 too_deep = True
             continue
+        # Plain strings, numbers, booleans and nulls, most of a spec, can hold nothing to find: not walked.
         if isinstance(node, _PairsDict):
             for dup in node.duplicates:
                 found.append(("duplicate-key", where + (dup,), dup))
-            stack.extend((v, where + (k,)) for k, v in reversed(list(node.items())))
+            stack.extend((v, where + (k,)) for k, v in reversed(list(node.items())) if type(v) not in _PLAIN)
         elif isinstance(node, list):
-            stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))))
+            stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))) if type(v) not in _PLAIN)
         elif isinstance(node, _NonFinite):
             found.append(("non-finite-number", where, node.name))
         elif isinstance(node, _OutOfRange):

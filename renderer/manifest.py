@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .files import display_path, file_digest_or_none, sha256_hex
+from .files import display_path, file_digest_or_none
 from .findings import Finding
 from .outputs import format_of, owned_by, slug_for
 from .raster import rasteriser
@@ -47,9 +47,9 @@ def recorded_outputs(entry: Entry) -> list[tuple[str, str | None]]:
     return pairs
 
 
-def _output_record(slug: str, name: str, data: bytes) -> dict[str, str]:
-    record = {"path": name, "sha256": sha256_hex(data)}
-    fmt = format_of(slug, name)
+def _output_record(result: SpecResult, name: str) -> dict[str, str]:
+    record = {"path": name, "sha256": result.digest(name)}
+    fmt = format_of(result.slug, name)
     if fmt is not None and fmt.rasterised:
         record["rasteriser"] = rasteriser()  # so that check can name an upgrade that changed the pixels
     return record
@@ -67,7 +67,7 @@ def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry]) 
         entry: Entry = {"spec": result.key, "sha256": result.loaded.sha256}
         if result.build_key is not None:
             entry["build"] = result.build_key
-        entry["outputs"] = [_output_record(result.slug, name, data) for name, data in sorted(result.outputs.items())]
+        entry["outputs"] = [_output_record(result, name) for name in sorted(result.outputs)]
         entry["sources"] = [check.as_dict() for check in result.checks]
         if result.figure is not None:
             entry["figure"] = result.figure

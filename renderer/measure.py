@@ -9,6 +9,7 @@ Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from .assets import text_advances, text_blocks
 
@@ -18,6 +19,37 @@ FONT_SIZE = 14.0
 WIDTH_SAFETY = 1.08
 
 
+@lru_cache(maxsize=4096)
+def _advance(char: str) -> int:
+    """One character's advance in font units (1000 per em): from the metrics table, else by its block
+    (CJK) or its Unicode properties (see :func:`text_width`)."""
+    advance = text_advances().get(char)
+    if advance is None and ord(char) >= 0x2E80:
+        advance = next((a for low, high, a in text_blocks() if low <= ord(char) <= high), None)
+    if advance is None:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            advance = 0
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            advance = 1000
+        else:
+            advance = 750
+    return advance
+
+
+def _units(text: str) -> int:
+    """The advance of ``text`` in font units (1000 per em): the sum of its characters' advances (no
+    kerning), so the units of a line are those of its words and spaces added up."""
+    try:  # every character in the table, the common case: summed without a Python call per character
+        return sum(map(text_advances().__getitem__, text))
+    except KeyError:  # a character the table lacks (an isolate around author text, CJK): by its properties
+        return sum(map(_advance, text))
+
+
+def _px(units: int, size: float) -> float:
+    """``units`` font units as px at ``size`` px, with the safety margin."""
+    return units * size / 1000 * WIDTH_SAFETY
+
+
 def text_width(text: str, size: float = FONT_SIZE) -> float:
     """Width in px of ``text`` at ``size`` px, bold, with the safety margin.
 
@@ -25,32 +57,19 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
     Cyrillic, Hebrew and Arabic; the widest advance of a CJK face per CJK block); others count as
     1 em when East Asian wide or full-width (Unicode UAX #11), 0 when combining marks, else 0.75 em.
     """
-    table = text_advances()
-    units = 0
-    for char in text:
-        advance = table.get(char)
-        if advance is None and ord(char) >= 0x2E80:
-            advance = next((a for low, high, a in text_blocks() if low <= ord(char) <= high), None)
-        if advance is None:
-            if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-                advance = 0
-            elif unicodedata.east_asian_width(char) in ("W", "F"):
-                advance = 1000
-            else:
-                advance = 750
-        units += advance
-    return units * size / 1000 * WIDTH_SAFETY
+    return _px(_units(text), size)
 
 
 def _split_word(word: str, width: float, size: float) -> list[str]:
     """Break a word wider than ``width`` between characters (never before a combining mark)."""
-    pieces, current = [], ""
+    pieces, current, units = [], "", 0
     for char in word:
-        if current and not unicodedata.combining(char) and text_width(current + char, size) > width:
+        advance = _advance(char)
+        if current and not unicodedata.combining(char) and _px(units + advance, size) > width:
             pieces.append(current)
-            current = char
+            current, units = char, advance
         else:
-            current += char
+            current, units = current + char, units + advance
     if current:
         pieces.append(current)
     return pieces
@@ -60,22 +79,25 @@ def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width`` px.
 
     Words longer than a line are broken between characters.  Returns at
-    least one line (``[""]`` for empty text).
+    least one line (``[""]`` for empty text).  Each word is measured once: a line's width is the sum
+    of its words' and spaces' advances (:func:`_units`).
     """
     lines: list[str] = []
-    current = ""
+    current, current_units = "", 0
+    space = _units(" ")
     for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size) <= width:
-            current = candidate
+        units = _units(word)
+        if current and _px(current_units + space + units, size) <= width:
+            current, current_units = f"{current} {word}", current_units + space + units
             continue
         if current:
             lines.append(current)
-            current = ""
-        if text_width(word, size) <= width:
-            current = word
+            current, current_units = "", 0
+        if _px(units, size) <= width:
+            current, current_units = word, units
         else:
             *full, current = _split_word(word, width, size)
+            current_units = _units(current)
             lines.extend(full)
     lines.append(current)
     return lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from .files import sha256_hex
 from .findings import Finding
 from .load import LoadedSpec
 from .provenance import SourceCheck
@@ -40,6 +41,15 @@ class SpecResult:
     build_key: str | None = None
     skipped: bool = False
     figure: FigureRecord | None = None  # the gallery's record of the spec
+    digests: dict[str, str] = field(default_factory=dict, repr=False)  # of outputs, by name: see digest()
+
+    def digest(self, name: str) -> str:
+        """The hex SHA-256 of output ``name``, computed once (a worker process computes them all before
+        sending the result back: see :func:`renderer.build.process`)."""
+        found = self.digests.get(name)
+        if found is None:
+            found = self.digests[name] = sha256_hex(self.outputs[name])
+        return found
 
     @property
     def failed(self) -> bool:

@@ -9,29 +9,25 @@ frame (the structure and the scenario's ``initial`` state).  Accessibility:
 ``lang`` from the spec (WCAG 2.2 SC 3.1.1), labels as real ``<text>``.
 Every id and class starts with the spec-and-scenario prefix, so several SVGs
 can share a page.  Author text reaches the document only as XML text or
-attribute values, escaped by ElementTree.
+attribute values, escaped as ElementTree escapes them (:mod:`renderer.markup`).
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from xml.etree import ElementTree
 
-import jinja2
 import svgwrite
 from markupsafe import Markup
-from svgwrite.base import Desc, Title
-from svgwrite.etree import CDATA
 
 from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from .layout.geometry import Rect
 from .locale import words_for
+from .markup import Leaf, Pieces, Shapes, shell
 from .model import Scenario, Spec
 from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
@@ -65,32 +61,6 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     return f"md-{digest[:10]}"
 
 
-def _css_template() -> jinja2.Template:
-    return template("svg.css")  # the one jinja2 environment (autoescape on) of every template
-
-
-class _Leaf:
-    """A ready-made ElementTree subtree that an svgwrite container accepts as a child (it asks its
-    children only for ``get_xml()``).  Boxes and labels, most of a drawing's elements, are built this
-    way: the same elements svgwrite would build, without its per-attribute bookkeeping, which took
-    most of a build's time.  Attributes are written sorted, as svgwrite writes them."""
-
-    def __init__(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
-        self.xml = ElementTree.Element(tag, dict(sorted(attrib.items())))
-        self.xml.text = text
-
-    def child(self, tag: str, attrib: dict[str, str], text: str | None = None) -> None:
-        element = ElementTree.SubElement(self.xml, tag, dict(sorted(attrib.items())))
-        element.text = text
-
-    def __setitem__(self, name: str, value: str) -> None:
-        self.xml.set(name, value)
-        self.xml.attrib = dict(sorted(self.xml.attrib.items()))
-
-    def get_xml(self) -> ElementTree.Element:
-        return self.xml
-
-
 class _Drawer:
     """Writes one scenario's drawing in one colour scheme: every element carries the presentation
     attributes of its roles (:mod:`renderer.paint`) and the classes the style sheet animates."""
@@ -99,70 +69,79 @@ class _Drawer:
                  ids: str) -> None:
         self.spec, self.scenario, self.layout, self.p, self.palette = spec, scenario, layout, prefix, palette
         self.ids = ids  # the prefix of every id (the class prefix, or a layout's own: see render_scenario)
-        width, height = fmt(layout.width), fmt(layout.height)
-        # debug=False: no svgwrite validator, and elements made through this drawing inherit it.
-        self.dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
         self.timeline = Timeline.for_scenario(scenario)
         self.highlights = _highlights(scenario, layout)
+        self._paints: dict[tuple[str, ...], dict[str, str]] = {}
+        self.shapes = Shapes()
 
     def cls(self, *names: str) -> str:
         return " ".join(f"{self.p}-{n}" for n in names)
 
     def paint(self, *roles: str) -> dict[str, str]:
-        """Class and presentation attributes of an element with ``roles``."""
-        return {"class": self.cls(*roles), **attributes(roles, self.palette)}
+        """Class and presentation attributes of an element with ``roles``, worked out once per drawing
+        (a shared dict: copy it to add to it, as :class:`~renderer.markup.Leaf` does)."""
+        found = self._paints.get(roles)
+        if found is None:
+            found = self._paints[roles] = {"class": self.cls(*roles), **attributes(roles, self.palette)}
+        return found
+
+    def shape(self, tag: str, roles: tuple[str, ...], values: dict[str, str], text: str | None = None) -> str:
+        """An element with the paint of ``roles`` and ``values``, as markup."""
+        return self.shapes.element(tag, roles, self.paint(*roles), values, text)
 
     def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
-                   line_height: float = LINE_HEIGHT) -> _Leaf:
-        attrs = self.paint(*roles)
+                   line_height: float = LINE_HEIGHT, extra: dict[str, str] | None = None) -> str:
+        """A ``<text>`` of ``lines`` from (``x``, ``y``), one ``<tspan>`` a line when there are several;
+        ``extra`` attributes override the paint's."""
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
-            return _Leaf("text", {**attrs, "x": fmt(x), "y": fmt(y)}, lines[0])
-        text = _Leaf("text", attrs)
-        for i, line in enumerate(lines):
-            text.child("tspan", {"x": fmt(x), "y": fmt(y + i * line_height)}, line)
-        return text
+            return self.shape("text", roles, {"x": fmt(x), "y": fmt(y), **(extra or {})}, lines[0])
+        start = self.shapes.start("text", roles, self.paint(*roles), extra or {})
+        x_at = fmt(x)
+        lines_in = [self.shapes.element("tspan", (), {}, {"x": x_at, "y": fmt(y + i * line_height)}, line)
+                    for i, line in enumerate(lines)]
+        return f"{start}>{''.join(lines_in)}</text>" if lines_in else start + " />"
 
-    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> dict[str, str]:
-        return {**self.paint(*roles), "height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
-                "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)}
+    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> str:
+        return self.shape("rect", roles, {"height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
+                                          "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)})
 
-    def box(self, box: Box, group: dict[str, str], variant: str | None) -> _Leaf:
-        leaf = _Leaf("g", group)
+    def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
+        leaf = Leaf("g", group)
         if variant == "on":
-            leaf.child("rect", self.rect(box, "9", "ring", grow=5))
-        leaf.child("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
-        leaf.xml.append(self.text_block(box.lines, box.cx, box.first_baseline,
-                                        ("label", f"label-{variant}") if variant else ("label",)).xml)
+            leaf.add("rect", self.rect(box, "9", "ring", grow=5))
+        leaf.add("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
+        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
+                                         ("label", f"label-{variant}") if variant else ("label",)))
         return leaf
 
-    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> _Leaf:
-        leaf = _Leaf("g", group)
+    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
+        leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
-        leaf.child("path", {**self.paint(*(("path", "path-dim") if dim else ("path",))), "d": route})
-        leaf.child("polygon", {**self.paint(*(("head", "head-dim") if dim else ("head",))),
-                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        leaf.add("path", self.shape("path", ("path", "path-dim") if dim else ("path",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head", "head-dim") if dim else ("head",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         return leaf
 
-    def flow(self, arrow: Arrow, group: dict[str, str]) -> _Leaf:
+    def flow(self, arrow: Arrow, group: dict[str, str]) -> Leaf:
         """An active path: a thick stroke, its arrowhead, and a dot that travels from source to destination."""
-        leaf = _Leaf("g", group)
+        leaf = Leaf("g", group)
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
-        leaf.child("path", {**self.paint("flow"), "d": route})
-        leaf.child("polygon", {**self.paint("head-on"),
-                               "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)})
+        leaf.add("path", self.shape("path", ("flow",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head-on",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
-        leaf.child("circle", {**self.paint("dot"), "r": "4", "visibility": "hidden",
-                              "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"})
+        leaf.add("circle", self.shape("circle", ("dot",), {
+            "r": "4", "visibility": "hidden",
+            "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
         return leaf
 
-    def panel_frame(self, frame: PanelFrame) -> list[_Leaf]:
+    def panel_frame(self, frame: PanelFrame) -> list[str]:
         panel = self.layout.panel
         if words_for(self.spec.language, self.spec.messages).direction == "rtl":
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
             # under direction="rtl" is the left edge in browsers and the right one in resvg.
-            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
-            title["direction"] = "rtl"
-            title["text-anchor"] = "middle"
+            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2,
+                                    {"direction": "rtl", "text-anchor": "middle"})
         else:
             title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
         items = [title]
@@ -170,25 +149,24 @@ class _Drawer:
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
         return items
 
-    def frame(self, number: int) -> _Leaf:
+    def frame(self, number: int) -> Leaf:
         """Frame 0, the poster layer (step badges and the panel before the first step), or step
         ``number``'s panel text, hidden until the style sheet or a still shows it."""
         if number == 0:
-            leaf = _Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
+            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
             for badge in self.layout.badges:
-                leaf.child("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
-                leaf.xml.append(self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5,
-                                                ("badge-text",)).xml)
+                leaf.add("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5, ("badge-text",)))
             frame = self.layout.panel.poster
         else:
-            leaf = _Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
+            leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
                                "aria-hidden": "true", "visibility": "hidden"})
             frame = self.layout.panel.steps[number - 1]
         for item in self.panel_frame(frame):
-            leaf.xml.append(item.xml)
+            leaf.add("text", item)
         return leaf
 
-    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> _Leaf:
+    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
         """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown."""
         classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
         group = {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
@@ -197,102 +175,139 @@ class _Drawer:
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
 
     def css(self, inline: bool) -> str:
-        """The animated style sheet; ``inline`` adds the colour rules of an SVG inlined in HTML."""
-        return _style_sheet(self.p, inline, tuple(step.duration for step in self.scenario.steps),
-                            tuple(steps for _, steps in self.highlights))
+        """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
+        Templates come from the one jinja2 environment (autoescape on) of every template."""
+        motion = _motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
+                               tuple(steps for _, steps in self.highlights))
+        return _colour_sheet(self.p) + motion if inline else motion
 
-    def draw(self) -> ElementTree.Element:
-        """The animated SVG as an ElementTree element: structure, poster layer, highlights and step frames.
+    def draw(self) -> Pieces:
+        """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
         Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
         layout, p, ids = self.layout, self.p, self.ids
         width, height = fmt(layout.width), fmt(layout.height)
-        dwg = self.dwg
+        # The <svg> element from svgwrite (debug=False: no validator); its layers are built as markup.
+        dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
         dwg.viewbox(0, 0, width, height)
         dwg.update({
             "class_": p, "role": "img", "lang": self.spec.language, "font-family": FONT_FAMILY,
             "aria-labelledby": f"{ids}-title", "aria-describedby": f"{ids}-desc",
         })
-        title, desc = Title(self.spec.title), Desc(self.spec.alt)
-        title.xml.set("id", f"{ids}-title")
-        desc.xml.set("id", f"{ids}-desc")
-        dwg.elements.insert(0, desc)
-        dwg.elements.insert(0, title)
-        dwg.defs.add(dwg.style(""))  # filled per variant by _Pieces
-        dwg.add(_Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
+        layers = [Leaf("title", {"id": f"{ids}-title"}, self.spec.title),
+                  Leaf("desc", {"id": f"{ids}-desc"}, self.spec.alt),
+                  Leaf("defs", {})]  # the style sheet, filled per variant by Pieces
+        add = layers.append
+        add(Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
         if layout.bands:
-            bands = _Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
+            bands = Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
             for band in layout.bands:
-                bands.child("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
-            dwg.add(bands)
-        lanes = _Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
+                bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
+            add(bands)
+        lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
             first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
-            lanes.xml.append(self.text_block(header.lines, header.x, first, ("lane",)).xml)
-        dwg.add(lanes)
+            lanes.add("text", self.text_block(header.lines, header.x, first, ("lane",)))
+        add(lanes)
         dimmed = set(self.scenario.unselected)
-        paths = _Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
+        paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
         for key, arrow in layout.arrows.items():
             dim = key in dimmed
-            paths.xml.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")},
-                                        dim).xml)
-        dwg.add(paths)
-        nodes = _Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
+            paths.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")}, dim))
+        add(paths)
+        nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in layout.boxes:
                 dim = target.key in dimmed
                 group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{ids}-n-{target.id}"}
-                nodes.xml.append(self.box(layout.boxes[target.key], group, "dim" if dim else None).xml)
-        dwg.add(nodes)
+                nodes.append(self.box(layout.boxes[target.key], group, "dim" if dim else None))
+        add(nodes)
         panel = layout.panel
-        state = _Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
-        state.child("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
+        state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
+        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
         for row in panel.rows:
-            state.xml.append(self.text_block(row.label, panel.x + 12, row.y, ("pkey",)).xml)
-        dwg.add(state)
+            state.add("text", self.text_block(row.label, panel.x + 12, row.y, ("pkey",)))
+        add(state)
         for index, (key, steps) in enumerate(self.highlights):
-            dwg.add(self.highlight(index, key, steps))
-        dwg.add(self.frame(0))
+            add(self.highlight(index, key, steps))
+        add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
-            dwg.add(self.frame(number))
+            add(self.frame(number))
         # On top: never hidden by a box or a highlight.
-        labels = _Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
+        labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for arrow in (a for a in layout.arrows.values() if a.label_lines):
             for role in ("halo", "plabel"):  # the halo first, under its label (renderer.paint)
-                label = self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], (role,),
-                                        PATH_LABEL_LINE)
-                label["text-anchor"] = arrow.label_anchor
-                labels.xml.append(label.xml)
-        dwg.add(labels)
-        root: ElementTree.Element = dwg.get_xml()
-        return root
+                labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
+                                                   (role,), PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
+        add(labels)
+        return Pieces(*shell(dwg.get_xml()), layers)
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """A step's panel text in ``svg.css``: its number (from 1) and its keyframes ``[(percent, opacity)]``.
+    (Attributes, not dict keys: jinja2 looks an attribute up first, and a dict's failure costs more.)"""
+
+    number: int
+    stops: list[tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A highlight in ``svg.css``: its index, the steps (from 1) that show it and its keyframes."""
+
+    index: int
+    steps: tuple[int, ...]
+    stops: list[tuple[str, int]]
 
 
 @lru_cache(maxsize=64)
-def _style_sheet(prefix: str, inline: bool, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
-    """The style sheet of a drawing with ``prefix``, steps of ``durations`` (ms) and highlights shown in
-    the steps of each of ``highlights``; the wide and narrow layouts of a scenario share it."""
+def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
+    """The motion of a drawing with ``prefix`` (``svg.css``), steps of ``durations`` (ms) and highlights
+    shown in the steps of each of ``highlights``; the wide and narrow layouts of a scenario, and its
+    standalone and inline forms, share it."""
     timeline = Timeline.from_durations(list(durations))
     count = len(durations)
-    frames = [{"number": w.index + 1, "stops": timeline.text_stops(w)} for w in timeline.windows]
-    shown = [{"index": i, "steps": steps, "stops": timeline.highlight_stops([k in steps for k in range(1, count + 1)])}
+    frames = [_Frame(w.index + 1, timeline.text_stops(w)) for w in timeline.windows]
+    shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in range(1, count + 1)]))
              for i, steps in enumerate(highlights)]
-    return _css_template().render(
+    return template("svg.css").render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
+                                      total=timeline.total, ease=timeline.ease_ms)
+
+
+def _colour_sheet(prefix: str) -> str:
+    """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
+    (``svg-colours.css``): its colours follow the page's colour scheme."""
+    return template("svg-colours.css").render(
         prefix=prefix, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-        colours=colour_rules() if inline else [], frames=frames, highlights=shown,
-        steps=range(1, count + 1), total=timeline.total, ease=timeline.ease_ms,
-        font=Markup(theme.FONT_FAMILY))  # our constant, with quotes that autoescaping would mangle
+        colours=colour_rules(), font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle
 
 
 #: A palette of placeholders: the drawing is made and serialised once with these, and each colour
 #: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
 #: validator refuses it), so author text can never look like a placeholder.
 _TOKENS = theme.Palette(**{f.name: f"\x01{f.name}\x01" for f in fields(theme.Palette)})
-_TOKEN = re.compile("\x01([a-z_]+)\x01")
 
 
-def _coloured(text: str, palette: theme.Palette) -> str:
-    """``text`` with every :data:`_TOKENS` placeholder replaced by ``palette``'s colour."""
-    return _TOKEN.sub(lambda m: str(getattr(palette, m.group(1))), text)
+def _colouring(palette: theme.Palette) -> Callable[[str], str]:
+    """A function that replaces every :data:`_TOKENS` placeholder of a text with ``palette``'s colour.
+    The text is split at the placeholders' U+0001: the pieces between them are text, each one inside
+    is a field name."""
+    colours = _colours(palette)
+
+    def colour(text: str) -> str:
+        if "\x01" not in text:
+            return text
+        parts = text.split("\x01")
+        parts[1::2] = [colours[name] for name in parts[1::2]]
+        return "".join(parts)
+
+    return colour
+
+
+@lru_cache(maxsize=8)
+def _colours(palette: theme.Palette) -> dict[str, str]:
+    """``palette``'s colours by field name."""
+    return {f.name: str(getattr(palette, f.name)) for f in fields(theme.Palette)}
 
 
 def travel_ms(arrow: Arrow) -> int:
@@ -316,95 +331,6 @@ def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int
             if key in layout.boxes:
                 steps.setdefault(key, []).append(number)
     return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
-
-
-def _serialize(element: ElementTree.Element) -> str:
-    # encoding="unicode" writes straight to a string: faster than svgwrite's tostring().
-    return ElementTree.tostring(element, encoding="unicode")
-
-
-_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;",
-                                    "\n": "&#10;", "\t": "&#09;"})
-_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-
-
-def _write(element: ElementTree.Element, out: list[str]) -> None:
-    out.append("<" + element.tag)
-    for name, value in element.items():
-        out.append(f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
-    if element.text or len(element):
-        out.append(">")
-        if element.text:
-            out.append(element.text.translate(_TEXT_ESCAPES))
-        for child in element:
-            _write(child, out)
-        out.append("</" + element.tag + ">")
-    else:
-        out.append(" />")
-    if element.tail:
-        out.append(element.tail.translate(_TEXT_ESCAPES))
-
-
-def _serialize_plain(element: ElementTree.Element) -> str:
-    """:func:`_serialize` for a subtree of plain (namespace-free) tags and string attributes, as the
-    drawing's layers are: the same characters, escaped the same way, several times faster.  A subtree
-    holding CDATA (the style sheet) goes through :func:`_serialize`."""
-    out: list[str] = []
-    _write(element, out)
-    return "".join(out)
-
-
-class _Pieces:
-    """The drawing serialised child by child, so that the animated SVG, its inline form and its still
-    frames share every piece they have in common: only the style sheet and the layers differ."""
-
-    _MARK = "\ue000"  # a private-use character that author text cannot bring: XML-valid, never drawn
-
-    def __init__(self, root: ElementTree.Element) -> None:
-        shell = ElementTree.Element(root.tag, root.attrib)
-        shell.text = self._MARK
-        self.open, self.close = _serialize(shell).split(self._MARK)
-        self.children = list(root)
-        self.parts = [_serialize(child) if child.tag == "defs" else _serialize_plain(child) for child in self.children]
-
-    @staticmethod
-    def _style(css: str) -> str:
-        defs = ElementTree.Element("defs")
-        ElementTree.SubElement(defs, "style").append(CDATA(css))
-        return _serialize(defs)
-
-    def animated(self, css: str | None) -> str:
-        """Every layer, with style sheet ``css`` (``None``: no style sheet, for an SVG that shares one inlined
-        beside it)."""
-        style = self._style(css) if css is not None else ""
-        return "".join([self.open, *(style if c.tag == "defs" else part for c, part in zip(
-            self.children, self.parts, strict=True)), self.close])
-
-    def still(self, number: int, names: tuple[str, str] = ("", "")) -> str:
-        """Still ``number`` (0 the poster, K step K) from presentation attributes alone: the layers of
-        other frames left out, the kept ones made visible, no style sheet and no moving dot; a step's
-        still takes ``names`` as its ``<title>`` and ``<desc>`` (:func:`still_names`)."""
-        out = [self.open]
-        for child, part in zip(self.children, self.parts, strict=True):
-            frame, steps = child.get("data-md-frame"), child.get("data-md-steps")
-            if child.tag == "defs":
-                continue
-            if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):
-                continue
-            if number and child.tag in ("title", "desc"):  # a step's still names its step
-                named = ElementTree.Element(child.tag, child.attrib)
-                named.text = names[0] if child.tag == "title" else names[1]
-                part = _serialize_plain(named)
-            elif child.get("visibility") == "hidden":
-                shown = copy.deepcopy(child)
-                del shown.attrib["visibility"]
-                for dot in [e for e in shown if e.tag == "circle"]:
-                    shown.remove(dot)
-                part = _serialize_plain(shown)
-            out.append(part)
-        out.append(self.close)
-        return "".join(out)
-
 
 
 def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
@@ -454,15 +380,15 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     if bad:
         raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
     drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS, f"{prefix}-{variant}" if variant else prefix)
-    pieces = _Pieces(drawer.draw())
-    animated = pieces.animated(drawer.css(inline=False))
+    pieces = drawer.draw()
+    light, dark = pieces.coloured(_colouring(theme.LIGHT)), pieces.coloured(_colouring(theme.DARK))
+    css = drawer.css(inline=False)
+    inline_css = drawer.css(inline=True) if inline else ""
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
-    drawn = {k: pieces.still(k, names[k]) for k in stills}
-    css = drawer.css(inline=True) if inline else ""
-    return ScenarioSvgs(_coloured(animated, theme.LIGHT), {k: _coloured(s, theme.LIGHT) for k, s in drawn.items()},
-                        layout.width, _coloured(pieces.animated(css), theme.LIGHT) if inline else "",
-                        _coloured(animated, theme.DARK), {k: _coloured(s, theme.DARK) for k, s in drawn.items()},
-                        css, _coloured(pieces.animated(None), theme.LIGHT) if inline else "")
+    return ScenarioSvgs(light.animated(css), {k: light.still(k, names[k]) for k in stills}, layout.width,
+                        light.animated(inline_css) if inline else "",
+                        dark.animated(css), {k: dark.still(k, names[k]) for k in stills},
+                        inline_css, light.animated(None) if inline else "")
 
 
 def svg_document(svg: str) -> bytes:

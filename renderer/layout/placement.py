@@ -254,7 +254,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
     its header in a band of their own; routes run in the room to the right of the column."""
     order = sorted(cells, key=lambda key: (cells[key], key))
-    lines = {key: box_lines(next(t.label or "" for t in spec.nodes if t.key == key), box_max) for key in order}
+    labels = {t.key: t.label or "" for t in spec.nodes}
+    lines = {key: box_lines(labels[key], box_max) for key in order}
     width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order)])
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
     boxes: dict[str, Box] = {}

@@ -26,6 +26,8 @@ _BLANKS = frozenset("\u2800\u3164\uffa0\u115f\u1160\u180e")  # blank symbols tha
 _BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF U+202C
 _BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: Any character one of the three patterns above finds: most strings have none, and are checked once.
+_SUSPECT = re.compile("|".join(p.pattern for p in (_XML_FORBIDDEN, _HTML_FORBIDDEN, _BIDI_CONTROLS)))
 
 
 def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
@@ -37,8 +39,9 @@ def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
             yield where, node, False
         elif isinstance(node, dict):
             for k, v in reversed(list(node.items())):
-                yield (*where, k), k, True
-                stack.append((v, (*where, k)))
+                here = (*where, k)
+                yield here, k, True
+                stack.append((v, here))
         elif isinstance(node, list):
             stack.extend((v, (*where, i)) for i, v in reversed(list(enumerate(node))))
 
@@ -71,6 +74,8 @@ def text_rules(ctx: RuleContext, data: Any) -> None:
         if not is_key and text.strip() and not any(visible(char) for char in text):
             ctx.add(path, f"text {quote(text)} has no visible character (only spaces, format characters or "
                     "blank symbols); write visible text", "invisible-text")
+            continue
+        if not _SUSPECT.search(text):
             continue
         bad = _XML_FORBIDDEN.search(text)
         if bad:

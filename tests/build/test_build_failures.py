@@ -208,3 +208,50 @@ def test_committed_output_is_unchanged_by_a_failing_neighbour(tmp_path, monkeypa
     assert "; 1 failed" in result.stderr
     assert _snapshot(tmp_path / "output") == committed
     assert leftovers(tmp_path / "output") == []
+
+
+# --- files are staged as specs come in, and put in place at the end ---------------------------------
+
+def test_a_spec_failed_by_a_name_collision_leaves_no_staged_file(tmp_path):
+    """Both ``X.mechanism.json`` and ``x.mechanism.json`` render (their files are staged as they come in),
+    then the second fails the collision check: only the first one's files are put in place."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "a").mkdir()
+    (specs / "b").mkdir()
+    (specs / "a" / "x.mechanism.json").write_text(json.dumps(_spec("from a")))
+    (specs / "b" / "x.mechanism.json").write_text(json.dumps(_spec("from b")))
+    result = _build(tmp_path)
+    assert result.exit_code == 1
+    assert "[output-collision]" in result.stderr
+    assert b"from a" in (tmp_path / "out" / "x.html").read_bytes()
+    assert leftovers(tmp_path / "out") == []
+
+
+def test_an_interrupted_build_leaves_the_previous_output_and_no_staged_file(tmp_path, monkeypatch):
+    """Ctrl-C while the third spec renders: the files staged for the first two are removed, every file
+    of the previous build is as it was, and the manifest is the previous one."""
+    import renderer.build as build_module
+
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for i in range(4):
+        (specs / f"spec{i}.mechanism.json").write_text(json.dumps(_spec(f"spec{i} first")))
+    assert _build(tmp_path, "-j", "1").exit_code == 0
+    before = _snapshot(tmp_path / "out")
+    for i in range(4):
+        (specs / f"spec{i}.mechanism.json").write_text(json.dumps(_spec(f"spec{i} second")))
+    real, calls = build_module.process, []
+
+    def interrupted(path, options, project=None):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(path, options, project)
+
+    monkeypatch.setattr(build_module, "process", interrupted)
+    result = _build(tmp_path, "-j", "1")
+    assert result.exit_code == 1 and "Aborted!" in result.output  # click's answer to KeyboardInterrupt
+    assert len(calls) == 3
+    assert _snapshot(tmp_path / "out") == before
+    assert leftovers(tmp_path / "out") == []

@@ -59,33 +59,39 @@ def test_failed_rename_keeps_the_old_file(target, monkeypatch, error):
 @pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()],
                          ids=["disk-full", "keyboardinterrupt"])
 def test_failure_in_the_middle_of_the_write_keeps_the_old_file(target, monkeypatch, error):
-    real = os.fdopen
+    real = os.write
 
-    class HalfWritten:
-        """The temporary file, whose write stores half of the data and then fails."""
+    def half_written(fd, data):
+        """The temporary file's write stores half of the data and then fails."""
+        real(fd, bytes(data[: len(data) // 2]))
+        raise error
 
-        def __init__(self, fd, *args, **kwargs):
-            self._file = real(fd, *args, **kwargs)
-
-        def write(self, data):
-            self._file.write(data[: len(data) // 2])
-            self._file.flush()
-            raise error
-
-        def __getattr__(self, name):
-            return getattr(self._file, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self._file.close()
-
-    monkeypatch.setattr(files_module.os, "fdopen", HalfWritten)
+    monkeypatch.setattr(files_module.os, "write", half_written)
     with pytest.raises(OutputError if isinstance(error, OSError) else KeyboardInterrupt):
         write_file(target, NEW * 1000)
     assert target.read_bytes() == OLD
     assert leftovers(target.parent) == []
+
+
+def test_a_short_write_is_continued(target, monkeypatch):
+    real = os.write
+
+    def short(fd, data):
+        return real(fd, bytes(data[:7]))  # at most 7 bytes a call, as a write may store less than asked
+
+    monkeypatch.setattr(files_module.os, "write", short)
+    assert write_file(target, NEW * 100) is True
+    assert target.read_bytes() == NEW * 100
+    assert leftovers(target.parent) == []
+
+
+def test_new_files_get_the_umask_permissions(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_file(tmp_path / "a.svg", NEW)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "a.svg").stat().st_mode & 0o777 == 0o640
 
 
 def test_interrupt_during_fsync_keeps_the_old_file(target, monkeypatch):

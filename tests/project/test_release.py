@@ -44,6 +44,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     for data in ("renderer/schema/mechanism.schema.json", "renderer/schema/report.schema.json", "renderer/data/text-metrics.json",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
                  "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
+                 "renderer/templates/svg-colours.css",
                  "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
                  "renderer/templates/spec-format.md",
                  "renderer/serve/server.py", "renderer/static/reload.js", "renderer/templates/serve_spec.html",
