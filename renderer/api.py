@@ -96,6 +96,10 @@ def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_so
                 rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
                                                 selected(extra_formats), validation.diagram)
             rendered.figure = figure_record(validation.spec)
+        except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
+            where = display_path(template_dir) if template_dir else "mechdiagram"
+            raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
+                                f"(while rendering {loaded.display})") from exc
         except jinja2.TemplateError as exc:
             where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "a template"
             line = getattr(exc, "lineno", None)

@@ -137,11 +137,16 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
     hard-linked into place, which fails rather than replace a file that appeared meanwhile, and
     :class:`~renderer.errors.OutputExistsError` is raised when one is there.  Raises
     :class:`~renderer.errors.OutputError` (naming the file) when it cannot write; an interrupted
-    write leaves no temporary file behind.
+    write leaves no temporary file behind.  A symbolic link is written through (its target gets the bytes,
+    the link stays); a path that is neither a file nor missing (a folder, a device, a FIFO) is refused.
     """
     try:
         if not overwrite and os.path.lexists(path):
             raise _exists(path)
+        if overwrite and path.is_symlink():
+            path = Path(os.path.realpath(path))
+        if overwrite and path.exists() and not path.is_file():
+            raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
         if overwrite and _holds(path, data):
             return False
     except OSError as exc:

@@ -119,8 +119,8 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
 @click.command("schema", short_help="Print the spec JSON Schema, or write it for editors.",
                epilog="Example: mechdiagram schema -o schema/mechanism.schema.json")
 @click.option("-o", "--output", type=click.Path(), default=None,
-              help="Write the schema to this file instead of printing it; into it as mechanism.schema.json "
-                   "when it is a folder or ends with '/'.")
+              help="Write the schema to this file instead of printing it (- prints it); into it as "
+                   "mechanism.schema.json when it is a folder or ends with '/'.")
 @translated
 def schema_command(output: str | None) -> None:
     """Print the mechanism spec JSON Schema, or write it into your project for editors."""
@@ -128,7 +128,7 @@ def schema_command(output: str | None) -> None:
     from ..files import display_path
     from ..scaffold import write_schema
 
-    if output is None:
+    if output is None or output == "-":
         click.echo(schema_text(), nl=False)
         return
     target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))

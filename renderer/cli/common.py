@@ -51,17 +51,19 @@ def translated(func: F) -> F:
     return cast(F, wrapper)
 
 
-def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None]) -> frozenset[str]:
-    """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]``, then the flags
-    (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError` for an unknown group name."""
+def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None], pyproject: Path) -> frozenset[str]:
+    """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]`` of ``pyproject``, then
+    the flags (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError`, naming the file, for an
+    unknown group name."""
+    from ..files import display_path
     from ..outputs import groups
 
     known = groups()
     listed = settings.get("formats", [])
     unknown = [name for name in listed if name not in known]
     if unknown:
-        raise ConfigError(f"[tool.mechdiagram] formats has unknown format {unknown[0]!r}; known formats: "
-                          + ", ".join(known))
+        raise ConfigError(f"{display_path(pyproject)}: [tool.mechdiagram] formats has unknown format "
+                          f"{unknown[0]!r}; known formats: " + ", ".join(known))
     chosen = {name for name in listed if known[name]}
     for name, flag in flags.items():
         if flag is not None:
@@ -97,8 +99,10 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     # source-root and allow-missing-sources of pyproject.toml come from each spec's own project.
     options.source_root = source_root
     options.allow_missing_sources = allow_missing
-    if mode != "validate":  # validate writes no format, so it needs none of the output formats
-        options.extra_formats = _selected_formats(settings, pictures or {})
+    # validate writes no file, but checks the settings build and check will read (as the pre-commit hooks rely on)
+    formats = _selected_formats(settings, pictures or {}, base / "pyproject.toml")
+    if mode != "validate":
+        options.extra_formats = formats
     if options.extra_formats & {"png", "gif"}:
         from ..raster import rasteriser
 

@@ -159,3 +159,34 @@ def test_screenshots_for_people(site, open_page):
                     made.append(path)
                     page.context.close()
     assert all(p.stat().st_size > 1000 for p in made)
+
+
+#: In page: of every drawn SVG, the texts whose box leaves the drawing's own box (CSS px, 1 px of slack).
+TEXT_OUTSIDE_JS = r"""
+() => {
+  const out = [];
+  for (const svg of document.querySelectorAll(".md-canvas-inner svg")) {
+    if (!svg.getClientRects().length) continue;
+    const box = svg.getBoundingClientRect();
+    for (const text of svg.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      if (!r.width || getComputedStyle(text).visibility === "hidden") continue;
+      if (r.left < box.left - 1 || r.right > box.right + 1) out.push([text.textContent.slice(0, 30), r.left - box.left]);
+    }
+  }
+  return [getComputedStyle(document.querySelector(".md-canvas-inner svg")).direction, out];
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_right_to_left_page_draws_its_figure_left_to_right(site, open_page, width):
+    """The figure of a right-to-left spec (dir="rtl" on its root): the inline drawing does not inherit rtl, which
+    would run every start-anchored text leftwards out of its box, in both layouts; its right-to-left panel
+    heading keeps its own direction attribute."""
+    page = open_page(site.page("lang-ar"), viewport=(width, 800))
+    assert page.evaluate("() => document.querySelector('.md-root').closest('[dir]').dir") == "rtl"
+    direction, outside = page.evaluate(TEXT_OUTSIDE_JS)
+    assert direction == "ltr" and outside == [], outside
+    headings = page.evaluate("() => Array.from(document.querySelectorAll('.md-canvas-inner svg text[direction=rtl]'))"
+                             ".map(t => getComputedStyle(t).direction)")
+    assert headings and set(headings) == {"rtl"}, headings

@@ -12,6 +12,9 @@ from renderer.cli import main
     ("[tool.mechdiagram]\nspecs = [1]\n", "[tool.mechdiagram] specs must be a list of strings"),
     ("[tool]\nmechdiagram = 5\n", "[tool.mechdiagram] must be a table"),
     ('[tool.mechdiagram]\noutput = "\\u0000x"\n', "[tool.mechdiagram] output holds a NUL character"),
+    # validate checks the settings build and check read, though it writes no format
+    ('[tool.mechdiagram]\nformats = ["svg", "bogus"]\n',
+     "[tool.mechdiagram] formats has unknown format 'bogus'; known formats: svg, frames, png, gif, html"),
 ])
 def test_a_wrong_pyproject_table_is_a_clean_error(tmp_path, monkeypatch, toml, message):
     (tmp_path / "pyproject.toml").write_text(toml, "utf-8")
@@ -19,3 +22,39 @@ def test_a_wrong_pyproject_table_is_a_clean_error(tmp_path, monkeypatch, toml, m
     result = CliRunner().invoke(main, ["validate"])
     assert result.exit_code == 1
     assert result.stderr.strip() == f"Error: pyproject.toml: {message}"
+
+
+def test_schema_dash_prints_and_a_link_is_written_through(tmp_path, monkeypatch):
+    """``schema -o -`` prints the schema; ``-o LINK`` writes the link's target and leaves the link a link; a
+    FIFO (neither a file nor missing) is refused with a message, not replaced by a file."""
+    import os
+
+    from renderer.assets import schema_text
+
+    monkeypatch.chdir(tmp_path)
+    printed = CliRunner().invoke(main, ["schema", "-o", "-"])
+    assert printed.exit_code == 0 and printed.stdout == schema_text() and not (tmp_path / "-").exists()
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "s.json").write_text("old", "utf-8")
+    (tmp_path / "link.json").symlink_to(tmp_path / "real" / "s.json")
+    linked = CliRunner().invoke(main, ["schema", "-o", "link.json"])
+    assert linked.exit_code == 0, linked.stderr
+    assert (tmp_path / "link.json").is_symlink()
+    assert (tmp_path / "real" / "s.json").read_text("utf-8") == schema_text()
+    os.mkfifo(tmp_path / "pipe.json")
+    refused = CliRunner().invoke(main, ["schema", "-o", "pipe.json"])
+    assert refused.exit_code == 1 and "pipe.json: it is not a regular file" in refused.stderr, refused.stderr
+    assert not (tmp_path / "pipe.json").is_file()
+
+
+def test_a_template_that_is_not_utf8_is_a_one_line_error(tmp_path, monkeypatch):
+    """A --template-dir template that is not UTF-8: exit 1, one line naming the folder and the spec, no
+    "internal error"."""
+    (tmp_path / "tpl").mkdir()
+    (tmp_path / "tpl" / "figure.html").write_bytes(b"\xff")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["new", "q"]).exit_code == 0
+    result = CliRunner().invoke(main, ["build", "q.mechanism.json", "--template-dir", "tpl"])
+    assert result.exit_code == 1
+    assert "a template of tpl is not UTF-8" in result.stderr and "q.mechanism.json" in result.stderr, result.stderr
+    assert "internal error" not in result.stderr
