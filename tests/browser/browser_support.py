@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 import json
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -652,3 +654,20 @@ def active_tag(page) -> str:
       const cls = (el.getAttribute('class') || el.localName).split(/\\s+/).filter(c => c !== 'md-button').join('.');
       return (n < 0 ? '-' : String(n)) + '/' + cls;
     }""")
+
+
+def shots_over_time(take: Callable[[float], bytes],
+                    times: tuple[float, ...] = (0.0, 1.5, 3.0)) -> tuple[dict[float, bytes], dict[float, tuple[float, float]]]:
+    """Screenshots by ``take(at)`` at ``times`` seconds from now (the image having loaded), and each shot's
+    time window (seconds from the start, begun and done), for the caller to check it fell where intended; the
+    chromium and WebKit tests of an animated ``<img>`` share it."""
+    start = time.monotonic()
+    shots, windows = {}, {}
+    for at in times:
+        delay = start + at - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        begun = time.monotonic() - start
+        shots[at] = take(at)
+        windows[at] = (begun, time.monotonic() - start)
+    return shots, windows

@@ -4,7 +4,6 @@ under reduced motion even inside <img> (WCAG 2.2 SC 1.1.1, 2.1.1, 2.2.2, 2.3.3).
 from __future__ import annotations
 
 import base64
-import time
 
 import browser_support as bs
 import pytest
@@ -148,22 +147,12 @@ def boundary_scenario(site) -> tuple[str, dict]:
     pytest.fail("no spec in mechanisms/ has a first step of 1.9-2.6 s followed by a longer one")
 
 
-def shoot_over_time(page, tmp_path, label: str, times=(0.0, 1.5, 3.0)) -> dict[float, bytes]:
+def shoot_over_time(page, tmp_path, label: str, times=(0.0, 1.5, 3.0)):
     """Element screenshots of the <img> at the given seconds after it loaded; each shot's time window is
     recorded so the caller can check it fell where intended."""
     page.wait_for_function("() => { const i = document.getElementById('shot'); return i.complete && i.naturalWidth > 0; }")
     image = page.locator("#shot")
-    start = time.monotonic()
-    shots, windows = {}, {}
-    for at in times:
-        delay = start + at - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        begun = time.monotonic() - start
-        path = tmp_path / f"{label}-{at:.1f}s.png"
-        shots[at] = image.screenshot(path=str(path))
-        windows[at] = (begun, time.monotonic() - start)
-    return shots, windows
+    return bs.shots_over_time(lambda at: image.screenshot(path=str(tmp_path / f"{label}-{at:.1f}s.png")), times)
 
 
 def test_img_of_animated_svg_is_still_under_forced_reduced_motion(site, open_page, launch, tmp_path):

@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import browser_support as bs
+
 #: Where Debian's webkit2gtk-driver package puts the MiniBrowser that WebKitWebDriver automates.
 MINIBROWSER = Path("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 
@@ -138,16 +140,7 @@ def shoot_img_over_time(driver, url: str, times=(0.0, 1.5, 3.0)) -> tuple[dict[f
     driver.get(url)
     assert driver.execute_async_script(IMG_LOADED_JS) > 0, f"the image of {url} did not load"
     image = driver.find_element("css selector", "#shot")
-    start = time.monotonic()
-    shots, windows = {}, {}
-    for at in times:
-        delay = start + at - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        begun = time.monotonic() - start
-        shots[at] = image.screenshot_as_png
-        windows[at] = (begun, time.monotonic() - start)
-    return shots, windows
+    return bs.shots_over_time(lambda at: image.screenshot_as_png, times)
 
 
 def differing_pixels(a: bytes, b: bytes) -> int:
