@@ -31,7 +31,7 @@ from .api import render_spec
 from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
 from .errors import MechdiagramError, OutputError
-from .files import Staging, display_path, file_digest_or_none, sha256_hex, write_file
+from .files import Staging, display_path, file_digest_or_none, sha256_hex, stage_file, worker_tag, write_file
 from .findings import Finding
 from .gallery import IndexPlan, plan_index, render_index
 from .load import LoadedSpec
@@ -65,6 +65,9 @@ WRITE_THREADS = 8
 
 #: Fewest specs for which worker processes pay for their start-up.
 PARALLEL_THRESHOLD = 8
+
+#: Most specs a worker takes at once: small enough that no worker idles long at the end of a batch.
+CHUNK = 4
 
 
 def manifest_key(path: Path, output: Path) -> str:
@@ -161,11 +164,13 @@ def _output_lock(folder: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent process, which reports it once, and end quietly on SIGTERM
-    (not through the parent's handler, which would print a traceback from each); workers write nothing."""
+def _start_worker(parent: int) -> None:
+    """A worker leaves Ctrl-C to the parent process, which reports it once, and ends quietly on SIGTERM
+    (not through the parent's handler, which would print a traceback from each).  Its temporary files
+    carry the parent's pid (:func:`~renderer.files.worker_tag`); it writes nothing else."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    worker_tag(parent)
 
 
 def _process_all(paths: list[Path], options: Options, progress: Progress | None = None,
@@ -187,9 +192,10 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
         return done
     from concurrent.futures import ProcessPoolExecutor  # only a run with many specs to render pays for it
 
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), initializer=_ignore_interrupts) as pool:
-        for result in pool.map(partial(_process_lean, options=options), paths, projects,
-                               chunksize=max(1, len(paths) // (jobs * 8))):
+    workers = min(jobs, len(paths))
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),)) as pool:
+        for result in pool.map(partial(_process_lean, options=options, stage=arrived is not None), paths,
+                               projects, chunksize=max(1, min(CHUNK, len(paths) // (workers * 8)))):
             done.append(result)
             if arrived is not None:
                 arrived(result)
@@ -255,14 +261,20 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
     return results
 
 
-def _process_lean(path: Path, project: Project, options: Options) -> SpecResult:
+def _process_lean(path: Path, project: Project, options: Options, stage: bool = False) -> SpecResult:
     """:func:`process` in a worker: the parsed document and its text stay behind (the findings are
     located already), so that less travels back to the parent process, and the outputs' digests, which
-    the manifest and the gallery page record, are computed here, beside the other workers."""
+    the manifest and the gallery page record, are computed here, beside the other workers.  With
+    ``stage`` (a build), a spec that passed has its files staged here too
+    (:func:`~renderer.files.stage_file`), and only their temporary names travel back
+    (:attr:`~renderer.results.SpecResult.staged`)."""
     result = process(path, options, project)
     result.loaded = result.loaded.lean()
     for name in result.outputs:
         result.digest(name)
+    if stage and not result.failed:
+        result.staged = {name: stage_file(options.output / name, data) for name, data in result.outputs.items()}
+        result.outputs = dict.fromkeys(result.outputs, b"")
     return result
 
 
@@ -385,6 +397,10 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
 def _stage(staging: Staging, result: SpecResult) -> None:
     """Start writing the files of a spec that passed (a later collision may still fail it: its files are
     then not put in place)."""
-    if not result.failed:
-        for name, data in result.outputs.items():
+    if result.failed:
+        return
+    for name, data in result.outputs.items():
+        if name in result.staged:
+            staging.adopt(result.key, name, result.staged[name])
+        else:
             staging.stage(result.key, name, data)

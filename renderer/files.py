@@ -61,6 +61,17 @@ def _holds(path: Path, data: bytes) -> bool:
 #: Numbers this process's temporary files; with its pid, a name no other writer picks (O_EXCL makes sure).
 _TEMPORARY = itertools.count()
 
+#: What a temporary file's name has before its number: the pid of this process, or, in a worker process that
+#: stages files for a build (:func:`worker_tag`), the build's pid, ``w`` and the worker's.
+_TAG: list[str] = []
+
+
+def worker_tag(parent: int) -> None:
+    """Mark this process as a worker that stages files for the build in process ``parent``: its temporary
+    files are named ``.NAME.PARENTwPID-N.tmp``, so that the build can find and remove any it never took
+    over (:meth:`Staging.close`)."""
+    _TAG[:] = [f"{parent}w{os.getpid()}"]
+
 #: Names tried for one temporary file before giving up (another writer holding every one of them).
 _ATTEMPTS = 100
 
@@ -70,7 +81,7 @@ def _create(path: Path) -> tuple[int, str]:
     ``0o666`` less the umask, never through an existing name or link (O_EXCL)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(_ATTEMPTS):
-        temp = os.path.join(path.parent, f".{path.name}.{os.getpid()}-{next(_TEMPORARY)}.tmp")
+        temp = os.path.join(path.parent, f".{path.name}.{_TAG[0] if _TAG else os.getpid()}-{next(_TEMPORARY)}.tmp")
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
@@ -78,7 +89,7 @@ def _create(path: Path) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
 
 
-def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool = True) -> str:
+def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool = True, sync: bool = True) -> str:
     """Write ``data`` to a new temporary file in ``path``'s folder (made first, unless ``make_folder`` is
     False), synced to disk, with permission bits ``mode`` (default: ``0o666`` less the umask); returns its name.
     Plain file descriptors, no file object: few system calls, which matters when threads write hundreds
@@ -97,7 +108,8 @@ def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool =
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
     except BaseException as exc:
@@ -176,9 +188,39 @@ def _link_new(temp: str, path: Path) -> None:
     os.unlink(temp)
 
 
+def stage_file(path: Path, data: bytes) -> str | None:
+    """The first half of :func:`write_file`, in a worker process: ``data`` written to a new temporary file
+    beside ``path`` (folder made when missing; not yet synced: :meth:`Staging.adopt` syncs it on the
+    build's threads, so that no worker waits for the disk), whose name is returned for
+    :meth:`Staging.commit` to rename; ``None``, writing nothing, when ``path`` already holds exactly
+    ``data``.  The temporary file's name is marked for the build (:func:`worker_tag`).  Raises
+    :class:`~renderer.errors.OutputError` naming ``path``."""
+    try:
+        if _holds(path, data):
+            return None
+    except OSError as exc:
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+    return _temporary(path, data, None, make_folder=not path.parent.is_dir(), sync=False)
+
+
+def _synced(temp: str, path: Path) -> str:
+    """``temp``, a worker's temporary file for ``path``, synced to disk; raises
+    :class:`~renderer.errors.OutputError` naming ``path``."""
+    try:
+        fd = os.open(temp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+    return temp
+
+
 class Staging:
     """Files written in two steps, so that writing overlaps the work that makes them: :meth:`stage` writes
     a file to a temporary file in its folder (synced, as :func:`write_file` does) on a pool of threads,
+    or a worker process stages it (:func:`stage_file`) and hands it over with :meth:`adopt`;
     :meth:`commit` then renames the wanted ones into place, and :meth:`close` removes every temporary file
     not renamed.  Each file is staged for an ``owner`` (a spec), so two owners of one name (a collision
     that fails one of them) never share a temporary file.  A file that already holds its bytes is not
@@ -188,16 +230,27 @@ class Staging:
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
         self._made = False  # whether the folder has been made (once, not for each file)
-        self._pool: ThreadPoolExecutor | None = None  # started by the first file: a no-op build starts none
-        self._staged: dict[tuple[str, str], Future[str | None]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | None] = {}
+
+    def adopt(self, owner: str, name: str, temp: str | None) -> None:
+        """Take over file ``name`` of ``owner`` as a worker process staged it (one marked by
+        :func:`worker_tag` with this process's pid): ``temp`` from :func:`stage_file`, ``None`` when the
+        file holds its bytes already.  The temporary file is synced on the threads before it is renamed.
+        :meth:`close` also removes every temporary file of such workers that was never taken over (an
+        interrupted build)."""
+        self._staged[(owner, name)] = None if temp is None else self._threads_pool().submit(_synced, temp, self.folder / name)
 
     def stage(self, owner: str, name: str, data: bytes) -> None:
         """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner``."""
-        if self._pool is None:
+        self._staged[(owner, name)] = self._threads_pool().submit(self._write, self.folder / name, data)
+
+    def _threads_pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:  # started by the first file: a no-op build starts none
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = ThreadPoolExecutor(max_workers=self._threads)
-        self._staged[(owner, name)] = self._pool.submit(self._write, self.folder / name, data)
+        return self._pool
 
     def _write(self, path: Path, data: bytes) -> str | None:
         try:
@@ -218,11 +271,12 @@ class Staging:
         it are in place, and :meth:`close` removes the temporary files left."""
         written = []
         for owner, name, data in files:
-            future = self._staged.pop((owner, name), None)
-            if future is None:
+            key = (owner, name)
+            if key not in self._staged:
                 written.append(write_file(self.folder / name, data))
                 continue
-            temp = future.result()
+            staged = self._staged.pop(key)
+            temp = None if staged is None else staged.result()
             if temp is not None:
                 _move(temp, self.folder / name, True)
             written.append(temp is not None)
@@ -233,11 +287,14 @@ class Staging:
         that was not committed."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
-        for future in self._staged.values():
-            if future.cancelled() or future.exception() is not None:
+        for staged in self._staged.values():
+            if staged is None or staged.cancelled() or staged.exception() is not None:
                 continue
-            temp = future.result()
+            temp = staged.result()
             if temp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
         self._staged.clear()
+        for temp_path in self.folder.glob(f".*.{os.getpid()}w*-*.tmp"):  # a worker's, never taken over
+            with contextlib.suppress(OSError):
+                temp_path.unlink()

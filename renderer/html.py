@@ -14,7 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
-from typing import Any, TypedDict
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from markupsafe import Markup
 
@@ -28,6 +29,9 @@ from .provenance import SourceCheck
 from .svg import fmt
 from .templating import template
 from .timeline import Timeline
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 #: The message key (:mod:`renderer.locale`) of each source status as listed under the figure.
 SOURCE_STATUS_KEY = {"verified": "sourceVerified", "unpinned": "sourceUnpinned", "unverified": "sourceUnverified"}
@@ -112,6 +116,7 @@ class FigureContext(TypedDict):
     page_colours: dict[str, str]
     page_padding: str  # CSS length: the standalone page's space beside its content
     csp: str
+    figure: Markup  # figure.html rendered with this context: the figure, player and transcript
 
 
 def _ui_colours() -> list[tuple[str, str, str]]:
@@ -190,7 +195,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "status": check.status,
         "status_text": words[SOURCE_STATUS_KEY[check.status]] if check.status in SOURCE_STATUS_KEY else check.status,
     } for check in checks]
-    return {
+    context: FigureContext = {
         "root_id": f"md-{slug}",
         "language": spec.language,
         "direction": direction(spec.language),
@@ -207,12 +212,22 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
         "page_padding": theme.EDGE_SPACE,
-        "player_css": Markup(template("player.css").render(
-            ui=_ui_colours(), sizes=theme.UI_SIZES,
-            switches=sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float))),
+        "player_css": _player_css(template("player.css"),
+                                  tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float))),
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
+        "figure": Markup(""),
     }
+    # The figure, rendered once for both the page and the fragment, which put it in place.
+    context["figure"] = Markup(template("figure.html").render(context))
+    return context
+
+
+@lru_cache(maxsize=16)
+def _player_css(sheet: Template, switches: tuple[str, ...]) -> Markup:
+    """``sheet`` (``player.css``) rendered for a figure that switches layouts at the widths ``switches`` (CSS
+    px, ascending): the same text for every figure of the same switches."""
+    return Markup(sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=list(switches)))
 
 
 def render_page(context: FigureContext) -> str:

@@ -42,6 +42,10 @@ class SpecResult:
     skipped: bool = False
     figure: FigureRecord | None = None  # the gallery's record of the spec
     digests: dict[str, str] = field(default_factory=dict, repr=False)  # of outputs, by name: see digest()
+    #: Outputs a worker process staged for ``build``, by name: the temporary file that holds the bytes (then
+    #: ``outputs`` keeps the name with empty bytes, and ``digests`` the real digest), or ``None`` when the
+    #: file holds them already (:func:`renderer.files.stage_file`).
+    staged: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     def digest(self, name: str) -> str:
         """The hex SHA-256 of output ``name``, computed once (a worker process computes them all before

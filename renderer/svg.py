@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import svgwrite
 from markupsafe import Markup
@@ -32,6 +33,9 @@ from .model import Scenario, Spec
 from .paint import FONT_FAMILY, attributes, colour_rules
 from .templating import template
 from .timeline import Timeline
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -274,11 +278,23 @@ def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tup
                                       total=timeline.total, ease=timeline.ease_ms)
 
 
+#: Stands for the prefix in the colour rules rendered once (:func:`_colour_rules_of`); a control character
+#: that neither a prefix nor the palette holds.
+_PREFIX_MARK = "\x02"
+
+
 def _colour_sheet(prefix: str) -> str:
     """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
     (``svg-colours.css``): its colours follow the page's colour scheme."""
-    return template("svg-colours.css").render(
-        prefix=prefix, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
+    return _colour_rules_of(template("svg-colours.css")).replace(_PREFIX_MARK, prefix)
+
+
+@lru_cache(maxsize=4)
+def _colour_rules_of(sheet: Template) -> str:
+    """``sheet`` (``svg-colours.css``, the package's or a site's) rendered once, with :data:`_PREFIX_MARK` for the
+    prefix: the rules are the same for every drawing but for their prefix."""
+    return sheet.render(
+        prefix=_PREFIX_MARK, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
         colours=colour_rules(), font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle
 
 

@@ -60,6 +60,13 @@ def test_parallel_and_serial_builds_are_identical(tmp_path, monkeypatch):
                                source_root=Path("specs"), jobs=2))
     assert serial.exit_code == parallel.exit_code == 0
     assert snapshot(tmp_path / "serial") == snapshot(tmp_path / "parallel")
+    # The workers staged the files (only temporary names came back), the parent renamed them into place.
+    assert all(r.staged and set(r.staged) == set(r.outputs) for r in parallel.results)
+    assert not [p.name for p in (tmp_path / "parallel").iterdir() if p.name.startswith(".")]
+    again = execute(Options(mode="build", specs=[Path("specs")], output=Path("parallel"),
+                            source_root=Path("specs"), jobs=2, force=True))
+    assert again.written == [] and len(again.unchanged) == len(parallel.written)  # same bytes: nothing staged
+    assert all(set(r.staged.values()) == {None} for r in again.results)
     per_spec = len([fmt for fmt in formats() if not fmt.optional])  # one scenario: a file per default format
     assert len(snapshot(tmp_path / "serial")) == 9 * per_spec + 2  # and index.html and manifest.json
 

@@ -110,3 +110,37 @@ def test_a_directory_in_the_way_is_a_clear_error(tmp_path):
     with pytest.raises(OutputError, match="cannot write"):
         write_file(tmp_path / "figure.svg", NEW)
     assert leftovers(tmp_path) == []
+
+
+def test_staging_removes_what_its_workers_staged_and_never_handed_over(tmp_path):
+    """An interrupted parallel build: a worker staged a file whose result never reached the build.  Closing
+    the staging removes every temporary file named for this build's workers, and nothing of another build's."""
+    from renderer.files import Staging
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    ours = folder / f".x.svg.{os.getpid()}w4242-0.tmp"
+    other_build = folder / f".x.svg.{os.getpid() + 1}w4242-0.tmp"
+    taken_over = folder / f".y.svg.{os.getpid()}w4242-1.tmp"
+    for path in (ours, other_build, taken_over):
+        path.write_bytes(NEW)
+    staging = Staging(folder, 1)
+    staging.adopt("spec", "y.svg", str(taken_over))
+    assert staging.commit([("spec", "y.svg", b"")]) == [True]
+    staging.close()
+    assert (folder / "y.svg").read_bytes() == NEW
+    assert leftovers(folder) == [other_build.name]
+
+
+def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch):
+    """stage_file in a worker marked for build 123: the temporary file is .NAME.123wPID-N.tmp, which the
+    build's Staging.close finds; a file that holds the bytes already is not staged."""
+    from renderer.files import stage_file, worker_tag
+
+    monkeypatch.setattr(files_module, "_TAG", [])
+    worker_tag(123)
+    temp = stage_file(tmp_path / "out" / "figure.svg", NEW)
+    assert temp is not None and Path(temp).name.startswith(f".figure.svg.123w{os.getpid()}-")
+    assert Path(temp).read_bytes() == NEW and Path(temp).name.endswith(".tmp")
+    os.replace(temp, tmp_path / "out" / "figure.svg")
+    assert stage_file(tmp_path / "out" / "figure.svg", NEW) is None
