@@ -16,9 +16,11 @@ SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missin
 
 
 class MechdiagramError(Exception):
-    """Base of every error that stops a mechdiagram command; the message names the file and the reason."""
+    """Base of every error that stops a mechdiagram command; the message names the file and the reason.
+    ``rule`` names the kind of error where ``--format json`` or ``github`` reports it as a finding."""
 
     exit_code = 1
+    rule = "error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -29,14 +31,19 @@ class UsageError(MechdiagramError):
     """The command line asks for something that cannot be done (a missing spec, an output path that is a file)."""
 
     exit_code = 2
+    rule = "usage"
 
 
 class ConfigError(MechdiagramError):
     """``pyproject.toml`` cannot be read or its ``[tool.mechdiagram]`` table is wrong."""
 
+    rule = "config"
+
 
 class OutputError(MechdiagramError):
     """An output file cannot be written or deleted (the message names it)."""
+
+    rule = "output-write"
 
 
 class OutputExistsError(OutputError):
@@ -49,6 +56,8 @@ class OutputExistsError(OutputError):
 
 class HashError(MechdiagramError):
     """``mechdiagram hash``: a file cannot be read, or a spec whose digests cannot be written."""
+
+    rule = "hash"
 
 
 class CommandFailedError(MechdiagramError):
@@ -82,7 +91,11 @@ class TemplateError(MechdiagramError):
     """A template of ``--template-dir`` cannot be read or rendered (a syntax error, an unknown name); the message
     names the template and, where jinja2 knows it, the line."""
 
+    rule = "template"
+
 
 class RasterError(UsageError):
     """PNG or GIF output was asked for without the rasteriser (the ``raster`` extra), or the rasteriser
     refused a drawing; the message says which and what to install."""
+
+    rule = "raster"

@@ -239,7 +239,8 @@ class Staging:
         file holds its bytes already.  The temporary file is synced on the threads before it is renamed.
         :meth:`close` also removes every temporary file of such workers that was never taken over (an
         interrupted build)."""
-        self._staged[(owner, name)] = None if temp is None else self._threads_pool().submit(_synced, temp, self.folder / name)
+        synced = None if temp is None else self._threads_pool().submit(_synced, temp, self.folder / name)
+        self._staged[(owner, name)] = synced
 
     def stage(self, owner: str, name: str, data: bytes) -> None:
         """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner``."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from ..errors import ConfigError, MechdiagramError, OutputError, UsageError
+from ..errors import CommandFailedError, ConfigError, MechdiagramError, OutputError, UsageError
 
 if TYPE_CHECKING:
     from ..build import Progress
@@ -41,14 +41,33 @@ def click_error(exc: MechdiagramError) -> click.ClickException:
 
 def translated(func: F) -> F:
     """Run a command, turning a :class:`~renderer.errors.MechdiagramError` into a click error inside the
-    command's own context (so a usage error shows that command's usage line)."""
+    command's own context (so a usage error shows that command's usage line).  Under ``--format json``
+    or ``github`` the error is also reported in that format (:func:`report_error`), so that a tool
+    reading stdout always gets a document or an annotation; a :class:`~renderer.errors.CommandFailedError`,
+    whose findings were reported already, only sets the exit status and says so on stderr."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except MechdiagramError as exc:
+            if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, CommandFailedError):
+                report_error(exc, kwargs["fmt"])
+                raise SystemExit(exc.exit_code) from None
             raise click_error(exc) from exc
     return cast(F, wrapper)
+
+
+def report_error(exc: MechdiagramError, fmt: Format) -> None:
+    """Report an error that stopped a command as one finding, in ``fmt`` (``json``: the report document,
+    its summary with no spec counted; ``github``: an annotation, and the message on stderr).  The finding's
+    file is the output folder or file the error names when it has one, else ``mechdiagram``; its rule is
+    the error's :attr:`~renderer.errors.MechdiagramError.rule`."""
+    from ..findings import Finding
+    from ..report import emit
+
+    path = getattr(exc, "path", None)
+    finding = Finding(str(path) if path is not None else "mechdiagram", None, exc.message, exc.rule)
+    emit([finding], summary(None, None, exc.exit_code, exc.message), fmt)
 
 
 def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None], pyproject: Path) -> frozenset[str]:
@@ -196,9 +215,9 @@ def run_options(options: Options, done: str) -> None:
         if options.format != "json":
             raise
         # Tools reading --format json get the failure as JSON too, not as a line of text.
-        finding = Finding(str(options.output), None, exc.message, "output-write")
-        emit([finding], summary(None, None, 1, exc.message), "json")
-        raise SystemExit(1) from None
+        finding = Finding(str(options.output), None, exc.message, exc.rule)
+        emit([finding], summary(None, None, exc.exit_code, exc.message), "json")
+        raise SystemExit(exc.exit_code) from None
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
         skipped = f"{report.skipped_specs} unchanged, skipped; " if report.skipped_specs else ""

@@ -4,6 +4,7 @@ lines; no raw escape or surrogate reaches a terminal in either format."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -91,3 +92,36 @@ def test_json_format_of_a_valid_spec(write_spec, spec_data, monkeypatch):
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"version": 1, "findings": [], "summary": {
         "specs": 1, "failed": 0, "stale": 0, "exit": 0, "message": "1 of 1 spec(s) valid"}}
+
+
+def test_an_error_that_stops_the_command_is_a_json_document_or_an_annotation(tmp_path, monkeypatch):
+    """A wrong [tool.mechdiagram] or a broken template stops the command before any spec; a tool reading
+    --format json still gets one document on stdout, and --format github one annotation."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\nformats = ["pngs"]\n', "utf-8")
+    result = CliRunner().invoke(main, ["validate", "ok.mechanism.json", "--format", "json"])
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [(f["file"], f["rule"], f["line"]) for f in document["findings"]] == [("mechdiagram", "config", None)]
+    assert document["findings"][0]["message"].startswith("pyproject.toml: [tool.mechdiagram] formats has unknown")
+    assert document["summary"] == {"specs": None, "failed": None, "stale": 0, "exit": 1,
+                                   "message": document["findings"][0]["message"]}
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "schema" / "report.schema.json").read_text("utf-8"))
+    jsonschema.validate(document, schema)
+    result = CliRunner().invoke(main, ["validate", "ok.mechanism.json", "--format", "github"])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith("::error file=mechdiagram,title=config::pyproject.toml: ")
+    (tmp_path / "pyproject.toml").unlink()
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "figure.html").write_text("{% if %}", "utf-8")
+    result = CliRunner().invoke(main, ["build", "ok.mechanism.json", "-o", "out", "--template-dir", "templates",
+                                       "--format", "json"])
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [f["rule"] for f in document["findings"]] == ["template"]
+    assert "figure.html" in document["findings"][0]["message"] and document["summary"]["exit"] == 1
+    assert not (tmp_path / "out" / "ok.html").exists()
