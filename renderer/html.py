@@ -117,6 +117,7 @@ class FigureContext(TypedDict):
     page_padding: str  # CSS length: the standalone page's space beside its content
     csp: str
     figure: Markup  # figure.html rendered with this context: the figure, player and transcript
+    fit_width: str  # CSS px: the figure's width where its container sizes to content (its narrowest layout's)
 
 
 def _ui_colours() -> list[tuple[str, str, str]]:
@@ -217,6 +218,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
         "figure": Markup(""),
+        # A float, an inline-block or a flex item sizes to its content, which the figure's container query
+        # hides (inline-size containment): there the figure takes the width of its narrowest layout.
+        "fit_width": fmt(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:])),
     }
     # The figure, rendered once for both the page and the fragment, which put it in place.
     context["figure"] = Markup(template("figure.html").render(context))

@@ -190,3 +190,30 @@ def test_a_right_to_left_page_draws_its_figure_left_to_right(site, open_page, wi
     headings = page.evaluate("() => Array.from(document.querySelectorAll('.md-canvas-inner svg text[direction=rtl]'))"
                              ".map(t => getComputedStyle(t).direction)")
     assert headings and set(headings) == {"rtl"}, headings
+
+
+#: Containers that size to their content, where the figure's inline-size containment (its container query)
+#: would leave it no width of its own.
+SHRINK_TO_FIT = {"inline-block": '<div style="display:inline-block">{}</div>',
+                 "float": '<div style="float:left">{}</div>',
+                 "flex-item": '<div style="display:flex;align-items:flex-start"><div>{}</div></div>',
+                 "absolute": '<div style="position:absolute">{}</div>'}
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("slug", ["prefill-decode", "serving-stack"])
+def test_a_figure_in_a_container_that_sizes_to_content_takes_its_narrow_layout(site, open_page, slug, width):
+    """In an inline-block, a float, a flex item or an absolutely placed box, the figure is as wide as its narrowest
+    layout (contain-intrinsic-inline-size), shows that layout at its readable size, and the page does not scroll
+    sideways; without it the figure collapsed to its padding and its drawing ran out of it."""
+    fit = float(re.search(r"--md-fit-width:([0-9.]+)px", site.fragment(slug)).group(1))
+    for name, wrapper in SHRINK_TO_FIT.items():
+        path = site.out / f"shrink-{name}-{slug}.html"
+        path.write_text(bs.host_page(f"The figure in {name}", [wrapper.format(site.fragment(slug))]), "utf-8")
+        page = open_page(path, viewport=(width, 800))
+        facts = layout_facts(page)
+        figure = bs.figures(page).nth(0).evaluate("r => r.getBoundingClientRect().width")
+        assert facts["drawn"] == ["narrow"], (name, facts)
+        assert fit <= facts["column"] + 1 and figure < min(width, 2 * fit), (name, figure, facts["column"])
+        assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (name, facts)
+        assert page.evaluate(PAGE_OVERFLOW_JS) <= 0, name
