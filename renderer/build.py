@@ -121,26 +121,28 @@ def _check_output(report: Report, output: Path, expected: dict[str, bytes], reti
               for name in result.outputs}
     pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
                 for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
+    # The command that rebuilds this folder: the one check was given, not the default output/.
+    rebuild = "mechdiagram build" + ("" if output == Path("output") else f" -o {display_path(output)}")
     for name, data in sorted(expected.items()):
         path = output / name
         shown = display_path(path)
         spec = (f"output of {owners[name]}" if name in owners
                 else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
         if not path.is_file():
-            report.output_findings.append(Finding(shown, None, f"missing ({spec}): run mechdiagram build",
+            report.output_findings.append(Finding(shown, None, f"missing ({spec}): run {rebuild}",
                                                   "stale-output"))
         elif path.read_bytes() != data:
             made_by = pictures.get(name)
             if isinstance(made_by, str) and made_by != rasteriser():
                 message = (f"differs from a fresh build ({spec}): it was rasterised by {made_by}, this build uses "
-                           f"{rasteriser()}, whose pixels differ; run mechdiagram build to redraw the pictures")
+                           f"{rasteriser()}, whose pixels differ; run {rebuild} to redraw the pictures")
             else:
-                message = f"differs from a fresh build ({spec}): run mechdiagram build"
+                message = f"differs from a fresh build ({spec}): run {rebuild}"
             report.output_findings.append(Finding(shown, None, message, "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
-                                                  f"{reason}: run mechdiagram build to delete it", "stale-output"))
+                                                  f"{reason}: run {rebuild} to delete it", "stale-output"))
 
 
 @contextlib.contextmanager

@@ -19,7 +19,7 @@ from .wording import SCHEMA_TYPES, quote, shown, type_name
 
 #: What a ``pattern`` of the schema asks for, in words.
 PATTERN_WORDS = {
-    "^[0-9a-f]{64}$": "64 lowercase hexadecimal digits (a SHA-256 digest)",
+    "^[0-9a-f]{64}$": "64 lowercase hexadecimal digits (a SHA-256 digest)",  # SHA256_PATTERN
     "^[A-Za-z_][A-Za-z0-9_.-]*$": "a letter or '_', then letters, digits, '_', '.' or '-'",
     "^[A-Za-z][A-Za-z0-9_-]*$": "a letter, then letters, digits, '_' or '-'",
     "^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$": "a BCP 47 language tag such as en or pt-BR",
@@ -117,10 +117,26 @@ def _type(view: ErrorView) -> Message:
     return _plain(view, text)
 
 
+#: The pattern of a SHA-256 digest in the schema.
+SHA256_PATTERN = "^[0-9a-f]{64}$"
+
+
+def _digest_fault(value: str) -> str:
+    """What is wrong with a string that should be a SHA-256 digest, for a value too long to read at a glance."""
+    if len(value) != 64:
+        return f"this one has {len(value)} characters"
+    if all(c in "0123456789abcdefABCDEF" for c in value):
+        return "this one has uppercase letters"
+    bad = next(c for c in value if c not in "0123456789abcdef")
+    return f"this one has {quote(bad)}, which is not a hexadecimal digit"
+
+
 def _pattern(view: ErrorView) -> Message:
     words = PATTERN_WORDS.get(view.expected, f"the pattern {view.expected}")
     if view.on_property_name:
         return Message(f"key {quote(view.value)} must be {words}", pointer_join(*view.path, view.value), True)
+    if view.expected == SHA256_PATTERN and isinstance(view.value, str):
+        return _plain(view, f"{view.field} must be {words}; {_digest_fault(view.value)}")
     return _plain(view, f"{view.field} must be {words}, not {quote(str(view.value))}")
 
 
