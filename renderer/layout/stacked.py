@@ -25,6 +25,9 @@ from .sizes import CLEARANCE
 TRACK_GAP = 12.0
 #: Least distance from a track label to any other track, in user units (its own is 6 away).
 LABEL_AIR = 16.0
+#: Least distance from a track label's block to a stub (a route's horizontal run from the column to its track)
+#: passing above or below it, in user units: nearer, the label reads as that line's.
+STUB_AIR = 10.0
 #: Least distance from a track label's block to its own route's stubs, in user units: chromium draws DejaVu
 #: Sans glyphs 0.6 units above the block, so a block touching its arrow put the text across the line.
 OWN_STUB_AIR = 2.0
@@ -46,20 +49,26 @@ def _label_free(rect: Rect, taken: list[tuple[float, tuple[float, float]]], bloc
         return False
     if any(rect.grown(3).overlaps(block) for block in blocks):
         return False
-    return not any(rect.y - 6 < y < rect.bottom + 6 and x0 < rect.right + 3 and rect.x - 3 < x1 for y, x0, x1 in stubs)
+    return not any(rect.y - STUB_AIR < y < rect.bottom + STUB_AIR and x0 < rect.right + 3 and rect.x - 3 < x1
+                   for y, x0, x1 in stubs)
 
 
 def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tuple[float, float]]],
                 blocks: list[Rect], ports: tuple[float, float], right: float) -> bool:
     """Whether a track at ``x`` over ``span``, with its two stubs at the ``ports`` ys, keeps clear of the
-    placed tracks (:data:`TRACK_GAP` apart where their spans overlap) and labels."""
+    placed tracks (:data:`TRACK_GAP` apart where their spans overlap) and labels (:data:`LABEL_AIR` from the
+    track, its stubs not across them)."""
     y0, y1 = span
     for tx, (a, b) in taken:
         if a - CLEARANCE < y1 and y0 < b + CLEARANCE and abs(tx - x) < TRACK_GAP:
             return False
-    line = Rect(x - 2, y0, 4, y1 - y0)
-    if any(line.overlaps(block) for block in blocks):
+    # No nearer than LABEL_AIR to a placed label, as _label_free keeps a label from tracks placed before it:
+    # each label's nearest line stays its own.
+    if any(block.x - LABEL_AIR < x < block.right + LABEL_AIR and y0 < block.bottom + 10 and block.y - 10 < y1
+           for block in blocks):
         return False
+    # A stub runs from the column to the track, not across a label (a label keeps STUB_AIR from every stub,
+    # placed or not: _label_free).
     return not any(block.y - 2 < y < block.bottom + 2 and block.x < x and right < block.right
                    for y in ports for block in blocks)
 

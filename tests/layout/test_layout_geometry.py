@@ -162,3 +162,33 @@ def test_the_narrow_layout_keeps_text_readable_in_a_phone_wide_image(name):
     narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
     assert len({box.x for box in narrow.boxes.values()}) == 1  # one column
     assert PATH_LABEL_SIZE * PHONE_IMAGE_PX / narrow.width >= MIN_TEXT_PX, narrow.width
+
+
+@pytest.mark.parametrize("name", ["serving", "cycle", "serving-stack", "prefill-decode", "web-worker"])
+def test_a_narrow_track_label_is_nearer_its_own_line_than_any_other(name):
+    """In the narrow layout a label beside a track keeps 10 units from every other route's horizontal run and
+    16 from every other route's vertical run over its height, while its own track is 6 units away: the
+    nearest line is the one it names (the serving topology's "latency" sat 7 units above another route's run)."""
+    stub_air, track_air = 10.0, 16.0
+
+    shapes = topologies()
+    data = shapes[name] if name in shapes else json.loads((MECHANISMS / f"{name}.mechanism.json").read_text("utf-8"))
+    spec = spec_from_data(data)
+    drawn = diagram(spec, narrow=True)
+    column_right = max(box.right for box in drawn.boxes.values())
+    checked = 0
+    for key, arrow in drawn.arrows.items():
+        block = arrow.label_box
+        if block is None or len(arrow.points) != 4:  # a straight run between neighbours: its label is beside it
+            continue
+        checked += 1
+        assert abs(arrow.points[1][0] - block.right - 6) < 0.2, key  # its own track, 6 units to its right
+        for other_key, other in drawn.arrows.items():
+            if other_key == key:
+                continue
+            for (ax, ay), (bx, by) in itertools.pairwise(other.points):
+                if ay == by and min(ax, bx) < block.right and block.x < max(ax, bx):  # a run under or over it
+                    assert not block.y - stub_air < ay < block.bottom + stub_air, (key, other_key, ay, block)
+                elif ax == bx and ax > column_right and min(ay, by) < block.bottom and block.y < max(ay, by):
+                    assert not block.x - track_air < ax < block.right + track_air, (key, other_key, ax, block)
+    assert checked
