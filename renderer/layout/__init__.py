@@ -105,7 +105,8 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
                    for p in spec.paths}
     on_tracks: dict[str, PlacedLabel] = {}
     if narrow:
-        routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps})
+        routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
+                                           placed.lanes)
     else:
         routes = route_all(boxes, ends, against)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),

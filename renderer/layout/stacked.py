@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .geometry import Box, Point, Rect
+from ..measure import text_width
+from .geometry import Box, LaneHeader, Point, Rect
 from .labels import FIRST_BASELINE, PlacedLabel, label_size
 from .routing import PathEnds, Route, _head
-from .sizes import CLEARANCE
+from .sizes import CLEARANCE, FONT_SIZE
 
 #: Distance between neighbouring tracks, and from the column to the first track, in user units.
 TRACK_GAP = 12.0
@@ -73,11 +74,30 @@ def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tu
                    for y in ports for block in blocks)
 
 
-def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
-                   labels: dict[str, tuple[str, ...]]) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+#: Least room, in user units, beside a lane header for a straight run between two neighbours across it.
+RUN_ROOM = 24.0
+
+
+def _run_span(a: Box, b: Box, headers: Sequence[LaneHeader]) -> tuple[float, float]:
+    """The left end and width of the stretch where straight runs between neighbours ``a`` and ``b`` may go:
+    the boxes' common width, less what a lane header between them writes (its text and CLEARANCE) when that
+    leaves :data:`RUN_ROOM`, so that no run crosses a lane's name."""
+    left, right = max(a.x, b.x), min(a.right, b.right)
+    top, bottom = min(a.bottom, b.bottom), max(a.y, b.y)
+    clear = left
+    for header in headers:
+        if header.lines and header.y < bottom and top < header.y + header.h:
+            clear = max(clear, header.x + max(text_width(line, FONT_SIZE) for line in header.lines) + CLEARANCE)
+    # Too little room beside the name (a narrow column): the runs keep the whole width, across the name.
+    return (clear, right - clear) if right - clear >= RUN_ROOM else (left, right - left)
+
+
+def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
+                   headers: Sequence[LaneHeader] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
-    other tracks, labels and stubs."""
+    other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
+    ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it."""
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
@@ -97,7 +117,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds],
             continue
         # Paths between the same two neighbours (both ways) share the gap, spread evenly across it.
         group = pairs[frozenset((path.source, path.dest))]
-        left, width = max(a.x, b.x), min(a.right, b.right) - max(a.x, b.x)
+        left, width = _run_span(a, b, headers)
         x = round(left + width * (group.index(path.key) + 1) / (len(group) + 1), 1)
         down = b.y > a.y
         sides = ("bottom", "top") if down else ("top", "bottom")

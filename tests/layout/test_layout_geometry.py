@@ -192,3 +192,27 @@ def test_a_narrow_track_label_is_nearer_its_own_line_than_any_other(name):
                 elif ax == bx and ax > column_right and min(ay, by) < block.bottom and block.y < max(ay, by):
                     assert not block.x - track_air < ax < block.right + track_air, (key, other_key, ax, block)
     assert checked
+
+
+def test_a_straight_narrow_run_keeps_off_the_lane_name_it_crosses():
+    """Narrow layout: the last box of one lane and the first of the next are neighbours, and the straight run
+    between them crosses the next lane's header; where the column leaves room beside the name, the run goes
+    there, CLEARANCE right of the name's text, and never across it."""
+    from renderer.layout.sizes import CLEARANCE, FONT_SIZE
+
+    data = reference_spec()
+    for key, target in data["targets"].items():
+        if target.get("kind") == "node":
+            target["label"] = "a label long enough to make every box in the column wide"
+    data["targets"]["hop"] = {"id": "hop", "kind": "path", "from": "work5", "to": "out0"}
+    data["layout"] = {"lanes": [{"key": "work", "label": "Engine"}, {"key": "out", "label": "Output"},
+                                {"key": "kv", "label": "KV cache"}]}
+    spec = spec_from_data(data)
+    drawn = diagram(spec, narrow=True)
+    work5, out0 = drawn.boxes["work5"], drawn.boxes["out0"]
+    assert out0.y > work5.bottom  # lane by lane: "out" comes after the last box of "work"
+    header = next(h for h in drawn.lanes if work5.bottom < h.y < out0.y)
+    name_right = header.x + max(text_width(line, FONT_SIZE) for line in header.lines)
+    (x, _), _ = drawn.arrows["hop"].points
+    assert x >= name_right + CLEARANCE - 0.1, (x, name_right)
+    assert x < min(work5.right, out0.right)
