@@ -176,3 +176,25 @@ def test_a_right_to_left_line_keeps_author_text_apart_from_the_tool_words(site, 
       return [p.querySelector("bdi"), p.querySelector(".md-duration")].map(e => {
         const r = e.getBoundingClientRect(); return [r.left, r.right]; }); }""")
     assert title[0] >= duration[1], (title, duration)
+
+
+#: Rows of the shown tablist's tabs, and their smallest width and height, in CSS px.
+TAB_ROWS_JS = """() => {
+  const tabs = Array.from(document.querySelector("[role='tablist']:not([hidden])").querySelectorAll("[role='tab']"));
+  const boxes = tabs.map(t => t.getBoundingClientRect());
+  return {count: tabs.length, rows: new Set(boxes.map(b => Math.round(b.top))).size,
+          widths: new Set(boxes.map(b => Math.round(b.width))).size,
+          least: Math.min(...boxes.map(b => Math.min(b.width, b.height)))};
+}"""
+
+
+def test_seven_steps_fit_one_row_of_a_360_px_phone_and_the_scenario_menu_its_own(site, open_page):
+    """prefill-decode's seven tabs sit in one row at 360 px (none left alone on a second), all one width and
+    44 px or more; with several scenarios the menu takes a row of its own below its label, whole."""
+    page = open_page(site.page("prefill-decode"), viewport=(360, 800), clock=True)
+    facts = page.evaluate(TAB_ROWS_JS)
+    assert facts == {"count": 7, "rows": 1, "widths": 1, "least": facts["least"]} and facts["least"] >= 44, facts
+    page = open_page(site.page("web-worker"), viewport=(360, 800), clock=True)
+    label, menu = page.evaluate("""() => [document.querySelector('.md-choice').getBoundingClientRect().toJSON(),
+                                          document.querySelector('.md-scenario').getBoundingClientRect().toJSON()]""")
+    assert menu["top"] >= label["top"] + 10 and menu["width"] >= 300, (label, menu)  # the row is 324 px
