@@ -20,8 +20,8 @@ from .badges import place_badges
 from .geometry import Arrow, Badge, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
 from .labels import PlacedLabel, place_labels
 from .panel import panel, step_heading
-from .placement import grid_cells, path_label_wraps, place
-from .routing import PathEnds, route_all
+from .placement import Placement, grid_cells, path_label_wraps, place
+from .routing import PathEnds, Route, route_all
 from .sizes import (
     LINE_HEIGHT,
     MARGIN,
@@ -91,9 +91,66 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     """
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
-        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=NARROW_BOX_MAX_WIDTH, gaps=NARROW_GAPS)
+        drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
+        # The drawing is NARROW_MIN_WIDTH wide at least: boxes take the room the routes leave of it, so that
+        # their labels need fewer lines (a shorter figure), when they still fit that width.
+        slack = NARROW_MIN_WIDTH - 2 * MARGIN - (drawn.right - drawn.left)
+        if slack >= WIDEN_AT_LEAST:
+            wider = _routed(spec, cells, lane_labels, drawn.placed.right - MARGIN + slack)
+            if wider.right - wider.left <= NARROW_MIN_WIDTH - 2 * MARGIN:
+                drawn = wider
     else:
         cells, lane_labels = grid_cells(spec)
+        drawn = _routed(spec, cells, lane_labels)
+    placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
+    boxes = placed.boxes
+    down = True if narrow else _flows_down(cells, spec)
+    left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
+    dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
+    boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
+    arrows = {}
+    for key, route in routes.items():
+        label = labels.get(key)
+        arrows[key] = Arrow(
+            key, tuple(_shift_point(p, dx, dy) for p in route.points),
+            (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
+             _shift_point(route.head[2], dx, dy)),
+            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
+            Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
+            route.clean and (label is None or label.clean))
+    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
+    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
+    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
+    direction = "grid" if lane_labels else ("down" if down else "right")
+    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
+
+
+#: Least room, in user units, that the narrow layout's boxes must gain for it to be laid out again wider.
+WIDEN_AT_LEAST = 24.0
+
+
+@dataclass(frozen=True)
+class _Routed:
+    """One try at a figure's geometry before it is moved to its margin: the placement, the routes, the placed
+    labels and the bounds of it all (left, top, right, bottom)."""
+
+    placed: Placement
+    routes: dict[str, Route]
+    labels: dict[str, PlacedLabel]
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+
+def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
+            narrow_box_max: float | None = None) -> _Routed:
+    """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
+    ``narrow_box_max`` wide) when that is given, else the wide layout."""
+    narrow = narrow_box_max is not None
+    if narrow_box_max is not None:
+        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS)
+    else:
         placed = place(spec, cells, lane_labels)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
@@ -115,28 +172,10 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
                           obstacles)
     labels.update(on_tracks)
-
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    left, top, right, bottom = _bounds(rects, points)
-    dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
-    boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
-    arrows = {}
-    for key, route in routes.items():
-        label = labels.get(key)
-        arrows[key] = Arrow(
-            key, tuple(_shift_point(p, dx, dy) for p in route.points),
-            (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
-             _shift_point(route.head[2], dx, dy)),
-            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
-            Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
-            route.clean and (label is None or label.clean))
-    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
-    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
-    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
-    direction = "grid" if lane_labels else ("down" if down else "right")
-    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
+    return _Routed(placed, routes, labels, *_bounds(rects, points))
 
 
 def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:

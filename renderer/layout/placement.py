@@ -257,6 +257,10 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     labels = {t.key: t.label or "" for t in spec.nodes}
     lines = {key: box_lines(labels[key], box_max) for key in order}
     width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order)])
+    # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
+    # word in one box widened the column).
+    lines = {key: box_lines(labels[key], width) if natural_width(lines[key]) < width else lines[key]
+             for key in order}
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []

@@ -216,3 +216,24 @@ def test_a_straight_narrow_run_keeps_off_the_lane_name_it_crosses():
     (x, _), _ = drawn.arrows["hop"].points
     assert x >= name_right + CLEARANCE - 0.1, (x, name_right)
     assert x < min(work5.right, out0.right)
+
+
+@pytest.mark.parametrize("name", ["reference", "cycle", "long-and-cjk"])
+def test_the_narrow_column_takes_the_room_its_routes_leave(name):
+    """The narrow drawing is NARROW_MIN_WIDTH wide at least: its boxes widen into the room the tracks leave, so
+    their labels need no more lines than in a column of NARROW_BOX_MAX_WIDTH, and the drawing stays that wide;
+    a column a long word widened wraps every label to its width."""
+    from renderer.layout.placement import box_lines
+    from renderer.layout.sizes import NARROW_BOX_MAX_WIDTH, NARROW_MIN_WIDTH
+
+    spec = spec_from_data(SHAPES[name])
+    drawn = diagram(spec, narrow=True)
+    column = {round(box.w, 1) for box in drawn.boxes.values()}
+    assert len(column) == 1, column
+    if name != "long-and-cjk":  # its long word makes a column wider than that already
+        assert drawn.width <= NARROW_MIN_WIDTH, drawn.width
+    labels = {t.key: t.label or "" for t in spec.nodes}
+    narrow_lines = sum(len(box_lines(labels[key], NARROW_BOX_MAX_WIDTH)) for key in drawn.boxes)
+    assert sum(len(box.lines) for box in drawn.boxes.values()) <= narrow_lines
+    if name == "reference":  # no paths, no tracks: the column takes all the width but the margins
+        assert max(column) > NARROW_BOX_MAX_WIDTH, column
