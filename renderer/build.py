@@ -23,15 +23,25 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .api import render_spec
 from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
 from .errors import MechdiagramError, OutputError
-from .files import Staging, display_path, file_digest_or_none, sha256_hex, stage_file, worker_tag, write_file
+from .files import (
+    Staging,
+    display_path,
+    file_digest_or_none,
+    output_lock,
+    sha256_hex,
+    stage_file,
+    worker_tag,
+    write_file,
+)
 from .findings import Finding
 from .gallery import IndexPlan, plan_index, render_index
 from .load import LoadedSpec
@@ -49,8 +59,11 @@ from .manifest import (
     version_finding,
 )
 from .outputs import slug_for
-from .raster import rasteriser
 from .results import Report, SpecResult
+from .stale import stale_outputs
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 #: Called with the number of specs just finished (to move a progress bar on).
 Progress = Callable[[int], None]
@@ -115,57 +128,6 @@ def _slug_collisions(results: list[SpecResult]) -> None:
                 "output-collision"))
 
 
-def _check_output(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-                  previous: dict[str, Entry]) -> None:
-    owners = {name: result.loaded.display for result in report.results if not result.failed
-              for name in result.outputs}
-    pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
-                for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
-    # The command that rebuilds this folder: the one check was given, not the default output/.
-    rebuild = "mechdiagram build" + ("" if output == Path("output") else f" -o {display_path(output)}")
-    for name, data in sorted(expected.items()):
-        path = output / name
-        shown = display_path(path)
-        spec = (f"output of {owners[name]}" if name in owners
-                else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
-        if not path.is_file():
-            report.output_findings.append(Finding(shown, None, f"missing ({spec}): run {rebuild}",
-                                                  "stale-output"))
-        elif path.read_bytes() != data:
-            made_by = pictures.get(name)
-            if isinstance(made_by, str) and made_by != rasteriser():
-                message = (f"differs from a fresh build ({spec}): it was rasterised by {made_by}, this build uses "
-                           f"{rasteriser()}, whose pixels differ; run {rebuild} to redraw the pictures")
-            else:
-                message = f"differs from a fresh build ({spec}): run {rebuild}"
-            report.output_findings.append(Finding(shown, None, message, "stale-output"))
-    for name, reason in sorted(retiring.items()):
-        if (output / name).is_file():
-            report.output_findings.append(Finding(display_path(output / name), None,
-                                                  f"{reason}: run {rebuild} to delete it", "stale-output"))
-
-
-@contextlib.contextmanager
-def _output_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock (flock) on the output folder itself; no lock file is left behind.
-    Where flock does not exist (Windows), builds are not serialised."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError as exc:
-        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
 def _start_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the parent process, which reports it once, and ends quietly on SIGTERM
     (not through the parent's handler, which would print a traceback from each).  Its temporary files
@@ -195,7 +157,8 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
     from concurrent.futures import ProcessPoolExecutor  # only a run with many specs to render pays for it
 
     workers = min(jobs, len(paths))
-    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+    try:
         for result in pool.map(partial(_process_lean, options=options, stage=arrived is not None), paths,
                                projects, chunksize=max(1, min(CHUNK, len(paths) // (workers * 8)))):
             done.append(result)
@@ -203,7 +166,25 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
                 arrived(result)
             if progress is not None:
                 progress(1)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
     return done
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool whose build failed or was interrupted: its queued work cancelled and its workers ended now
+    (SIGTERM, which they take quietly), so that none stages a file after the build has cleaned up its
+    temporary files (:meth:`~renderer.files.Staging.close`), and a second Ctrl-C finds nothing to wait for."""
+    processes = list(getattr(pool, "_processes", {}).values())  # the executor offers no other way to them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
 
 
 def _intact(entry: Entry, output: Path) -> bool:
@@ -321,7 +302,7 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
             pass
         except OSError as exc:
             raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
-    with _output_lock(output):  # two builds into one folder must not interleave their manifests
+    with output_lock(output):  # two builds into one folder must not interleave their manifests
         # Read again: another build may have written it meanwhile.  The gallery page follows it.
         current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
         index = _index(options, output, results, current, report)
@@ -389,7 +370,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output))
-        _check_output(report, output, expected, retiring, previous)
+        stale_outputs(report, output, expected, retiring, previous)
         return report
     if staging is not None:  # build
         _write(report, output, expected, retiring, results, dropped, options, staging)

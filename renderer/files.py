@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,13 +76,20 @@ def worker_tag(parent: int) -> None:
 #: Names tried for one temporary file before giving up (another writer holding every one of them).
 _ATTEMPTS = 100
 
+#: Longest file name, in bytes, of the file systems mechdiagram writes to (ext4, APFS, NTFS: 255).
+_NAME_MAX = 255
+
 
 def _create(path: Path) -> tuple[int, str]:
     """A new, empty temporary file beside ``path``, ``.NAME.PID-N.tmp``, open for writing; created with
     ``0o666`` less the umask, never through an existing name or link (O_EXCL)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(_ATTEMPTS):
-        temp = os.path.join(path.parent, f".{path.name}.{_TAG[0] if _TAG else os.getpid()}-{next(_TEMPORARY)}.tmp")
+        suffix = f".{_TAG[0] if _TAG else os.getpid()}-{next(_TEMPORARY)}.tmp"
+        # The name is shortened where it would pass the file system's limit (255 bytes): a name that fits
+        # there fits here, whatever process writes it.
+        stem = path.name.encode()[:_NAME_MAX - 1 - len(suffix)].decode(errors="ignore")
+        temp = os.path.join(path.parent, f".{stem}{suffix}")
         try:
             return os.open(temp, flags, 0o666), temp
         except FileExistsError:
@@ -155,16 +163,25 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
     try:
         if not overwrite and os.path.lexists(path):
             raise _exists(path)
-        if overwrite and path.is_symlink():
-            path = Path(os.path.realpath(path))
-        if overwrite and path.exists() and not path.is_file():
-            raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
+        if overwrite:
+            path = _target(path)
         if overwrite and _holds(path, data):
             return False
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
     _move(_temporary(path, data, mode), path, overwrite)
     return True
+
+
+def _target(path: Path) -> Path:
+    """Where writing ``path`` puts its bytes: the target of a symbolic link (the link stays), else ``path``.
+    Raises :class:`~renderer.errors.OutputError` for a path that is neither a file nor missing (a folder, a
+    device, a FIFO), and ``OSError`` when it cannot be looked at."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
+    return path
 
 
 def _exists(path: Path) -> OutputExistsError:
@@ -196,6 +213,7 @@ def stage_file(path: Path, data: bytes) -> str | None:
     ``data``.  The temporary file's name is marked for the build (:func:`worker_tag`).  Raises
     :class:`~renderer.errors.OutputError` naming ``path``."""
     try:
+        path = _target(path)
         if _holds(path, data):
             return None
     except OSError as exc:
@@ -255,6 +273,7 @@ class Staging:
 
     def _write(self, path: Path, data: bytes) -> str | None:
         try:
+            path = _target(path)
             if _holds(path, data):
                 return None
             if not self._made:  # at worst made twice, by two threads at once
@@ -278,8 +297,13 @@ class Staging:
                 continue
             staged = self._staged.pop(key)
             temp = None if staged is None else staged.result()
-            if temp is not None:
-                _move(temp, self.folder / name, True)
+            if temp is not None:  # a symbolic link's target gets the bytes: the temporary file is beside it
+                try:
+                    target = _target(self.folder / name)
+                except OSError as exc:
+                    shown = display_path(self.folder / name)
+                    raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from exc
+                _move(temp, target, True)
             written.append(temp is not None)
         return written
 
@@ -299,3 +323,24 @@ class Staging:
         for temp_path in self.folder.glob(f".*.{os.getpid()}w*-*.tmp"):  # a worker's, never taken over
             with contextlib.suppress(OSError):
                 temp_path.unlink()
+
+
+@contextlib.contextmanager
+def output_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock (flock) on the output folder itself; no lock file is left behind.
+    Where flock does not exist (Windows), builds are not serialised."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -255,3 +255,71 @@ def test_an_interrupted_build_leaves_the_previous_output_and_no_staged_file(tmp_
     assert len(calls) == 3
     assert _snapshot(tmp_path / "out") == before
     assert leftovers(tmp_path / "out") == []
+
+
+@pytest.mark.slow  # worker processes
+def test_an_interrupted_parallel_build_stops_its_workers_and_leaves_no_staged_file(tmp_path, monkeypatch):
+    """Ctrl-C while the results of a parallel build come in: the workers are ended at once, so none stages a
+    file after the build has removed the temporary files (a second Ctrl-C used to leave the pool running)."""
+    import multiprocessing
+    import time
+
+    import renderer.build as build_module
+
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for i in range(40):
+        (specs / f"spec{i:02d}.mechanism.json").write_text(json.dumps(_spec(f"spec{i} first")))
+    real, calls = build_module._stage, []
+
+    def interrupted(staging, result):
+        calls.append(result)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(staging, result)
+
+    monkeypatch.setattr(build_module, "_stage", interrupted)
+    result = _build(tmp_path, "-j", "2")
+    assert result.exit_code == 1 and "Aborted!" in result.output
+    assert multiprocessing.active_children() == []
+    time.sleep(0.5)  # a worker left running would stage its next spec's files meanwhile
+    assert leftovers(tmp_path / "out") == []
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
+def test_a_symbolic_link_among_the_outputs_is_written_through(tmp_path, jobs):
+    """An output file that is a symbolic link (a site that links a figure into place) keeps its link; its
+    target gets the new bytes, in a serial build and when workers stage the files."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for i in range(10):
+        (specs / f"spec{i}.mechanism.json").write_text(json.dumps(_spec(f"spec{i}")))
+    assert _build(tmp_path, "-j", jobs).exit_code == 0
+    elsewhere = tmp_path / "site"
+    elsewhere.mkdir()
+    link = tmp_path / "out" / "spec3.html"
+    (elsewhere / "spec3.html").write_bytes(b"an older page")
+    link.unlink()
+    link.symlink_to(elsewhere / "spec3.html")
+    result = _build(tmp_path, "-j", jobs, "--force")
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and b"spec3" in (elsewhere / "spec3.html").read_bytes()
+    assert leftovers(tmp_path / "out") == [] and leftovers(elsewhere) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
+def test_a_spec_whose_output_names_are_near_the_file_name_limit_builds(tmp_path, jobs):
+    """Temporary files are named after their output, shortened where that would pass 255 bytes: a spec whose
+    longest output name (NAME.SCENARIO.poster.dark.svg) is 240 characters builds, with workers too."""
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    for i in range(9):
+        (specs / f"spec{i}.mechanism.json").write_text(json.dumps(_spec(f"spec{i}")))
+    scenario = minimal_spec()["scenarios"][0]["id"]
+    stem = "l" * (240 - len(f".{scenario}.poster.dark.svg"))
+    (specs / f"{stem}.mechanism.json").write_text(json.dumps(_spec("long")))
+    result = _build(tmp_path, "-j", jobs)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / f"{stem}.{scenario}.poster.dark.svg").is_file()
+    assert leftovers(tmp_path / "out") == []

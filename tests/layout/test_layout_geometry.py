@@ -201,7 +201,7 @@ def test_a_straight_narrow_run_keeps_off_the_lane_name_it_crosses():
     from renderer.layout.sizes import CLEARANCE, FONT_SIZE
 
     data = reference_spec()
-    for key, target in data["targets"].items():
+    for target in data["targets"].values():
         if target.get("kind") == "node":
             target["label"] = "a label long enough to make every box in the column wide"
     data["targets"]["hop"] = {"id": "hop", "kind": "path", "from": "work5", "to": "out0"}
