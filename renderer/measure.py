@@ -60,16 +60,26 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
     return _px(_units(text), size)
 
 
+#: Characters that never start a line (JIS X 4051 and W3C JLREQ line-start prohibition, the common ones):
+#: closing brackets and quotes, the ideographic comma and full stop, middle dot, colon, semicolon, question and
+#: exclamation marks, in full and half width.
+NO_LINE_START = frozenset("、。，．・：；？！）〕］｝〉》」』】〙〗〟’”｠»ー…‥ゝゞヽヾ々,.:;?!)]}")
+
+
 def _split_word(word: str, width: float, size: float) -> list[str]:
-    """Break a word wider than ``width`` between characters (never before a combining mark)."""
+    """Break a word wider than ``width`` between characters: never before a combining mark, and never before a
+    character of :data:`NO_LINE_START`, which takes the character before it to the next line instead."""
     pieces, current, units = [], "", 0
     for char in word:
         advance = _advance(char)
         if current and not unicodedata.combining(char) and _px(units + advance, size) > width:
-            pieces.append(current)
-            current, units = char, advance
-        else:
-            current, units = current + char, units + advance
+            if char in NO_LINE_START and len(current) > 1:  # the last character goes down with it
+                pieces.append(current[:-1])
+                current, units = current[-1], _advance(current[-1])
+            else:
+                pieces.append(current)
+                current, units = "", 0
+        current, units = current + char, units + advance
     if current:
         pieces.append(current)
     return pieces

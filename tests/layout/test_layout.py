@@ -300,3 +300,16 @@ def test_a_long_word_keeps_its_box_wide_enough_to_stay_whole():
     box = layout.boxes["a0"]
     assert "acknowledgement" in box.lines  # never "acknowledgeme" / "nt"
     assert box.w >= text_width("acknowledgement") + 2 * L.PAD_X
+
+
+def test_cjk_wrapping_never_starts_a_line_with_closing_punctuation():
+    """JLREQ line-start prohibition: a comma, colon or full stop that would begin a line takes the character
+    before it along, at every width, and no character is lost or added."""
+    from renderer.measure import NO_LINE_START, wrap
+
+    text = "一个很长的中文标签，用来测试换行是否正确：日本語のラベル：テスト。"
+    for width in range(40, 240, 7):
+        lines = wrap(text, width)
+        assert "".join(lines) == text, width
+        assert not any(line[0] in NO_LINE_START for line in lines), (width, lines)
+    assert wrap(text, 100)[1] == "文标签，用来"  # "，" stays after the character it follows
