@@ -111,3 +111,17 @@ def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
             lines.extend(full)
     lines.append(current)
     return lines
+
+
+def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) -> tuple[str, ...]:
+    """``text`` wrapped as narrow as ``width`` px (to 1 px) allows with at most ``count`` lines, or to ``width``
+    when it needs more: lines of even length, none left with a word alone ("Decode pass / 1 of 31", not
+    "Decode pass 1 of / 31")."""
+    low, high = 0.0, width
+    while high - low > 1:
+        middle = (low + high) / 2
+        if len(wrap(text, middle, size)) <= count:
+            high = middle
+        else:
+            low = middle
+    return tuple(wrap(text, high, size))

@@ -144,10 +144,10 @@ class _Drawer:
         if words_for(self.spec.language, self.spec.messages).direction == "rtl":
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
             # under direction="rtl" is the left edge in browsers and the right one in resvg.
-            title = self.text_block(frame.title, panel.x + panel.w / 2, panel.title_y, ("ptitle",), LINE_HEIGHT + 2,
+            title = self.text_block(frame.title, panel.x + panel.w / 2, frame.title_y, ("ptitle",), LINE_HEIGHT + 2,
                                     {"direction": "rtl", "text-anchor": "middle"})
         else:
-            title = self.text_block(frame.title, panel.x + 12, panel.title_y, ("ptitle",), LINE_HEIGHT + 2)
+            title = self.text_block(frame.title, panel.x + 12, frame.title_y, ("ptitle",), LINE_HEIGHT + 2)
         items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))

@@ -143,10 +143,12 @@ class PanelRow:
 @dataclass(frozen=True)
 class PanelFrame:
     """The state panel's changing content in one frame (the poster, or a step):
-    the heading lines and each row's value lines, in row order."""
+    the heading lines, each row's value lines, in row order, and the heading's first baseline ``title_y``
+    (a heading shorter than the longest sits at the foot of the room they share, next to the rows)."""
 
     title: tuple[str, ...]
     values: tuple[tuple[str, ...], ...]
+    title_y: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..measure import text_width, wrap
+from ..measure import balanced_wrap, text_width, wrap
 from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
@@ -106,16 +106,8 @@ def natural_width(lines: tuple[str, ...]) -> float:
 
 
 def _balanced(label: str, count: int, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
-    """``label`` wrapped as narrow as ``width`` (to 1 px) allows with at most ``count`` lines, or to
-    ``width`` when it needs more."""
-    low, high = 0.0, width
-    while high - low > 1:
-        middle = (low + high) / 2
-        if len(wrap(label, middle, PATH_LABEL_SIZE)) <= count:
-            high = middle
-        else:
-            low = middle
-    return tuple(wrap(label, high, PATH_LABEL_SIZE))
+    """A path label wrapped as narrow as ``width`` allows with at most ``count`` lines (:func:`balanced_wrap`)."""
+    return balanced_wrap(label, count, width, PATH_LABEL_SIZE)
 
 
 @functools.lru_cache(maxsize=4096)

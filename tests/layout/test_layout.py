@@ -313,3 +313,23 @@ def test_cjk_wrapping_never_starts_a_line_with_closing_punctuation():
         assert "".join(lines) == text, width
         assert not any(line[0] in NO_LINE_START for line in lines), (width, lines)
     assert wrap(text, 100)[1] == "文标签，用来"  # "，" stays after the character it follows
+
+
+def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
+    """The panel keeps room for its longest heading; a shorter one sits at the foot of that room, next to the
+    rows it heads, not with a gap under it; a value on several lines is balanced, no word left alone."""
+    from renderer.layout.panel import panel
+    from renderer.layout.sizes import LINE_HEIGHT
+
+    data = reference_spec()
+    data["scenarios"][0]["steps"][0]["title"] = "A step title long enough for two lines"
+    data["scenarios"][0]["steps"][1]["title"] = "Short"
+    data["scenarios"][0]["steps"][1]["state"] = dict.fromkeys(data["stateLabels"], "Decode pass 1 of 31")
+    spec = spec_from_data(data)
+    drawn = panel(spec, spec.scenarios[0], 20, 0, 250)
+    first, second = drawn.steps[0], drawn.steps[1]
+    longest = max(len(f.title) for f in (drawn.poster, *drawn.steps))
+    assert len(first.title) == longest > len(second.title) == 1, (first.title, second.title)
+    assert first.title_y == drawn.title_y and second.title_y == drawn.title_y + (longest - 1) * (LINE_HEIGHT + 2)
+    values = second.values[0]
+    assert len(values) == 2 and len(values[-1].split()) >= 2, values  # greedy wrapping left "31" alone
