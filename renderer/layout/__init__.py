@@ -23,6 +23,7 @@ from .panel import panel, step_heading
 from .placement import Placement, grid_cells, path_label_wraps, place
 from .routing import PathEnds, Route, route_all
 from .sizes import (
+    BAND_PAD,
     LINE_HEIGHT,
     MARGIN,
     MIN_WIDTH,
@@ -91,10 +92,16 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     """
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
-        drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
         # The drawing is NARROW_MIN_WIDTH wide at least: boxes take the room the routes leave of it, so that
-        # their labels need fewer lines (a shorter figure), when they still fit that width.
-        slack = NARROW_MIN_WIDTH - 2 * MARGIN - (drawn.right - drawn.left)
+        # their labels need fewer lines (a shorter figure), when they still fit that width.  Without paths
+        # that is all of it, known before the layout; else the first layout shows what its routes take.
+        if not any(p.source in cells and p.dest in cells for p in spec.paths):
+            overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
+            drawn = _routed(spec, cells, lane_labels, NARROW_MIN_WIDTH - 2 * MARGIN - overhang)
+            slack = 0.0
+        else:
+            drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
+            slack = NARROW_MIN_WIDTH - 2 * MARGIN - (drawn.right - drawn.left)
         if slack >= WIDEN_AT_LEAST:
             wider = _routed(spec, cells, lane_labels, drawn.placed.right - MARGIN + slack)
             if wider.right - wider.left <= NARROW_MIN_WIDTH - 2 * MARGIN:

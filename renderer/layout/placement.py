@@ -16,6 +16,7 @@ from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
 from .sizes import (
+    BAND_PAD,
     BOX_AIR,
     BOX_MAX_WIDTH,
     BOX_MIN_HEIGHT,
@@ -262,8 +263,9 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
         row = cells[key][0]
         if lane_labels and row != lane:
             if lane is not None:
-                bands.append(LaneBand(MARGIN - 8, block_top - 8, width + 16, y - gap_y - block_top + 16))
-                y += 8
+                bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,
+                                      y - gap_y - block_top + 2 * BAND_PAD))
+                y += BAND_PAD
             lane, block_top = row, y
             label = lane_labels[row] if row < len(lane_labels) else None
             header = tuple(wrap(label, width)) if label else ()
@@ -275,5 +277,6 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
         y += h + gap_y
     bottom = y - gap_y
     if lane_labels and lane is not None:
-        bands.append(LaneBand(MARGIN - 8, block_top - 8, width + 16, bottom - block_top + 16))
+        bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,
+                              bottom - block_top + 2 * BAND_PAD))
     return Placement(boxes, tuple(lanes), tuple(bands), MARGIN + width, bottom)

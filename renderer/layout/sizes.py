@@ -20,6 +20,8 @@ GAP_X = 40.0
 GAP_Y = 40.0
 MARGIN = 20.0
 LANE_HEADER_WIDTH = 116.0
+#: How far a lane's tinted band reaches beyond its boxes in the narrow layout.
+BAND_PAD = 8.0
 PATH_LABEL_SIZE = 13.0
 #: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
 MIN_TEXT_PX = 12.0
