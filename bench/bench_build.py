@@ -76,17 +76,23 @@ FORTY_EDGES = [(i, j) for i in range(40) for j in (2 * i + 1, 3 * i + 2) if j < 
 
 
 def layout_ms(spec: dict, repeat: int = 20) -> tuple[float, float]:
-    """Median milliseconds of laying out ``spec``'s first scenario, in this process: wall-clock time, and
-    the CPU time of this process (which other work on a busy machine inflates far less)."""
-    from renderer.layout import layout_scenario
+    """Median milliseconds of laying out ``spec``'s first scenario in both its layouts, wide and narrow (a build
+    draws both), in this process: wall-clock time, and the CPU time of this process (which other work on a busy
+    machine inflates far less)."""
+    from renderer.layout import diagram, layout_scenario
     from renderer.model import spec_from_data
 
     model = spec_from_data(spec)
-    layout_scenario(model, model.scenarios[0])  # warm: imports and caches
+
+    def both() -> None:
+        layout_scenario(model, model.scenarios[0])
+        layout_scenario(model, model.scenarios[0], diagram(model, narrow=True))
+
+    both()  # warm: imports and caches
     times, cpu = [], []
     for _ in range(repeat):
         start, start_cpu = time.perf_counter(), time.process_time()
-        layout_scenario(model, model.scenarios[0])
+        both()
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
     return statistics.median(times) * 1000, statistics.median(cpu) * 1000
@@ -163,7 +169,7 @@ def main() -> int:
                                    ("40-node graph, 45 paths", flow_spec(40, FORTY_EDGES, labels=False), None)):
             ms, cpu = layout_ms(spec)
             verdict = f"(target: at most {budget:.0f} ms)" if budget else "(reported only)"
-            print(f"layout and routing, {name}: median {ms:.1f} ms, {cpu:.1f} ms CPU {verdict}")
+            print(f"layout and routing (wide and narrow), {name}: median {ms:.1f} ms, {cpu:.1f} ms CPU {verdict}")
             if budget is not None:
                 ok &= ms <= budget
         flow = work / "flow"

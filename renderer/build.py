@@ -4,9 +4,10 @@
 finding of every spec first, renders the specs that passed into memory
 (through the output formats of :mod:`renderer.outputs`), and only then puts
 files in place (``build``), writes nothing (``validate``) or compares with what is on disk
-(``check``).  Writes are atomic: ``build`` stages each passing spec's files as
-the spec comes in (:class:`renderer.files.Staging`: temporary files beside
-their places, synced, written by threads while the next specs render) and
+(``check``, through :mod:`renderer.stale`).  Writes are atomic: ``build`` stages each passing spec's files
+as the spec comes in (:class:`renderer.files.Staging`: temporary files beside
+their places, written by the worker process that rendered the spec, or by threads in a serial build, and
+synced by threads while the next specs render) and
 renames them into place once every finding is known; a spec that fails, or
 that a later collision fails, leaves its previous output and manifest entry
 as they were, and an interrupted build leaves no temporary file.  Output is
