@@ -68,17 +68,24 @@ NO_LINE_START = frozenset("、。，．・：；？！）〕］｝〉》」』�
 
 def _split_word(word: str, width: float, size: float) -> list[str]:
     """Break a word wider than ``width`` between characters: never before a combining mark, and never before a
-    character of :data:`NO_LINE_START`, which takes the character before it to the next line instead."""
+    character of :data:`NO_LINE_START`, which takes the character before it (with the marks between them) to
+    the next line instead."""
     pieces, current, units = [], "", 0
     for char in word:
         advance = _advance(char)
         if current and not unicodedata.combining(char) and _px(units + advance, size) > width:
-            if char in NO_LINE_START and len(current) > 1:  # the last character goes down with it
-                pieces.append(current[:-1])
-                current, units = current[-1], _advance(current[-1])
-            else:
-                pieces.append(current)
-                current, units = "", 0
+            # Before a closing mark, the line ends earlier: the marks and combining marks that end it go down
+            # with the character they follow, so that the new line starts with that character.
+            keep = len(current)
+            if char in NO_LINE_START:
+                while keep and (current[keep - 1] in NO_LINE_START or unicodedata.combining(current[keep - 1])):
+                    keep -= 1
+                keep -= 1
+            if keep <= 0:
+                keep = len(current)  # nothing but marks on the line: break where the width says
+            pieces.append(current[:keep])
+            current = current[keep:]
+            units = _units(current)
         current, units = current + char, units + advance
     if current:
         pieces.append(current)

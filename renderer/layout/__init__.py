@@ -24,6 +24,7 @@ from .placement import Placement, grid_cells, path_label_wraps, place
 from .routing import PathEnds, Route, route_all
 from .sizes import (
     BAND_PAD,
+    BOX_WORD_WIDTH,
     LINE_HEIGHT,
     MARGIN,
     MIN_WIDTH,
@@ -97,13 +98,13 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
         # that is all of it, known before the layout; else the first layout shows what its routes take.
         if not any(p.source in cells and p.dest in cells for p in spec.paths):
             overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
-            drawn = _routed(spec, cells, lane_labels, NARROW_MIN_WIDTH - 2 * MARGIN - overhang)
+            drawn = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, NARROW_MIN_WIDTH - 2 * MARGIN - overhang))
             slack = 0.0
         else:
             drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
             slack = NARROW_MIN_WIDTH - 2 * MARGIN - (drawn.right - drawn.left)
         if slack >= WIDEN_AT_LEAST:
-            wider = _routed(spec, cells, lane_labels, drawn.placed.right - MARGIN + slack)
+            wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
             if wider.right - wider.left <= NARROW_MIN_WIDTH - 2 * MARGIN:
                 drawn = wider
     else:

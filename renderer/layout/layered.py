@@ -62,13 +62,19 @@ def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list
     # Imported here: a lane grid (most specs) never needs grandalf, so validating one does not pay for it.
     from grandalf.graphs import Edge, Graph, Vertex
     from grandalf.layouts import SugiyamaLayout
+    from grandalf.utils import Poset
 
     vertices = {key: Vertex(key) for key in nodes}
     for vertex in vertices.values():
         vertex.view = _View()
-    graph = Graph(list(vertices.values()), [Edge(vertices[a], vertices[b]) for a, b in edges])
+    edge_list = [Edge(vertices[a], vertices[b]) for a, b in edges]
+    graph = Graph(list(vertices.values()), edge_list)
+    order = {id(edge): i for i, edge in enumerate(edge_list)}
     layers: list[list[str]] = []
     for component in graph.C:  # connected components, in the order of their first node
+        # grandalf gathers a component's edges in a set of objects hashed by address, so their order (and with
+        # it the layers' order) changed from one process to the next: put them back in the order given.
+        component.sE = Poset(sorted(component.sE, key=lambda edge: order[id(edge)]))
         sugiyama = SugiyamaLayout(component)
         sugiyama.init_all(roots=[v for v in component.sV if not v.e_in()], inverted_edges=[])
         for _ in range(ORDERING_ROUNDS):

@@ -74,6 +74,9 @@ def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tu
                    for y in ports for block in blocks)
 
 
+#: Places tried for one track, TRACK_GAP / 2 apart, before the search gives up.
+TRACK_SEARCH = 400
+
 #: Least room, in user units, beside a lane header for a straight run between two neighbours across it.
 RUN_ROOM = 24.0
 
@@ -150,8 +153,10 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
         label: Rect | None = None
-        for _ in range(400):
+        found = False  # a place for the track (and its label) within TRACK_SEARCH steps
+        for _ in range(TRACK_SEARCH):
             if _track_free(x, span, taken, blocks, ports, right):
+                found = not text
                 if not text:
                     break
                 # Candidates 6 units apart, OWN_STUB_AIR inside the track's span: clear of its own stubs.
@@ -163,6 +168,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
                                                 round(w, 1), h) for k in offsets)
                               if _label_free(r, taken, blocks, stubs, right)), None)
                 if label is not None:
+                    found = True
                     break
             x = round(x + TRACK_GAP / 2, 1)
         taken.append((x, span))
@@ -174,5 +180,6 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         start: Point = (source.right, port_y[(path.key, "out")])
         port: Point = (dest.right, port_y[(path.key, "in")])
         head, base = _head(port, "right")
-        routes[path.key] = Route((start, (x, start[1]), (x, base[1]), base), head, ("right", "right"), True)
+        # A search that found no free place leaves the track where it stopped: not clean (validate warns).
+        routes[path.key] = Route((start, (x, start[1]), (x, base[1]), base), head, ("right", "right"), found)
     return {path.key: routes[path.key] for path in paths}, placed

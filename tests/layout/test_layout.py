@@ -333,3 +333,18 @@ def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
     assert first.title_y == drawn.title_y and second.title_y == drawn.title_y + (longest - 1) * (LINE_HEIGHT + 2)
     values = second.values[0]
     assert len(values) == 2 and len(values[-1].split()) >= 2, values  # greedy wrapping left "31" alone
+
+
+@pytest.mark.parametrize("text, width, lines", [
+    ("中中中\u0301。", 50, ["中中", "中\u0301。"]),  # a combining mark stays with its letter
+    ("彼は「こんにちは。」と言った", 137.08, ["彼は「こんにち", "は。」と言った"]),  # two closing marks in a row
+    ("。。。。。。", 20, None),  # nothing but marks: broken where the width says, nothing lost
+])
+def test_a_moved_line_start_keeps_marks_and_characters_together(text, width, lines):
+    from renderer.measure import NO_LINE_START
+
+    got = wrap(text, width)
+    assert "".join(got) == text
+    if lines is not None:
+        assert got == lines
+        assert not any(line[0] in NO_LINE_START for line in got)

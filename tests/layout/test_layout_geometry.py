@@ -237,3 +237,27 @@ def test_the_narrow_column_takes_the_room_its_routes_leave(name):
     assert sum(len(box.lines) for box in drawn.boxes.values()) <= narrow_lines
     if name == "reference":  # no paths, no tracks: the column takes all the width but the margins
         assert max(column) > NARROW_BOX_MAX_WIDTH, column
+
+
+@pytest.mark.parametrize("paths", [0, 1])
+def test_a_widened_narrow_column_never_puts_text_outside_its_box(paths):
+    """The narrow column widens up to BOX_WORD_WIDTH and no further: a line wrapped for a wider box than that
+    ran 0.6 units out of a box capped at 260."""
+    from renderer.layout.sizes import PAD_X
+    from support.topologies import with_graph
+
+    nodes = {"a": "pool cache memory memory a key attention request cache attention", "b": "short"}
+    data = with_graph(nodes, [("a", "b", None)][:paths])
+    drawn = diagram(spec_from_data(data), narrow=True)
+    for box in drawn.boxes.values():
+        assert all(text_width(line) + 2 * PAD_X <= box.w + 0.5 for line in box.lines), (box.w, box.lines)
+
+
+def test_a_track_with_no_free_place_is_not_clean():
+    """Forty paths each way between two boxes with one between them: the track search runs out for some, which
+    are then marked not clean (validate warns) instead of clean far outside the figure."""
+    from support.topologies import with_graph
+
+    data = with_graph({"a": "A", "b": "B", "c": "C"}, [("a", "c", "x")] * 40 + [("c", "a", "x")] * 40)
+    drawn = diagram(spec_from_data(data), narrow=True)
+    assert any(not arrow.clean for arrow in drawn.arrows.values())  # every one said clean before
