@@ -205,12 +205,12 @@ def _link_new(temp: str, path: Path) -> None:
     os.unlink(temp)
 
 
-def stage_file(path: Path, data: bytes) -> str | None:
-    """The first half of :func:`write_file`, in a worker process: ``data`` written to a new temporary file
-    beside ``path`` (folder made when missing; not yet synced: :meth:`Staging.adopt` syncs it on the
-    build's threads, so that no worker waits for the disk), whose name is returned for
-    :meth:`Staging.commit` to rename; ``None``, writing nothing, when ``path`` already holds exactly
-    ``data``.  The temporary file's name is marked for the build (:func:`worker_tag`).  Raises
+def stage_file(path: Path, data: bytes, *, sync: bool = False) -> str | None:
+    """The first half of :func:`write_file`: ``data`` written to a new temporary file beside ``path`` (beside
+    a symbolic link's target; folder made when missing), whose name is returned for :meth:`Staging.commit`
+    to rename; ``None``, writing nothing, when ``path`` already holds exactly ``data``.  In a worker process
+    (its temporary names marked by :func:`worker_tag`) the file is not synced here: :meth:`Staging.adopt`
+    syncs it on the build's threads, so that no worker waits for the disk; ``sync`` syncs it now.  Raises
     :class:`~renderer.errors.OutputError` naming ``path``."""
     try:
         path = _target(path)
@@ -218,7 +218,7 @@ def stage_file(path: Path, data: bytes) -> str | None:
             return None
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
-    return _temporary(path, data, None, make_folder=not path.parent.is_dir(), sync=False)
+    return _temporary(path, data, None, make_folder=not path.parent.is_dir(), sync=sync)
 
 
 def _synced(temp: str, path: Path) -> str:
@@ -247,7 +247,6 @@ class Staging:
 
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
-        self._made = False  # whether the folder has been made (once, not for each file)
         self._pool: ThreadPoolExecutor | None = None
         self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | None] = {}
 
@@ -262,7 +261,7 @@ class Staging:
 
     def stage(self, owner: str, name: str, data: bytes) -> None:
         """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner``."""
-        self._staged[(owner, name)] = self._threads_pool().submit(self._write, self.folder / name, data)
+        self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
 
     def _threads_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:  # started by the first file: a no-op build starts none
@@ -270,18 +269,6 @@ class Staging:
 
             self._pool = ThreadPoolExecutor(max_workers=self._threads)
         return self._pool
-
-    def _write(self, path: Path, data: bytes) -> str | None:
-        try:
-            path = _target(path)
-            if _holds(path, data):
-                return None
-            if not self._made:  # at worst made twice, by two threads at once
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._made = True
-        except OSError as exc:
-            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
-        return _temporary(path, data, None, make_folder=path.parent != self.folder)
 
     def commit(self, files: list[tuple[str, str, bytes]]) -> list[bool]:
         """Put each ``(owner, name, data)`` of ``files`` in place, in order: the staged temporary file

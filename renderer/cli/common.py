@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from ..errors import CommandFailedError, ConfigError, MechdiagramError, OutputError, UsageError
+from ..errors import CommandFailedError, ConfigError, MechdiagramError, UsageError
 
 if TYPE_CHECKING:
     from ..build import Progress
@@ -205,19 +205,10 @@ def run_options(options: Options, done: str) -> None:
     what a passing spec is: ``"built"``, ``"valid"``).  Raises ``SystemExit`` with the report's exit status
     when it is not 0."""
     from ..build import execute
-    from ..findings import Finding
     from ..report import emit
 
-    try:
-        with _progress(options) as progress:
-            report = execute(options, progress)
-    except OutputError as exc:
-        if options.format != "json":
-            raise
-        # Tools reading --format json get the failure as JSON too, not as a line of text.
-        finding = Finding(str(options.output), None, exc.message, exc.rule)
-        emit([finding], summary(None, None, exc.exit_code, exc.message), "json")
-        raise SystemExit(exc.exit_code) from None
+    with _progress(options) as progress:  # a write that fails is reported by translated()
+        report = execute(options, progress)
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
         skipped = f"{report.skipped_specs} unchanged, skipped; " if report.skipped_specs else ""

@@ -93,26 +93,12 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     """
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
-        # The drawing is NARROW_MIN_WIDTH wide at least: boxes take the room the routes leave of it, so that
-        # their labels need fewer lines (a shorter figure), when they still fit that width.  Without paths
-        # that is all of it, known before the layout; else the first layout shows what its routes take.
-        if not any(p.source in cells and p.dest in cells for p in spec.paths):
-            overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
-            drawn = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, NARROW_MIN_WIDTH - 2 * MARGIN - overhang))
-            slack = 0.0
-        else:
-            drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
-            slack = NARROW_MIN_WIDTH - 2 * MARGIN - (drawn.right - drawn.left)
-        if slack >= WIDEN_AT_LEAST:
-            wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
-            if wider.right - wider.left <= NARROW_MIN_WIDTH - 2 * MARGIN:
-                drawn = wider
+        drawn = _narrow(spec, cells, lane_labels)
     else:
         cells, lane_labels = grid_cells(spec)
         drawn = _routed(spec, cells, lane_labels)
     placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
     boxes = placed.boxes
-    down = True if narrow else _flows_down(cells, spec)
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
     dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
     boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
@@ -129,7 +115,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
-    direction = "grid" if lane_labels else ("down" if down else "right")
+    direction = "grid" if lane_labels else ("down" if drawn.down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
 
 
@@ -137,10 +123,26 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
 WIDEN_AT_LEAST = 24.0
 
 
+def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed:
+    """The narrow variant, whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes
+    leave of that width (up to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.
+    Without paths that room is known before the layout; else a first layout shows what its routes take."""
+    room = NARROW_MIN_WIDTH - 2 * MARGIN
+    if not any(p.source in cells and p.dest in cells for p in spec.paths):
+        overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
+        return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang))
+    drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
+    slack = room - (drawn.right - drawn.left)
+    if slack < WIDEN_AT_LEAST:
+        return drawn
+    wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
+    return wider if wider.right - wider.left <= room else drawn
+
+
 @dataclass(frozen=True)
 class _Routed:
     """One try at a figure's geometry before it is moved to its margin: the placement, the routes, the placed
-    labels and the bounds of it all (left, top, right, bottom)."""
+    labels, the bounds of it all (left, top, right, bottom) and whether its layers run down."""
 
     placed: Placement
     routes: dict[str, Route]
@@ -149,6 +151,7 @@ class _Routed:
     top: float
     right: float
     bottom: float
+    down: bool
 
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
@@ -183,7 +186,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points))
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down)
 
 
 def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:
