@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Project, spec_project
+from .discovery import slug_for
 from .errors import TemplateError
 from .files import display_path
 from .findings import Finding, sorted_findings
-from .gallery import figure_record
 from .load import LoadedSpec, load_spec
-from .outputs import render_outputs, selected, slug_for
 from .provenance import SourceCheck, check_sources
 from .results import FigureRecord
 from .validate import check_spec
@@ -87,8 +86,10 @@ def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_so
         allow_missing=allow, indexes=[index for index, _ in validation.sources])
     rendered.findings.extend(sorted_findings(validation.findings + source_findings))
     if rendered.ok and render and validation.spec is not None:
-        import jinja2  # rendering loads it anyway; validating never does
+        import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
 
+        from .gallery import figure_record
+        from .outputs import render_outputs, selected
         from .templating import template_dir as using_templates
 
         try:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from .api import render_spec
 from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
+from .discovery import discover, slug_for
 from .errors import MechdiagramError, OutputError
 from .files import (
     Staging,
@@ -59,7 +60,6 @@ from .manifest import (
     retired,
     version_finding,
 )
-from .outputs import slug_for
 from .results import Report, SpecResult
 from .stale import stale_outputs
 
@@ -71,8 +71,6 @@ Progress = Callable[[int], None]
 
 #: Called with each spec's result as it comes in (``build`` starts writing its files).
 Arrived = Callable[[SpecResult], None]
-
-SPEC_GLOB = "*.mechanism.json"
 
 #: Threads that write output files at once.
 WRITE_THREADS = 8
@@ -89,20 +87,6 @@ def manifest_key(path: Path, output: Path) -> str:
     manifest lives (``../mechanisms/x.mechanism.json``), so that the key does not depend on the
     working directory and always leads back to the spec."""
     return Path(os.path.relpath(path.resolve(), output.resolve())).as_posix()
-
-
-def discover(paths: list[Path]) -> list[Path]:
-    """Spec files from files and folders (folders searched recursively for :data:`SPEC_GLOB`), sorted, unique."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob(SPEC_GLOB) if p.is_file()))
-        else:
-            found.append(path)
-    unique: dict[Path, Path] = {}
-    for path in found:
-        unique.setdefault(path.resolve(), path)
-    return list(unique.values())
 
 
 def process(path: Path, options: Options, project: Project | None = None) -> SpecResult:
@@ -348,10 +332,12 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     """:func:`execute`; a ``build`` stages each spec's files as the spec comes in."""
     output = options.output
     previous = read_manifest(output) if options.mode != "validate" else {}
-    results = _run_specs(discover(options.specs), options, previous, progress,
+    unreadable: list[Finding] = []
+    results = _run_specs(discover(options.specs, unreadable), options, previous, progress,
                          partial(_stage, staging) if staging is not None else None)
     _slug_collisions(results)
     report = Report(results)
+    report.output_findings.extend(unreadable)
     if options.mode == "validate":
         return report
     manifest_collisions(results, previous, output)

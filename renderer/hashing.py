@@ -22,14 +22,20 @@ from .validate import validate
 from .validate.outline import outline
 
 
-def hash_files(paths: list[Path]) -> list[str]:
-    """``"<hex>  <path>"`` lines, as ``sha256sum`` prints them.  Raises :class:`HashError` for a folder."""
-    lines = []
+def file_digests(paths: list[Path]) -> list[tuple[str, str]]:
+    """``(path as shown, SHA-256 hex)`` of each file, in the order given.  Raises :class:`HashError` for a
+    folder, and ``OSError`` for a file that cannot be read."""
+    digests = []
     for path in paths:
         if not path.is_file():
             raise HashError(f"{display_path(path)}: not a regular file")
-        lines.append(f"{file_sha256(path)}  {display_path(path)}")
-    return lines
+        digests.append((display_path(path), file_sha256(path)))
+    return digests
+
+
+def hash_files(paths: list[Path]) -> list[str]:
+    """``"<hex>  <path>"`` lines, as ``sha256sum`` prints them; raises as :func:`file_digests`."""
+    return [f"{digest}  {shown}" for shown, digest in file_digests(paths)]
 
 
 def _span(loaded: LoadedSpec, pointer: str) -> tuple[int, int, int]:

@@ -24,6 +24,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from .discovery import slug_for
 from .errors import RasterError
 from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec
@@ -48,17 +49,6 @@ def _name_pattern(pattern: str) -> re.Pattern[str]:
     (a slug never holds a dot, so it cannot run into the parts after it)."""
     regex = re.escape(pattern).replace(re.escape("{slug}"), "(?P<slug>[^.]+)")
     return re.compile(regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER))
-
-
-def slug_for(path: Path) -> str:
-    """The output name of a spec: its file name without ``.mechanism.json`` (or ``.json``), lower case,
-    with runs of other characters than ``a-z0-9_-`` made ``-``."""
-    name = path.name
-    for suffix in (".mechanism.json", ".json"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    return re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "mechanism"
 
 
 @dataclass

@@ -74,17 +74,25 @@ def format_github(finding: Finding) -> str:
     return printable(f"::{_GITHUB_COMMANDS[finding.severity]} {listed}::{_github_data(pointer + finding.message)}")
 
 
-def report_document(findings: list[Finding], summary: dict[str, object]) -> dict[str, object]:
+def report_document(findings: list[Finding], summary: dict[str, object],
+                    digests: list[dict[str, str]] | None = None) -> dict[str, object]:
     """The ``--format json`` document (``schema/report.schema.json``): version, findings and ``summary``
-    (``specs``, ``failed``, ``stale``, ``exit``, ``message``)."""
-    return {"version": REPORT_VERSION, "findings": [f.as_dict() for f in findings], "summary": summary}
+    (``specs``, ``failed``, ``stale``, ``exit``, ``message``), and ``digests`` (``file``, ``sha256``) when given
+    (``hash`` without ``--write``)."""
+    document: dict[str, object] = {"version": REPORT_VERSION, "findings": [f.as_dict() for f in findings],
+                                   "summary": summary}
+    if digests is not None:
+        document["digests"] = digests
+    return document
 
 
-def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summary_line: bool = True) -> None:
+def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summary_line: bool = True,
+         digests: list[dict[str, str]] | None = None) -> None:
     """Print ``findings`` and a one-line ``summary["message"]`` in format ``fmt`` (``text``, ``json`` or
-    ``github``); ``summary_line=False`` leaves the line out (text and github)."""
+    ``github``); ``summary_line=False`` leaves the line out (text and github).  ``digests`` go into the JSON
+    document only (:func:`report_document`)."""
     if fmt == "json":
-        document = report_document(findings, summary)
+        document = report_document(findings, summary, digests)
         # Outside strings the document is ASCII, so escaping these characters keeps it valid JSON.
         click.echo(printable(json.dumps(document, indent=2, ensure_ascii=False), _UNPRINTABLE_JSON))
         return

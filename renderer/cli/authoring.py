@@ -45,18 +45,23 @@ def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
 def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None, fmt: Format) -> None:
     """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
 
-    With --write, --format applies to what stops a spec being updated.
+    --format json prints the digests as a report's "digests" (schema/report.schema.json); with
+    --write, --format applies to what stops a spec being updated.
     """
-    from ..hashing import hash_files
+    from ..hashing import file_digests
     from ..report import emit
 
     if not write:
         try:
-            lines = hash_files(list(files))
+            digests = file_digests(list(files))
         except OSError as exc:  # unreadable (permissions), or it vanished after click checked it
             raise HashError(f"cannot read {exc.filename}: {exc.strerror or exc}") from exc
-        for line in lines:
-            click.echo(line)
+        if fmt == "json":
+            emit([], summary(None, None, 0, f"{len(digests)} file(s) hashed"), "json",
+                 digests=[{"file": shown, "sha256": digest} for shown, digest in digests])
+            return
+        for shown, digest in digests:
+            click.echo(f"{digest}  {shown}")
         return
     options = fill_options("validate", files, None, source_root, None, fmt)
     results = [_write_digests(path, options.source_root) for path in files]

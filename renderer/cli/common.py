@@ -97,7 +97,7 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``).
     Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
     :class:`~renderer.errors.ConfigError` for an unknown format group."""
-    from ..build import discover
+    from ..discovery import discover
     from ..config import Options, project_settings
     from ..files import display_path
 
@@ -194,7 +194,7 @@ def _progress(options: Options) -> Iterator[Progress | None]:
     if options.mode == "validate" or options.format != "text" or not sys.stderr.isatty():
         yield None
         return
-    from ..build import discover
+    from ..discovery import discover
 
     with click.progressbar(length=len(discover(options.specs)), label="Building", file=sys.stderr) as bar:
         yield bar.update

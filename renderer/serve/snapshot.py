@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from ..build import SPEC_GLOB, execute, render_all
+from ..build import execute, render_all
+from ..discovery import SPEC_GLOB
 from ..config import Options, spec_project
 from ..errors import MechdiagramError
 from ..files import display_path

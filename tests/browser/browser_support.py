@@ -158,7 +158,7 @@ LANGUAGES = {f"lang-{tag}": tag for tag in locale_tags()}
 
 def mechanism_specs() -> list[Path]:
     """The project's own specs, as the CLI would find them."""
-    from renderer.build import discover
+    from renderer.discovery import discover
     return discover([MECHANISMS])
 
 

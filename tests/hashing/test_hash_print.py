@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
+import jsonschema
 import pytest
 
 from support.cli import invoke, run_cli
 from support.reference_spec import SOURCE_TEXT, write_sources
+from support.specs import ROOT
 
 
 @pytest.fixture
@@ -47,3 +50,18 @@ def test_unreadable_file_for_hash_command(source_root, monkeypatch, deny_open):
     result = run_cli("hash", "notes/a.md")
     assert result.exit_code == 1
     assert "cannot read notes/a.md: Permission denied" in result.output
+
+
+def test_hash_json_prints_the_digests_as_a_report(pinned):
+    root, digests = pinned
+    names = ["notes/provenance.json", "notes/article.md"]
+    result = invoke("hash", "--format", "json", *names)
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document == {
+        "version": 1, "findings": [],
+        "summary": {"specs": None, "failed": None, "stale": 0, "exit": 0, "message": "2 file(s) hashed"},
+        "digests": [{"file": name, "sha256": digests[name]} for name in names],
+    }
+    schema = json.loads((ROOT / "schema" / "report.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
