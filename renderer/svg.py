@@ -27,6 +27,7 @@ from . import theme
 from .errors import RenderError
 from .layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from .layout.geometry import Rect
+from .layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from .locale import words_for
 from .markup import Leaf, Pieces, Shapes, shell
 from .model import Scenario, Spec
@@ -105,15 +106,15 @@ class _Drawer:
                     for i, line in enumerate(lines)]
         return f"{start}>{''.join(lines_in)}</text>" if lines_in else start + " />"
 
-    def rect(self, rect: Rect, rx: str, *roles: str, grow: float = 0) -> str:
-        return self.shape("rect", roles, {"height": fmt(rect.h + 2 * grow), "rx": rx, "width": fmt(rect.w + 2 * grow),
-                                          "x": fmt(rect.x - grow), "y": fmt(rect.y - grow)})
+    def rect(self, rect: Rect, rx: float, *roles: str) -> str:
+        return self.shape("rect", roles, {"height": fmt(rect.h), "rx": fmt(rx), "width": fmt(rect.w),
+                                          "x": fmt(rect.x), "y": fmt(rect.y)})
 
     def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
         leaf = Leaf("g", group)
         if variant == "on":
-            leaf.add("rect", self.rect(box, "9", "ring", grow=5))
-        leaf.add("rect", self.rect(box, "6", *(("node", f"node-{variant}") if variant else ("node",))))
+            leaf.add("rect", self.rect(box.ring, RING_RADIUS, "ring"))
+        leaf.add("rect", self.rect(box, BOX_RADIUS, *(("node", f"node-{variant}") if variant else ("node",))))
         leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
                                          ("label", f"label-{variant}") if variant else ("label",)))
         return leaf
@@ -135,19 +136,19 @@ class _Drawer:
                                        {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
         leaf.add("circle", self.shape("circle", ("dot",), {
-            "r": "4", "visibility": "hidden",
+            "r": fmt(DOT_RADIUS), "visibility": "hidden",
             "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
         return leaf
 
     def panel_frame(self, frame: PanelFrame) -> list[str]:
         panel = self.layout.panel
-        if words_for(self.spec.language, self.spec.messages).direction == "rtl":
+        if panel.rtl:
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
             # under direction="rtl" is the left edge in browsers and the right one in resvg.
-            title = self.text_block(frame.title, panel.x + panel.w / 2, frame.title_y, ("ptitle",), LINE_HEIGHT + 2,
+            title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT,
                                     {"direction": "rtl", "text-anchor": "middle"})
         else:
-            title = self.text_block(frame.title, panel.x + 12, frame.title_y, ("ptitle",), LINE_HEIGHT + 2)
+            title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT)
         items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
             items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
@@ -159,8 +160,8 @@ class _Drawer:
         if number == 0:
             leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
             for badge in self.layout.badges:
-                leaf.add("rect", self.rect(badge, fmt(badge.h / 2), "badge"))
-                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.y + badge.h / 2 + 4.5, ("badge-text",)))
+                leaf.add("rect", self.rect(badge, badge.radius, "badge"))
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
             frame = self.layout.panel.poster
         else:
             leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
@@ -205,12 +206,11 @@ class _Drawer:
         if layout.bands:
             bands = Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
             for band in layout.bands:
-                bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), "8", "band"))
+                bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), BAND_RADIUS, "band"))
             add(bands)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
-            first = header.y + (header.h - len(header.lines) * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
-            lanes.add("text", self.text_block(header.lines, header.x, first, ("lane",)))
+            lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
         add(lanes)
         dimmed = set(self.scenario.unselected)
         paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
@@ -227,9 +227,9 @@ class _Drawer:
         add(nodes)
         panel = layout.panel
         state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
-        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), "6", "panel"))
+        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), PANEL_RADIUS, "panel"))
         for row in panel.rows:
-            state.add("text", self.text_block(row.label, panel.x + 12, row.y, ("pkey",)))
+            state.add("text", self.text_block(row.label, panel.label_x, row.y, ("pkey",)))
         add(state)
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .sizes import LINE_HEIGHT
+from .sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, RING_GAP
 
 Point = tuple[float, float]
 
 #: Coordinates are written at 0.1 precision; closer than this is the same place.
 EPSILON = 0.05
+
+
+def first_baseline(y: float, h: float, lines: int) -> float:
+    """Baseline y of the first of ``lines`` lines of text centred vertically in a box from ``y``, ``h`` tall."""
+    return y + (h - lines * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
 
 
 @dataclass(frozen=True)
@@ -77,8 +82,12 @@ class Box(Rect):
     @property
     def first_baseline(self) -> float:
         """Baseline y of the first label line, centring the block vertically."""
-        block = len(self.lines) * LINE_HEIGHT
-        return self.y + (self.h - block) / 2 + LINE_HEIGHT * 0.75
+        return first_baseline(self.y, self.h, len(self.lines))
+
+    @property
+    def ring(self) -> Rect:
+        """The ring drawn around the box while it is active."""
+        return self.grown(RING_GAP)
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,11 @@ class LaneHeader:
     h: float
     lines: tuple[str, ...]
 
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first line, centring the block vertically."""
+        return first_baseline(self.y, self.h, len(self.lines))
+
 
 @dataclass(frozen=True)
 class LaneBand:
@@ -153,7 +167,10 @@ class PanelFrame:
 
 @dataclass(frozen=True)
 class Panel:
-    """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster."""
+    """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster.
+
+    ``rtl``: the spec's language is written right to left, and the heading is centred (:attr:`title_x`).
+    """
 
     x: float
     y: float
@@ -164,6 +181,17 @@ class Panel:
     rows: tuple[PanelRow, ...]
     poster: PanelFrame
     steps: tuple[PanelFrame, ...]
+    rtl: bool = False
+
+    @property
+    def label_x(self) -> float:
+        """Where the row labels start."""
+        return self.x + PANEL_TEXT_INSET
+
+    @property
+    def title_x(self) -> float:
+        """Where the heading is anchored: its start, or its middle when :attr:`rtl`."""
+        return self.x + self.w / 2 if self.rtl else self.label_x
 
 
 @dataclass(frozen=True)
@@ -172,6 +200,16 @@ class Badge(Rect):
 
     key: str = ""
     text: str = ""
+
+    @property
+    def radius(self) -> float:
+        """Corner radius: the ends are half circles."""
+        return self.h / 2
+
+    @property
+    def baseline(self) -> float:
+        """Baseline y of the number, centred in the badge."""
+        return self.y + self.h / 2 + BADGE_BASELINE
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from ..locale import Words, balance_isolates, words_for
 from ..measure import balanced_wrap, text_width, wrap
 from ..model import Scenario, Spec
 from .geometry import Panel, PanelFrame, PanelRow
-from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_SIZE
+from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_LINE_HEIGHT, TITLE_SIZE
 
 
 def step_heading(scenario: Scenario, index: int, words: Words) -> str:
@@ -43,12 +43,13 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
                                  tuple(_value_lines(step.state.get(k, "") or "–", value_w) for k in keys)))
     title_lines = max(len(f.title) for f in frames)
     title_y = top + PAD_Y + TITLE_SIZE
-    frames = [replace(f, title_y=round(title_y + (title_lines - len(f.title)) * (LINE_HEIGHT + 2), 1)) for f in frames]
-    y = title_y + (title_lines - 1) * (LINE_HEIGHT + 2) + LINE_HEIGHT + 4
+    frames = [replace(f, title_y=round(title_y + (title_lines - len(f.title)) * TITLE_LINE_HEIGHT, 1)) for f in frames]
+    y = title_y + (title_lines - 1) * TITLE_LINE_HEIGHT + LINE_HEIGHT + 4
     rows = []
     for r, key in enumerate(keys):
         label = tuple(wrap(spec.state_labels[key], label_w))
         rows.append(PanelRow(key, label, y))
         y += max(len(label), max(len(f.values[r]) for f in frames)) * LINE_HEIGHT + 4
     height = y - LINE_HEIGHT + 5 - 4 + PAD_Y - top  # last baseline, its descent, padding
-    return Panel(x, top, width, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]))
+    return Panel(x, top, width, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]),
+                 rtl=words.direction == "rtl")

@@ -36,6 +36,18 @@ CLEARANCE = 10.0
 #: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
 HEAD_GAP = 7.0
 PANEL_GAP = 24.0
+#: Corner radii: a node's box, its active ring, a lane's band, the state panel.
+BOX_RADIUS = 6.0
+RING_RADIUS = 9.0
+BAND_RADIUS = 8.0
+PANEL_RADIUS = 6.0
+#: An active box's ring: this far outside the box.
+RING_GAP = 5.0
+#: The dot that travels along an active route: its radius.
+DOT_RADIUS = 4.0
+#: The state panel: where its heading and row labels start, inside its left edge; the heading's line height.
+PANEL_TEXT_INSET = 12.0
+TITLE_LINE_HEIGHT = LINE_HEIGHT + 2
 #: Where a route leaves its source: this far out of the box, clear of an active box's ring.
 SOURCE_STUB = 12.0
 #: Where a route turns in towards its target: room for the arrowhead and its gap.
@@ -49,6 +61,8 @@ BOX_AIR = 7.0
 #: Step badges of the poster: height and the padding either side of their text.
 BADGE_HEIGHT = 20.0
 BADGE_PAD = 6.0
+#: A badge's number sits this far below the badge's middle (its baseline: about a third of the text size).
+BADGE_BASELINE = 4.5
 #: The narrow variant (a phone-wide ``<img>``, the HTML figure in a narrow column): box width bound, least
 #: gaps between columns and rows, and the least canvas width.  A figure this narrow keeps 13 px text at
 #: 12 CSS px or more in 281 px: the HTML figure on a 320 px screen (WCAG 2.2 SC 1.4.10), less the page's
