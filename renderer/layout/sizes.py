@@ -33,8 +33,9 @@ FLOW_COLUMNS = 5
 ARROW_HEAD = 10.0
 #: Routes keep this far from every box they do not start or end at.
 CLEARANCE = 10.0
-#: The arrowhead's tip stops this far outside the target box, clear of an active box's outer ring.
-HEAD_GAP = 7.0
+#: The arrowhead's tip stops this far outside the target box's edge: on the outer side of its stroke (1.5
+#: wide, :mod:`renderer.paint`), so that the tip meets the box.
+HEAD_GAP = 1.0
 PANEL_GAP = 24.0
 #: Corner radii: a node's box, its active ring, a lane's band, the state panel.
 BOX_RADIUS = 6.0
@@ -50,8 +51,9 @@ PANEL_TEXT_INSET = 12.0
 TITLE_LINE_HEIGHT = LINE_HEIGHT + 2
 #: Where a route leaves its source: this far out of the box, clear of an active box's ring.
 SOURCE_STUB = 12.0
-#: Where a route turns in towards its target: room for the arrowhead and its gap.
-TARGET_STUB = HEAD_GAP + ARROW_HEAD + 5.0
+#: Where a route turns in towards its target: room for an active box's ring, the arrowhead, and a run
+#: of line before it.
+TARGET_STUB = RING_GAP + 2.0 + ARROW_HEAD + 5.0
 #: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
 NEAR = 12.0
 #: A channel between columns or rows is as wide as two TARGET_STUBs and this much a route beyond one.
