@@ -265,18 +265,20 @@ def test_the_checks_catch_what_they_claim_to():
     overflowing text, a head away from every edge and a label outside the viewBox."""
     box = {"x": 0, "y": 0, "w": 100, "h": 50}
     other = {"x": 200, "y": 0, "w": 100, "h": 50}
+    tip = 200 - HEAD_GAP  # the arrowhead (10 long) into box b, as the layout leaves it
     clean = {"viewBox": {"x": 0, "y": 0, "w": 400, "h": 200}, "panel": {"x": 0, "y": 150, "w": 300, "h": 40},
              "nodes": [{"box": box, "text": {"x": 10, "y": 15, "w": 80, "h": 15}, "label": "a"},
                        {"box": other, "text": {"x": 210, "y": 15, "w": 80, "h": 15}, "label": "b"}],
-             "routes": [{"points": [[100, 25], [183, 25]], "head": [[193, 25], [183, 20], [183, 30]],
-                         "bbox": {"x": 100, "y": 20, "w": 93, "h": 10}}],
+             "routes": [{"points": [[100, 25], [tip - 10, 25]], "head": [[tip, 25], [tip - 10, 20], [tip - 10, 30]],
+                         "bbox": {"x": 100, "y": 20, "w": tip - 100, "h": 10}}],
              "labels": [{"text": "go", "box": {"x": 130, "y": 5, "w": 20, "h": 15}}],
              "lanes": [], "panelText": [{"text": "Stage", "box": {"x": 10, "y": 160, "w": 40, "h": 15}}],
              "rings": []}
     assert check_geometry(clean) == []
     broken = json.loads(json.dumps(clean))
     broken["routes"][0]["points"] = [[100, 25], [150, 25], [150, 100], [250, 100], [250, 25], [183, 25]]
-    broken["routes"][0]["head"] = [[195, 25], [185, 20], [185, 30]]
+    broken["routes"][0]["head"] = [[tip - 4, 25], [tip - 14, 20], [tip - 14, 30]]  # 4 short of the edge
+    broken["routes"][0]["points"][-1] = [tip - 16, 25]  # and the line 2 short of its base
     broken["nodes"][0]["text"]["w"] = 120
     broken["labels"].append({"text": "again", "box": {"x": 140, "y": 10, "w": 300, "h": 15}})
     broken["routes"][0]["points"][1:1] = [[140, 25], [140, 12], [160, 12], [160, 25]]
