@@ -43,6 +43,7 @@ class GalleryFigure(TypedDict):
     alt: str
     language: str
     poster: str | None  # file name of the first scenario's poster SVG
+    poster_dark: str | None  # and of its dark colours, for prefers-color-scheme: dark
     page: str | None  # file name of the standalone HTML page
     links: list[LinkContext]
 
@@ -63,11 +64,13 @@ def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
     slug = slug_for(Path(key))
     scenarios = [s.get("id") for s in record.get("scenarios", []) if isinstance(s, dict)]
     posters = [f"{slug}.{sid}.poster.svg" for sid in scenarios if f"{slug}.{sid}.poster.svg" in names]
+    dark = posters[0].removesuffix(".svg") + ".dark.svg" if posters else None
     rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
     owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
     links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
     return {"id": f"md-gallery-{slug}", "title": record["title"], "caption": record["caption"],
             "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
+            "poster_dark": dark if dark in names else None,
             "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}
 
 

@@ -31,8 +31,10 @@ def test_gallery_lists_every_figure_with_a_loaded_poster(site, open_page, scheme
     # one article per spec the site built (site.specs: ours, the generated ones and the right-to-left one)
     assert sorted(titles) == sorted(spec["title"] for spec in site.specs.values())
     posters = page.eval_on_selector_all(
-        "article img", "imgs => imgs.map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0}))")
+        "article img", "imgs => imgs.map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0, src: i.currentSrc}))")
     assert len(posters) == len(titles) and all(p["ok"] and p["alt"] for p in posters), posters
+    # the poster in the reader's colours
+    assert all(p["src"].endswith(".poster.dark.svg" if scheme == "dark" else ".poster.svg") for p in posters), posters
     assert not page.opened.errors and not page.opened.requests
 
 
@@ -51,17 +53,33 @@ def test_gallery_text_and_links_meet_contrast(site, open_page, scheme):
 
 
 def test_gallery_keyboard_walk_reaches_every_link_with_a_visible_focus(site, open_page):
+    """Tab goes through each figure's title link and its closed file list's summary; Enter on a summary opens
+    the list, whose links Tab then reaches; every stop shows a 3 px focus ring."""
     page = open_page(_index(site))
-    links = page.eval_on_selector_all("a", "as => as.length")
+    stops = "article h2 a, article summary"
+    expected = page.eval_on_selector_all(stops, "es => es.map(e => e.textContent)")
+    visible_links = page.eval_on_selector_all("a", "as => as.filter(a => a.checkVisibility()).length")
+    assert visible_links == len(page.eval_on_selector_all("article h2 a", "as => as"))  # file links are folded away
+
+    def focused() -> dict:
+        return page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+            return {tag: e.tagName, text: e.textContent, outline: s.outlineStyle, width: s.outlineWidth}; }""")
+
     seen = []
-    for _ in range(links):
+    for _ in expected:
         page.keyboard.press("Tab")
-        facts = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
-            return {tag: e.tagName, index: Array.from(document.links).indexOf(e), outline: s.outlineStyle,
-                    width: s.outlineWidth}; }""")
-        assert facts["tag"] == "A" and facts["outline"] == "solid" and facts["width"] == "3px", facts
-        seen.append(facts["index"])
-    assert seen == list(range(links))  # every link once, in document order
+        facts = focused()
+        assert facts["tag"] in ("A", "SUMMARY") and facts["outline"] == "solid" and facts["width"] == "3px", facts
+        seen.append(facts["text"])
+    assert seen == expected  # every title link and summary once, in document order
+    assert focused()["tag"] == "SUMMARY"  # the last figure's
+    page.keyboard.press("Enter")
+    files = page.eval_on_selector_all(".md-card:last-child details a", "as => as.map(a => a.textContent)")
+    assert files and page.evaluate("document.querySelector('.md-card:last-child details').open")
+    for name in files:
+        page.keyboard.press("Tab")
+        facts = focused()
+        assert facts["tag"] == "A" and facts["text"] == name and facts["outline"] == "solid", facts
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

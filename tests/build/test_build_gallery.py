@@ -42,10 +42,15 @@ def test_a_folder_build_writes_the_gallery_and_records_it(tmp_path, monkeypatch)
     assert [a.find("h2").find("a").text for a in articles] == ["Alpha <figure> & co", "Beta figure"]
     assert [a.find("h2").find("a").get("href") for a in articles] == ["alpha.html", "beta.html"]
     first = articles[0]
-    img = first.find("img")
+    img = first.find("picture/img")
     assert (img.get("src"), img.get("alt")) == ("alpha.main.poster.svg", "Alt text of alpha.")
+    source = first.find("picture/source")
+    assert (source.get("srcset"), source.get("media")) == ("alpha.main.poster.dark.svg", "(prefers-color-scheme: dark)")
     assert first.find("p").text == "Caption of alpha."
-    hrefs = [a.get("href") for a in first.findall(".//ul/li/a")]
+    files = first.find("details")
+    assert files.get("open") is None  # closed: the card stays short
+    assert files.find("summary").text == f"Files ({len(files.findall('ul/li'))})"
+    hrefs = [a.get("href") for a in files.findall("ul/li/a")]
     assert hrefs[:2] == ["alpha.html", "alpha.fragment.html"]  # pages first, then every file in registry order
     assert hrefs[2:] == [fmt.file_name("alpha", "main") for fmt in formats() if fmt.per_scenario() and not fmt.optional]
     assert all((tmp_path / "out" / href).is_file() for href in hrefs)
