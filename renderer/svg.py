@@ -112,8 +112,6 @@ class _Drawer:
 
     def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
         leaf = Leaf("g", group)
-        if variant == "on":
-            leaf.add("rect", self.rect(box.ring, RING_RADIUS, "ring"))
         leaf.add("rect", self.rect(box, BOX_RADIUS, *(("node", f"node-{variant}") if variant else ("node",))))
         leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
                                          ("label", f"label-{variant}") if variant else ("label",)))
@@ -171,10 +169,23 @@ class _Drawer:
             leaf.add("text", item)
         return leaf
 
-    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
-        """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown."""
+    def _highlight_group(self, index: int, steps: tuple[int, ...]) -> tuple[list[str], dict[str, str]]:
+        """The classes and attributes every layer of highlight ``index`` shares: they show it in ``steps``."""
         classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
-        group = {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
+        return classes, {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
+
+    def ring(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
+        """The ring of highlight ``index``, active box ``key``: a layer of its own under the paths, shown with the
+        box's highlight, so that an arrowhead into the box is drawn over it and meets the box's edge."""
+        classes, group = self._highlight_group(index, steps)
+        leaf = Leaf("g", {**group, "class": self.cls(*classes, "outline")})
+        leaf.add("rect", self.rect(self.layout.boxes[key].ring, RING_RADIUS, "ring"))
+        return leaf
+
+    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
+        """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown (an
+        active box's ring is :meth:`ring`)."""
+        classes, group = self._highlight_group(index, steps)
         if key in self.layout.boxes:
             return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on")
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
@@ -212,6 +223,9 @@ class _Drawer:
         for header in layout.lanes:
             lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
         add(lanes)
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                add(self.ring(index, key, steps))
         dimmed = set(self.scenario.unselected)
         paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
         for key, arrow in layout.arrows.items():

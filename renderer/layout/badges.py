@@ -4,7 +4,7 @@ The poster (the still that reduced motion, non-browser renderers and the gallery
 the story on the figure itself: every box a step highlights carries a small badge with the
 numbers of those steps (``2``, ``3–5``, ``1, 4``), and a step that highlights only paths puts its
 badge on the first such path.  Badges are placed at a box corner or on a route, clear of other
-boxes, path labels, lane headers and each other where a free place exists.
+boxes, arrowheads, path labels, lane headers and each other where a free place exists.
 """
 
 from __future__ import annotations
@@ -45,8 +45,10 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
     """Badges of ``scenario``'s steps (see the module docstring), in drawing order.
 
     ``obstacles`` are the rectangles a badge should not cover besides boxes (path-label blocks,
-    lane headers).  A badge that finds no free place takes its first candidate place.
+    lane headers).  A badge that finds no free place takes the first candidate place that covers no
+    other box, arrowhead or badge (a route or a label may then pass under it), else its first one.
     """
+    heads = [a.head_box for a in arrows.values()]
     on_box: dict[str, list[int]] = {}
     on_path: dict[str, list[int]] = {}
     for number, step in enumerate(scenario.steps, start=1):
@@ -75,7 +77,8 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
             segments = [seg for k, a in arrows.items() if k != key for seg in zip(a.points, a.points[1:], strict=False)]
         candidates = [Rect(round(cx - w / 2, 1), round(cy - BADGE_HEIGHT / 2, 1), round(w, 1), BADGE_HEIGHT)
                       for cx, cy in centres]
-        rect = next((c for c in candidates if _free(c, [*others, *obstacles], placed, segments)), candidates[0])
+        rect = next((c for c in candidates if _free(c, [*others, *heads, *obstacles], placed, segments)),
+                    next((c for c in candidates if _free(c, [*others, *heads], placed, [])), candidates[0]))
         placed.append(rect)
         badges.append(Badge(rect.x, rect.y, rect.w, rect.h, key, text))
     return tuple(badges)

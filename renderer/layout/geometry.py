@@ -118,6 +118,12 @@ class Arrow:
         """The base of the arrowhead."""
         return self.points[-1]
 
+    @property
+    def head_box(self) -> Rect:
+        """The rectangle the arrowhead covers."""
+        xs, ys = [p[0] for p in self.head], [p[1] for p in self.head]
+        return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
 
 @dataclass(frozen=True)
 class LaneHeader:

@@ -120,12 +120,16 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
               const normalLabel = svg.querySelector(P + 'n:not(' + P + 'dim) ' + P + 'label');
               return {
                 normal: [getComputedStyle(normal).strokeWidth, getComputedStyle(normalLabel).fontWeight],
-                active: Array.from(svg.querySelectorAll('[data-md-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => ({
-                  ring: g.querySelectorAll(P + 'ring').length,
-                  ringWidth: g.querySelector(P + 'ring') && getComputedStyle(g.querySelector(P + 'ring')).strokeWidth,
+                // An active box's ring is a layer of its own under the paths, with the box's highlight classes.
+                active: Array.from(svg.querySelectorAll('[data-md-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => {
+                  const ring = svg.querySelector('.' + Array.from(g.classList).find(c => /-h[0-9]+$/.test(c)) + P + 'outline ' + P + 'ring');
+                  return {
+                  ring: ring ? 1 : 0,
+                  ringWidth: ring && getComputedStyle(ring).strokeWidth,
+                  ringShown: ring && getComputedStyle(ring).visibility,
                   stroke: getComputedStyle(g.querySelector(P + 'node')).strokeWidth,
                   weight: getComputedStyle(g.querySelector(P + 'label')).fontWeight,
-                  dash: getComputedStyle(g.querySelector(P + 'node')).strokeDasharray})),
+                  dash: getComputedStyle(g.querySelector(P + 'node')).strokeDasharray}; }),
               };
             }""")
             step = site.specs[slug]["scenarios"][index]["steps"][number - 1]
@@ -133,6 +137,7 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
             normal_stroke, normal_weight = facts["normal"]
             for box in facts["active"]:
                 assert box["ring"] == 1 and float(box["ringWidth"].rstrip("px")) >= 2, (slug, number, box)
+                assert box["ringShown"] == "visible", (slug, number, box)
                 assert float(box["stroke"].rstrip("px")) > float(normal_stroke.rstrip("px")), (slug, number, box)
                 assert int(box["weight"]) >= 700 > int(normal_weight), (slug, number, box, normal_weight)
                 assert box["dash"] == "none", box

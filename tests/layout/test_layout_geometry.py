@@ -125,6 +125,14 @@ def test_box_text_stays_inside_its_box(figure):
             assert text_width(line) <= box.w - 2 * PAD_X + 1e-6, (box.key, line)
 
 
+def test_no_badge_covers_an_arrowhead(figure):
+    """A poster badge sits where no arrowhead is: the head is what tells a route's direction."""
+    _spec, layout = figure
+    for badge in layout.badges:
+        for key, arrow in layout.arrows.items():
+            assert not badge.overlaps(arrow.head_box), (badge.text, key)
+
+
 def test_no_two_boxes_overlap(figure):
     _, layout = figure
     for a, b in itertools.combinations(layout.boxes.values(), 2):
