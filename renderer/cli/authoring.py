@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import CommandFailedError, HashError, MechdiagramError
-from .common import EXISTING, SOURCE_ROOT_HELP, fill_options, format_option, summary, translated
+from .common import (
+    EXISTING,
+    SOURCE_ROOT_HELP,
+    ReportingCommand,
+    fill_options,
+    format_option,
+    summary,
+    translated,
+)
 
 if TYPE_CHECKING:
     from ..config import Format
@@ -31,7 +39,7 @@ def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
         return DigestWrite(display_path(path), findings=[Finding(display_path(path), None, exc.message, "hash-write")])
 
 
-@click.command("hash", short_help="Print SHA-256 digests, or write them into specs.",
+@click.command("hash", cls=ReportingCommand, short_help="Print SHA-256 digests, or write them into specs.",
                epilog="Example: mechdiagram hash --write mechanisms/queue.mechanism.json")
 @click.argument("files", nargs=-1, required=True, type=EXISTING)
 @click.option("--write", is_flag=True,

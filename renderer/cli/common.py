@@ -57,6 +57,37 @@ def translated(func: F) -> F:
     return cast(F, wrapper)
 
 
+def requested_format(args: list[str]) -> str:
+    """The ``--format`` value in a command's arguments as given (``--format json``, ``--format=json``), before
+    click has parsed them; ``"text"`` when there is none."""
+    found = "text"
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--format" and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith("--format="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+class ReportingCommand(click.Command):
+    """A command with ``--format``: a usage error click finds while parsing its arguments (a missing file,
+    an unknown option) is reported as one ``usage`` finding when the arguments ask for ``json`` or ``github``,
+    as :func:`translated` reports the errors the command raises, so that stdout holds a document then too."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        fmt = requested_format(list(args))
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            if fmt not in ("json", "github"):
+                raise
+            report_error(UsageError(exc.format_message()), cast("Format", fmt))
+            raise click.exceptions.Exit(exc.exit_code) from None
+
+
 def report_error(exc: MechdiagramError, fmt: Format) -> None:
     """Report an error that stopped a command as one finding, in ``fmt`` (``json``: the report document,
     its summary with no spec counted; ``github``: an annotation, and the message on stderr).  The finding's

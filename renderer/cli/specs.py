@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import TEMPLATE_DIR, fill_options, picture_options, run_options, spec_options
+from .common import TEMPLATE_DIR, ReportingCommand, fill_options, picture_options, run_options, spec_options
 
 if TYPE_CHECKING:
     from ..config import Format
 
 
-@click.command(short_help="Check specs and write their SVG, HTML and manifest.",
+@click.command(cls=ReportingCommand, short_help="Check specs and write their SVG, HTML and manifest.",
                epilog="Example: mechdiagram build mechanisms -o output")
 @spec_options
 @picture_options
@@ -42,7 +42,7 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     run_options(options, "built")
 
 
-@click.command(short_help="Run every check on specs; write nothing.",
+@click.command(cls=ReportingCommand, short_help="Run every check on specs; write nothing.",
                epilog="Example: mechdiagram validate mechanisms --format github")
 @spec_options
 def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_sources: bool | None,
@@ -51,7 +51,7 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
     run_options(fill_options("validate", specs, None, source_root, allow_missing_sources, fmt, jobs), "valid")
 
 
-@click.command(short_help="For CI: every check, and fail when the output is stale.",
+@click.command(cls=ReportingCommand, short_help="For CI: every check, and fail when the output is stale.",
                epilog="Example: mechdiagram check mechanisms -o output --format github")
 @spec_options
 @picture_options

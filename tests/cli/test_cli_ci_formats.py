@@ -161,3 +161,31 @@ def test_hash_write_reports_located_findings_as_json_and_github(tmp_path, monkey
     assert annotated.stdout.splitlines() == [
         f"::error file=bad.mechanism.json,line={line},col={column},title=source-missing::/sources/1/path: source "
         "gone.md: no such file under the source root (the current folder); nothing written"]
+
+
+@pytest.mark.parametrize("command", [("validate",), ("build",), ("check",), ("hash",)])
+def test_a_usage_error_click_finds_is_a_document_under_json(tmp_path, monkeypatch, command):
+    """A spec that does not exist is found by click before the command runs: under --format json it is still
+    the one document on stdout, with nothing on stderr, and exit status 2."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(*command, "nosuch.mechanism.json", "--format", "json")
+    assert result.exit_code == 2
+    message = "Invalid value for '[SPECS]...': Path 'nosuch.mechanism.json' does not exist."
+    if command == ("hash",):
+        message = message.replace("[SPECS]...", "FILES...")
+    document = json.loads(result.stdout)
+    assert document == {"version": 1, "findings": [
+        {"file": "mechdiagram", "line": None, "column": None, "pointer": None, "rule": "usage", "severity": "error",
+         "message": message}],
+        "summary": {"specs": None, "failed": None, "stale": 0, "exit": 2, "message": message}}
+    conforms(document)
+    assert result.stderr == ""
+
+
+def test_a_usage_error_click_finds_is_an_annotation_under_github(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("validate", "--format=github", "--no-such-option")
+    assert result.exit_code == 2
+    assert result.stdout == "::error file=mechdiagram,title=usage::No such option '--no-such-option'.\n"
+    text = invoke("validate", "--no-such-option")  # the text format keeps click's usage message
+    assert text.exit_code == 2 and text.stdout == "" and "Error: No such option" in text.stderr and "Usage: " in text.stderr
