@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from pathlib import Path
 
 from .findings import Finding
@@ -23,38 +24,51 @@ def discover(paths: list[Path], unreadable: list[Finding] | None = None) -> list
 
     A folder is searched recursively for :data:`SPEC_GLOB`; symbolic links to folders are not followed
     (as :meth:`pathlib.Path.rglob` does not), and a link to a spec file counts.  A folder below a given one
-    that cannot be listed (permissions) is passed over, and a ``unreadable-folder`` warning naming it is
-    appended to ``unreadable`` when a list is given.  Raises nothing for bad input.
+    that cannot be listed or searched (permissions) is passed over, and one ``unreadable-folder`` warning
+    naming it is appended to ``unreadable`` when a list is given.  Raises nothing for bad input.
     """
     found: list[Path] = []
+    passed: dict[str, Finding] = {}
     for path in paths:
         if path.is_dir():
-            found.extend(_specs_below(path, unreadable))
+            found.extend(_specs_below(path, passed))
         else:
             found.append(path)
     unique: dict[Path, Path] = {}
     for path in found:
         unique.setdefault(path.resolve(), path)
+    if unreadable is not None:
+        unreadable.extend(passed.values())
     return list(unique.values())
 
 
-def _specs_below(folder: Path, unreadable: list[Finding] | None) -> list[Path]:
-    """Every spec file in ``folder`` and its subfolders, sorted by path."""
+def _specs_below(folder: Path, passed: dict[str, Finding]) -> list[Path]:
+    """Every spec file in ``folder`` and its subfolders, sorted by path; a folder that cannot be read gets
+    its warning in ``passed``, by its resolved path (a folder given twice is named once)."""
     from .files import display_path
 
-    def passed_over(error: OSError) -> None:
-        if unreadable is not None:
-            where = Path(error.filename) if error.filename else folder
-            unreadable.append(Finding(
-                display_path(where), None,
-                f"cannot read folder {display_path(where)}: {error.strerror or error}; the specs in it, "
-                "if any, are left out", "unreadable-folder", severity="warning"))
+    def passed_over(error: OSError, where: Path) -> None:
+        real = os.path.realpath(where)
+        passed.setdefault(real, Finding(
+            display_path(where), None,
+            f"cannot read this folder ({error.strerror or error}); the specs in it, if any, are left out",
+            "unreadable-folder", severity="warning"))
 
     specs: list[Path] = []
-    for top, _folders, names in os.walk(folder, onerror=passed_over):
+    for top, _folders, names in os.walk(folder, onerror=lambda e: passed_over(e, Path(e.filename or folder))):
         base = Path(top)
-        specs.extend(base / name for name in names
-                     if fnmatch.fnmatchcase(name, SPEC_GLOB) and (base / name).is_file())
+        for name in names:
+            if not fnmatch.fnmatchcase(name, SPEC_GLOB):
+                continue
+            try:
+                regular = stat.S_ISREG(os.stat(base / name).st_mode)
+            except (FileNotFoundError, NotADirectoryError):  # a broken link
+                continue
+            except OSError as exc:  # listed, but not searchable
+                passed_over(exc, base)
+                continue
+            if regular:
+                specs.append(base / name)
     return sorted(specs)
 
 

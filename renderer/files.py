@@ -22,6 +22,19 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
 
+def certainly_missing(path: Path) -> bool:
+    """True only when ``path`` does not exist; a folder on the way that cannot be searched (permissions) is no
+    proof, so it gives False, where :meth:`pathlib.Path.exists` would raise and :func:`os.path.exists` would
+    say it is missing."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = None) -> str:
     """``path`` relative to the working directory when inside it, with ``/`` separators.  ``real`` and ``cwd``,
     when given, are ``path.resolve()`` and ``Path.cwd().resolve()`` already computed (a loop over many specs)."""

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from . import theme
+from .discovery import slug_for
 from .files import display_path, sha256_hex
 from .findings import Finding
 from .manifest import INDEX
 from .model import Spec
-from .outputs import format_of, formats, slug_for
+from .outputs import format_of, formats
 from .results import FigureRecord
 
 #: The gallery's heading and document title (the page's own words are English).

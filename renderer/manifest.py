@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .files import display_path, file_digest_or_none
+from .discovery import slug_for
+from .files import certainly_missing, display_path, file_digest_or_none
 from .findings import Finding
-from .outputs import format_of, owned_by, slug_for
+from .outputs import format_of, owned_by
 from .raster import rasteriser
 from .results import SpecResult
 
@@ -165,7 +166,7 @@ def retired(results: list[SpecResult], previous: dict[str, Entry], output: Path)
             continue
         if key in produced:
             reason = f"no longer produced by {spec_shown(output, key)}"
-        elif not (output / key).exists():
+        elif certainly_missing(output / key):
             reason = f"its spec {spec_shown(output, key)} no longer exists"
             dropped.add(key)
         else:
@@ -190,7 +191,7 @@ def manifest_collisions(results: list[SpecResult], previous: dict[str, Entry], o
             continue
         for name in sorted(result.outputs):
             other = owners.get(name)
-            if other is not None and other != result.key and (output / other).exists():
+            if other is not None and other != result.key and not certainly_missing(output / other):
                 result.refuse(Finding(
                     result.loaded.display, None,
                     f"writes {name}, which {MANIFEST} records as the output of {spec_shown(output, other)}; "

@@ -21,10 +21,8 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from .discovery import slug_for
 from .errors import RasterError
 from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec

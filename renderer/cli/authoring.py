@@ -53,8 +53,9 @@ def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
 def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None, fmt: Format) -> None:
     """Print the SHA-256 of FILES (as sha256sum does), or with --write fill in specs' source digests.
 
-    --format json prints the digests as a report's "digests" (schema/report.schema.json); with
-    --write, --format applies to what stops a spec being updated.
+    --format json prints the digests as a report's "digests" (schema/report.schema.json), text and
+    github as sha256sum does (there is nothing to annotate); with --write, --format applies to what
+    stops a spec being updated.
     """
     from ..hashing import file_digests
     from ..report import emit

@@ -78,6 +78,8 @@ class ReportingCommand(click.Command):
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
+        """click's context for ``args``; raises :class:`click.exceptions.Exit` (status 2) once a usage error
+        is reported as a finding, else the usage error itself."""
         fmt = requested_format(list(args))
         try:
             return super().make_context(info_name, args, parent, **extra)
@@ -128,9 +130,10 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``).
     Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
     :class:`~renderer.errors.ConfigError` for an unknown format group."""
-    from ..discovery import discover
     from ..config import Options, project_settings
+    from ..discovery import discover
     from ..files import display_path
+    from ..findings import Finding
 
     settings, base = project_settings(Path.cwd())
 
@@ -165,8 +168,10 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     missing = [str(p) for p in options.specs if not p.exists()]
     if missing:
         raise UsageError(f"no such spec file or folder: {', '.join(missing)}")
-    if not discover(options.specs):
-        raise UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}")
+    unreadable: list[Finding] = []
+    if not discover(options.specs, unreadable):
+        passed = "".join(f"; {f.file}: {f.message}" for f in unreadable)
+        raise UsageError(f"no spec files (*.mechanism.json) in {', '.join(str(p) for p in options.specs)}{passed}")
     return options
 
 

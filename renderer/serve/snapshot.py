@@ -17,8 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..build import execute, render_all
-from ..discovery import SPEC_GLOB
 from ..config import Options, spec_project
+from ..discovery import SPEC_GLOB
 from ..errors import MechdiagramError
 from ..files import display_path
 from ..findings import Finding

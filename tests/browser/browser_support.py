@@ -164,7 +164,7 @@ def mechanism_specs() -> list[Path]:
 
 def mechanism_slugs() -> list[str]:
     """The specs' slugs, ``LEAD`` first: the tests that take one figure mean the project's first spec."""
-    from renderer.outputs import slug_for
+    from renderer.discovery import slug_for
     return sorted((slug_for(path) for path in mechanism_specs()), key=lambda slug: slug != LEAD)
 
 
@@ -268,7 +268,7 @@ def build_site(root: Path) -> Site:
     own = mechanism_specs()
     assert own, f"no specs in {MECHANISMS}"
     build(own + [specs_dir], out)
-    from renderer.outputs import slug_for
+    from renderer.discovery import slug_for
     site = Site(out, mechanism_slugs(), list(GENERATED))
     for path in own:
         site.specs[slug_for(path)] = json.loads(path.read_text("utf-8"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from renderer.discovery import discover
 from support.cli import invoke
 from support.specs import minimal_spec
@@ -47,5 +49,81 @@ def test_an_unreadable_subfolder_is_a_warning_and_the_rest_still_validates(tmp_p
     assert document["findings"] == [{
         "file": "specs/locked", "line": None, "column": None, "pointer": None, "rule": "unreadable-folder",
         "severity": "warning",
-        "message": "cannot read folder specs/locked: Permission denied; the specs in it, if any, are left out"}]
+        "message": "cannot read this folder (Permission denied); the specs in it, if any, are left out"}]
     assert document["summary"]["message"] == "1 of 1 spec(s) valid"
+
+
+@pytest.fixture
+def locked(monkeypatch):
+    """From the call on, a folder named ``locked`` can be neither listed nor searched, as chmod 000 makes it
+    for anyone but root (the tests run as root in CI)."""
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def deny() -> None:
+        def scandir(path="."):
+            if os.fspath(path).endswith("locked"):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real_scandir(path)
+
+        def stat(path, *args, **kwargs):
+            if f"{os.sep}locked{os.sep}" in os.fspath(path):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real_stat(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        monkeypatch.setattr(os, "stat", stat)
+    return deny
+
+
+def test_build_and_check_with_a_folder_locked_since_the_last_build(tmp_path, monkeypatch, locked):
+    """The locked spec's files and manifest entry stay (its spec may still be there), the others are built and
+    checked, and the warning is said once however often the folder is named."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _spec(tmp_path / "specs" / "good.mechanism.json")
+    _spec(tmp_path / "specs" / "locked" / "hidden.mechanism.json")
+    assert invoke("build", "specs", "-o", "out").exit_code == 0
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    assert "hidden.html" in before
+    locked()
+    warning = ("specs/locked: warning: cannot read this folder (Permission denied); the specs in it, if any, are "
+               "left out [unreadable-folder]")
+    built = invoke("build", "specs", "specs/", "-o", "out")
+    assert built.exit_code == 0, built.stderr
+    assert built.stderr.splitlines().count(warning) == 1, built.stderr
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    assert {name: data for name, data in after.items() if name.startswith("hidden.")} == \
+        {name: data for name, data in before.items() if name.startswith("hidden.")}
+    manifest = json.loads(after["manifest.json"])
+    assert "../specs/locked/hidden.mechanism.json" in [entry["spec"] for entry in manifest["specs"]]
+    checked = invoke("check", "specs", "-o", "out")
+    assert checked.exit_code == 0 and warning in checked.stderr.splitlines(), checked.stderr
+
+
+def test_a_folder_that_can_be_listed_but_not_searched(tmp_path, monkeypatch):
+    """Its names are known but not what they are: the same warning, and no error."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    _spec(tmp_path / "specs" / "good.mechanism.json")
+    _spec(tmp_path / "specs" / "locked" / "hidden.mechanism.json")
+    real_stat = os.stat
+
+    def stat(path, *args, **kwargs):
+        if f"{os.sep}locked{os.sep}" in os.fspath(path):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    found: list = []
+    assert discover([tmp_path / "specs"], found) == [tmp_path / "specs" / "good.mechanism.json"]
+    assert [(f.file, f.rule, f.severity) for f in found] == [("specs/locked", "unreadable-folder", "warning")]
+
+
+def test_only_a_locked_folder_is_a_usage_error_that_names_it(tmp_path, monkeypatch, locked):
+    monkeypatch.chdir(tmp_path)
+    _spec(tmp_path / "only" / "locked" / "hidden.mechanism.json")
+    locked()
+    result = invoke("validate", "only")
+    assert result.exit_code == 2
+    assert ("no spec files (*.mechanism.json) in only; only/locked: cannot read this folder (Permission denied); "
+            "the specs in it, if any, are left out") in result.stderr
