@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .config import Project, spec_project
 from .discovery import slug_for
-from .errors import TemplateError
+from .errors import TemplateError, UsageError
 from .files import display_path
 from .findings import Finding, sorted_findings
 from .load import LoadedSpec, load_spec
@@ -54,7 +54,7 @@ class RenderedSpec:
         return not any(f.is_error for f in self.findings)
 
 
-def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_sources: bool | None = None,
+def render_spec(path: Path | str, *, source_root: Path | None = None, allow_missing_sources: bool | None = None,
                 template_dir: Path | None = None, render: bool = True, project: Project | None = None,
                 extra_formats: Collection[str] = ()) -> RenderedSpec:
     """Load, validate, verify the sources of and (when ``render`` and the spec passed) render the spec at ``path``.
@@ -68,8 +68,12 @@ def render_spec(path: Path, *, source_root: Path | None = None, allow_missing_so
     Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
     :class:`~renderer.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~renderer.errors.RenderError` or :class:`~renderer.errors.TimelineError` only for a spec
-    the validator accepted but the drawing cannot take (a bug).
+    the validator accepted but the drawing cannot take (a bug), and :class:`~renderer.errors.UsageError` when
+    ``template_dir`` is not a folder.  ``path`` may be a string.
     """
+    path = Path(path)
+    if template_dir is not None and not Path(template_dir).is_dir():
+        raise UsageError(f"template folder {display_path(Path(template_dir))} is not a folder")
     loaded = load_spec(path, display_path(path))
     rendered = RenderedSpec(loaded, slug_for(path), list(loaded.findings))
     if not loaded.ok:

@@ -33,7 +33,7 @@ RULES = {
     "unknown-target": "every key in active, paths and unselected names a target",
     "not-a-path": "every key in paths names a target of kind path",
     "path-endpoint": "a path's from and to name node targets",
-    "target-kind": "a target of kind node has no from and to",
+    "target-kind": "a target of kind node has no from and to, and one of kind path has them",
     "duplicate-target-id": "target ids are unique",
     "duplicate-scenario-id": "scenario ids are unique",
     "unknown-state-key": "state and initial keys are keys of stateLabels",
@@ -103,6 +103,10 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     ends = {pointer_join("targets", key, end) for key, target in shape.target_map.items() if target.path_like
             for end in ("from", "to")}
     findings = [f for f in findings if not (f.rule == "additionalProperties" and f.pointer in ends)]
+    # A path with neither from nor to: its kind finding says it all, not the schema's two missing keys.
+    boxes = {pointer_join("targets", key) for key, target in shape.target_map.items() if target.node_like}
+    ends_missing = ('missing required key "from"', 'missing required key "to"')
+    findings = [f for f in findings if not (f.rule == "required" and f.pointer in boxes and f.message in ends_missing)]
     # A lane key the schema refuses ("9lane") cannot name a lane; the pattern says why.
     malformed = {f.pointer for f in findings if f.rule == "pattern"}
     findings = [f for f in findings if not (f.rule == "unknown-lane" and f.pointer in malformed)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -108,12 +109,27 @@ def _quoted_number(value: Any, expected: Any) -> bool:
     return isinstance(number, int | float) and not isinstance(number, bool) and math.isfinite(number)
 
 
+#: A duration written with its unit: ``"3s"``, ``"2.5 s"``, ``"800ms"``.
+_WITH_UNIT = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
+
+
+def _milliseconds(value: Any) -> int | None:
+    """The whole milliseconds a string with a unit means (``"3s"`` → 3000), or None."""
+    found = _WITH_UNIT.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        return None
+    amount = float(found.group(1)) * (1000 if found.group(2) == "s" else 1)
+    return int(amount) if amount == int(amount) else None
+
+
 def _type(view: ErrorView) -> Message:
     if view.expected == "integer" and isinstance(view.value, float):
         return _plain(view, f"{view.field} must be a whole number, not {view.value!r}")
     text = f"{view.field} must be {SCHEMA_TYPES.get(view.expected, view.expected)}, not {type_name(view.value)}"
     if _quoted_number(view.value, view.expected):
         text += f"; write {view.value.strip()} without the quotes"
+    elif view.expected == "integer" and view.field == "duration" and _milliseconds(view.value) is not None:
+        text += f"; durations are milliseconds: write {_milliseconds(view.value)}"
     return _plain(view, text)
 
 

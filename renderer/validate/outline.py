@@ -23,8 +23,8 @@ Ref = tuple[int, str]
 class OutlineTarget:
     """A target object; ``kind`` is ``None`` unless it is ``"node"`` or ``"path"``, and also for a
     ``"node"`` with ``from`` and ``to`` (``path_like``: a path whose kind is wrong, or a node with stray
-    keys; the rules treat it as neither); other fields are ``None`` unless strings (``source`` is the
-    spec's ``from``, ``dest`` its ``to``)."""
+    keys; the rules treat it as neither) and for a ``"path"`` with neither (``node_like``: a box whose kind is
+    wrong); other fields are ``None`` unless strings (``source`` is the spec's ``from``, ``dest`` its ``to``)."""
 
     key: str
     kind: TargetKind | None
@@ -33,6 +33,7 @@ class OutlineTarget:
     dest: str | None
     label: str | None
     path_like: bool = False
+    node_like: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,10 @@ def _count(value: Any) -> int:
 def _target(key: str, raw: dict[str, Any]) -> OutlineTarget:
     kind = raw.get("kind")
     path_like = kind == "node" and "from" in raw and "to" in raw
-    return OutlineTarget(key, kind if kind in ("node", "path") and not path_like else None, _string(raw.get("id")),
-                         _string(raw.get("from")), _string(raw.get("to")), _string(raw.get("label")), path_like)
+    node_like = kind == "path" and "from" not in raw and "to" not in raw
+    return OutlineTarget(key, kind if kind in ("node", "path") and not (path_like or node_like) else None,
+                         _string(raw.get("id")), _string(raw.get("from")), _string(raw.get("to")),
+                         _string(raw.get("label")), path_like, node_like)
 
 
 def _step(index: int, raw: dict[str, Any]) -> OutlineStep:

@@ -26,11 +26,15 @@ def target_ids(ctx: RuleContext, outline: Outline) -> None:
 
 
 def target_kinds(ctx: RuleContext, outline: Outline) -> None:
-    """Rule target-kind: a target of kind node has no from and to (they make it a path)."""
+    """Rule target-kind: a target of kind node has no from and to (they make it a path), and one of kind path
+    without both is a box whose kind is wrong."""
     for key, target in outline.target_map.items():
         if target.path_like:
             ctx.add(("targets", key, "kind"), 'kind is "node", but the target has from and to, as a path does: '
                     'write "kind": "path", or remove from and to', "target-kind")
+        elif target.node_like:
+            ctx.add(("targets", key, "kind"), 'kind is "path", but the target has no from and to, as a box: '
+                    'write "kind": "node", or add from and to', "target-kind")
 
 
 def path_endpoints(ctx: RuleContext, outline: Outline) -> None:

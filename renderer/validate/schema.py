@@ -133,6 +133,9 @@ def _unknown_keys(spec: LoadedSpec, error: ValidationError, instance: dict[str, 
             answered.add((pointer_join(*path), meant[0]))
             name = quote(meant[0])
             message = f"unknown key {quote(key)}; did you mean {name}? {name} is required and missing"
+        elif key in ("from", "to") and len(path) == 2 and path[0] == "targets" and instance.get("kind") == "node":
+            message = (f"unknown key {quote(key)}: a target of kind \"node\" is a box; from and to belong to a "
+                       "target of kind \"path\"")
         elif allowed:
             message = f"unknown key {quote(key)}{suggest(key, allowed)}"
         else:

@@ -13,7 +13,7 @@ import pytest
 from renderer.api import render_spec
 from renderer.build import execute
 from renderer.config import Options
-from renderer.errors import TemplateError
+from renderer.errors import TemplateError, UsageError
 from renderer.outputs import formats
 from support.cli import run_cli
 from support.specs import MECHANISMS, ROOT, minimal_spec
@@ -57,6 +57,7 @@ def test_the_readme_example_builds_a_gallery_into_a_site(tmp_path, monkeypatch):
     code = _readme_api_example()
     assert len(code.strip().splitlines()) <= 10
     shutil.copytree(MECHANISMS, tmp_path / "mechanisms")
+    (tmp_path / ".git").mkdir()  # a project of its own, whose root the specs' source paths start from
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "README.md", "exec"), {})
     built = sorted(p.name for p in (tmp_path / "site" / "figures").iterdir())
@@ -113,3 +114,12 @@ def test_a_broken_user_template_is_an_error_naming_it(tmp_path, monkeypatch, wri
     assert result.exit_code == 1
     assert "fragment.html:2: " in result.stderr and "Traceback" not in result.stderr
     assert json.loads(json.dumps(result.stderr))  # one line of text, no exception escaped
+
+
+def test_a_string_path_is_taken_and_a_missing_template_folder_is_refused(tmp_path):
+    spec = tmp_path / "string.mechanism.json"
+    spec.write_text(json.dumps(minimal_spec()), "utf-8")
+    rendered = render_spec(str(spec))
+    assert rendered.ok and rendered.slug == "string" and "string.html" in rendered.files
+    with pytest.raises(UsageError, match="is not a folder"):
+        render_spec(spec, template_dir=tmp_path / "no-such-folder")

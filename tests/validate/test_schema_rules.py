@@ -126,11 +126,14 @@ def test_sha256_lowercase_is_accepted():
     ("3000", [("type", "duration must be an integer, not a string; write 3000 without the quotes")]),
     (" 3000 ", [("type", "duration must be an integer, not a string; write 3000 without the quotes")]),
     ("3000.5", [("type", "duration must be an integer, not a string")]),
-    ("3 s", [("type", "duration must be an integer, not a string")]),
+    ("3 s", [("type", "duration must be an integer, not a string; durations are milliseconds: write 3000")]),
+    ("800ms", [("type", "duration must be an integer, not a string; durations are milliseconds: write 800")]),
+    ("2.5s", [("type", "duration must be an integer, not a string; durations are milliseconds: write 2500")]),
+    ("3 seconds", [("type", "duration must be an integer, not a string")]),
     (True, [("type", "duration must be an integer, not a boolean")]),
     (600001, [("maximum", "duration must be at most 600000 ms (10 minutes), not 600001")]),
-], ids=["zero", "negative", "333", "fraction", "3000.5", "string", "spaced-string", "fraction-string", "words",
-       "boolean", "too-long"])
+], ids=["zero", "negative", "333", "fraction", "3000.5", "string", "spaced-string", "fraction-string", "seconds",
+       "milliseconds", "fraction-of-seconds", "words", "boolean", "too-long"])
 def test_bad_durations_are_rejected(value, expected):
     data = reference_spec()
     data["scenarios"][0]["steps"][3]["duration"] = value
@@ -191,7 +194,11 @@ def test_path_target_needs_from_and_to_and_no_node_keys():
     assert findings_of(data) == [("/targets/logits", "required", 'missing required key "to"')]
     data["targets"]["logits"] = {"id": "ref-logits", "kind": "node", "label": "x", "from": "work1"}
     assert findings_of(data) == [("/targets/logits/from", "additionalProperties",
-                                  'unknown key "from"; valid keys: id, kind, label')]
+                                  'unknown key "from": a target of kind "node" is a box; from and to belong to a '
+                                  'target of kind "path"')]
+    data["targets"]["logits"] = {"id": "ref-logits", "kind": "node", "label": "x", "form": "work1"}
+    assert findings_of(data) == [("/targets/logits/form", "additionalProperties",
+                                  'unknown key "form"; valid keys: id, kind, label')]
 
 
 def test_layout_block_with_both_lane_forms_and_positions_is_accepted():
