@@ -53,7 +53,8 @@ def test_check_fails_after_an_output_is_edited(project, name):
     lines = result.stderr.strip().splitlines()
     stale = [line for line in lines if "[stale-output]" in line]
     owner = "the manifest of the specs" if name == "manifest.json" else "output of specs/reference.mechanism.json"
-    assert stale == [f"out/{name}: error: differs from a fresh build ({owner}): run mechdiagram build -o out [stale-output]"]
+    assert stale == [f"out/{name}: error: differs from a fresh build ({owner}): run mechdiagram build specs -o out "
+                     "--source-root specs [stale-output]"]
     assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid; 1 output file(s) stale"
 
 
@@ -63,7 +64,7 @@ def test_check_fails_after_an_output_is_deleted(project):
     result = invoke("check", "specs", "-o", "out", "--source-root", "specs")
     assert result.exit_code == 1
     assert ("out/reference.one-request.poster.svg: error: missing (output of specs/reference.mechanism.json): run "
-            "mechdiagram build -o out [stale-output]") in \
+            "mechdiagram build specs -o out --source-root specs [stale-output]") in \
         result.stderr.splitlines()
 
 
