@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import CommandFailedError, HashError, MechdiagramError
+from ..errors import HashError, MechdiagramError
 from .common import (
     EXISTING,
     SOURCE_ROOT_HELP,
@@ -75,23 +75,22 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
     options = fill_options("validate", files, None, source_root, None, fmt)
     results = [_write_digests(path, options.source_root) for path in files]
     failed = sum(bool(r.findings) for r in results)
+    written = sum(r.changed for r in results)
+    message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
+               + (f"; {failed} not updated" if failed else ""))
     if fmt == "json":
-        written = sum(r.changed for r in results)
-        message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
-                   + (f"; {failed} not updated" if failed else ""))
         emit([f for r in results for f in r.findings], summary(len(results), failed, int(bool(failed)), message),
              "json")
-        if failed:
-            raise SystemExit(1)
-        return
-    for result in results:
-        if result.findings:
-            emit(result.findings, {}, fmt, summary_line=False)
-        else:
-            click.echo(f"{result.display}: {result.changed} source digest(s) written" if result.changed
-                       else f"{result.display}: source digests already current", err=True)
+    else:
+        for result in results:
+            if result.findings:
+                emit(result.findings, {}, fmt, summary_line=False)
+            else:
+                click.echo(f"{result.display}: {result.changed} source digest(s) written" if result.changed
+                           else f"{result.display}: source digests already current", err=True)
+        emit([], {"message": message}, fmt)  # the summary line, as the other commands end
     if failed:
-        raise CommandFailedError(f"{failed} spec(s) not updated")
+        raise SystemExit(1)
 
 
 @click.command("new", short_help="Write a small valid spec and its pinned notes source.",

@@ -46,7 +46,8 @@ def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(pinned):
 
     result = invoke("hash", "--write", "reference.mechanism.json")
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.strip() == "reference.mechanism.json: 2 source digest(s) written"
+    assert result.stderr.splitlines() == ["reference.mechanism.json: 2 source digest(s) written",
+                                          "mechdiagram: 1 of 1 spec(s) current; 2 source digest(s) written"]
     after = spec.read_text("utf-8")
 
     expected = before.replace(f'"sha256": "{WRONG}"', f'"sha256": "{digests["notes/article.md"]}"')
@@ -63,7 +64,8 @@ def test_write_fills_in_a_missing_digest_and_replaces_a_wrong_one(pinned):
 
     again = invoke("hash", "--write", "reference.mechanism.json")
     assert again.exit_code == 0
-    assert again.stderr.strip() == "reference.mechanism.json: source digests already current"
+    assert again.stderr.splitlines() == ["reference.mechanism.json: source digests already current",
+                                         "mechdiagram: 1 of 1 spec(s) current; 0 source digest(s) written"]
     assert spec.read_text("utf-8") == expected
 
 
@@ -124,7 +126,7 @@ def test_write_refuses_when_a_source_is_missing(pinned):
     assert result.stderr.splitlines() == [
         "reference.mechanism.json:24:15: error: /sources/3/path: source notes/gone.md: no such file under the source "
         "root (the current folder); nothing written [source-missing]",
-        "Error: 1 spec(s) not updated",
+        "mechdiagram: 0 of 1 spec(s) current; 0 source digest(s) written; 1 not updated",
     ]
     assert spec.read_bytes() == before
     assert spec.stat().st_mtime_ns == mtime
