@@ -8,7 +8,7 @@ from ..locale import Words, balance_isolates, words_for
 from ..measure import balanced_wrap, text_width, wrap
 from ..model import Scenario, Spec
 from .geometry import Panel, PanelFrame, PanelRow
-from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, TITLE_LINE_HEIGHT, TITLE_SIZE
+from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, PANEL_COLUMN_GAP, TITLE_LINE_HEIGHT, TITLE_SIZE
 
 
 def step_heading(scenario: Scenario, index: int, words: Words) -> str:
@@ -30,8 +30,14 @@ def _value_lines(text: str, width: float) -> tuple[str, ...]:
 def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) -> Panel:
     """The panel at (``x``, ``top``), ``width`` wide; rows sit at the same height in every frame,
     spaced for the frame that needs most lines."""
-    label_w = min(max((text_width(label) for label in spec.state_labels.values()), default=0), width * 0.35)
-    value_x = x + PAD_X + label_w + 12
+    # The labels take up to 35 % of the width, and more where the longest value leaves room: a label wraps
+    # only when the values need the width.
+    values = [scenario.initial.get(k, "") or "–" for k in spec.state_labels]
+    values += [step.state.get(k, "") or "–" for step in scenario.steps for k in spec.state_labels]
+    spare = width - 2 * PAD_X - PANEL_COLUMN_GAP - max((text_width(v) for v in values), default=0)
+    label_w = min(max((text_width(label) for label in spec.state_labels.values()), default=0),
+                  max(width * 0.35, spare))
+    value_x = x + PAD_X + label_w + PANEL_COLUMN_GAP
     value_w = width - (value_x - x) - PAD_X
     title_w = width - 2 * PAD_X
     keys = list(spec.state_labels)

@@ -48,6 +48,8 @@ RING_GAP = 5.0
 DOT_RADIUS = 4.0
 #: The state panel: where its heading and row labels start, inside its left edge; the heading's line height.
 PANEL_TEXT_INSET = 12.0
+#: The state panel: the room between the row labels and their values.
+PANEL_COLUMN_GAP = 12.0
 TITLE_LINE_HEIGHT = LINE_HEIGHT + 2
 #: Where a route leaves its source: this far out of the box, clear of an active box's ring.
 SOURCE_STUB = 12.0
