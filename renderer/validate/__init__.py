@@ -107,6 +107,10 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     boxes = {pointer_join("targets", key) for key, target in shape.target_map.items() if target.node_like}
     ends_missing = ('missing required key "from"', 'missing required key "to"')
     findings = [f for f in findings if not (f.rule == "required" and f.pointer in boxes and f.message in ends_missing)]
+    # A reference that is no key at all ("get key"): the unknown-target finding, which names the key meant,
+    # says it; the schema's key pattern adds nothing.
+    references_ = {f.pointer for f in findings if f.rule in ("unknown-target", "not-a-path", "path-endpoint")}
+    findings = [f for f in findings if not (f.rule == "pattern" and f.pointer in references_)]
     # A lane key the schema refuses ("9lane") cannot name a lane; the pattern says why.
     malformed = {f.pointer for f in findings if f.rule == "pattern"}
     findings = [f for f in findings if not (f.rule == "unknown-lane" and f.pointer in malformed)]

@@ -104,6 +104,13 @@ class Outline:
             return None
         return next((key for key, target in self.target_map.items() if target.id == ref), None)
 
+    def key_with_label(self, ref: str) -> str | None:
+        """The key of the first target whose ``label`` is ``ref`` when ``ref`` is not itself a target key, else
+        ``None`` (an author who wrote the words on a box where its key belongs)."""
+        if ref in self.target_map:
+            return None
+        return next((key for key, target in self.target_map.items() if target.label == ref), None)
+
     def keys_of(self, kind: TargetKind) -> list[str]:
         """Keys of the targets of ``kind``, in file order (a target of unknown kind is neither)."""
         return [key for key, target in self.target_map.items() if target.kind == kind]

@@ -61,9 +61,13 @@ def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
 
 
 def id_hint(outline: Outline, ref: str) -> str | None:
-    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is a target's id, not a key."""
+    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is a target's id, not a key,
+    and the same for a target's label."""
     key = outline.key_with_id(ref)
-    return None if key is None else f"; it is the id of target {quote(key)}: write the key {quote(key)} instead"
+    if key is not None:
+        return f"; it is the id of target {quote(key)}: write the key {quote(key)} instead"
+    key = outline.key_with_label(ref)
+    return None if key is None else f"; it is the label of target {quote(key)}: write the key {quote(key)} instead"
 
 
 def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None) -> None:
