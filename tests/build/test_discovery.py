@@ -18,6 +18,37 @@ def _spec(path):
     path.write_text(json.dumps(minimal_spec(), indent=2), "utf-8")
 
 
+@pytest.fixture
+def locked(monkeypatch):
+    """``locked()``: from the call on, a folder named ``locked`` can be neither listed nor searched, as chmod 000
+    makes it for anyone but root (the tests run as root in CI); ``locked(listing=False)``: it can be listed but
+    not searched (chmod 444)."""
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def deny(listing: bool = True) -> None:
+        def scandir(path="."):
+            if os.fspath(path).endswith("locked"):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real_scandir(path)
+
+        def stat(path, *args, **kwargs):
+            if f"{os.sep}locked{os.sep}" in os.fspath(path):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real_stat(path, *args, **kwargs)
+
+        if listing:
+            monkeypatch.setattr(os, "scandir", scandir)
+        monkeypatch.setattr(os, "stat", stat)
+    return deny
+
+
+def _project(root):
+    """A project (``.git``) with ``specs/good.mechanism.json`` and ``specs/locked/hidden.mechanism.json``."""
+    (root / ".git").mkdir()
+    _spec(root / "specs" / "good.mechanism.json")
+    _spec(root / "specs" / "locked" / "hidden.mechanism.json")
+
+
 def test_specs_below_a_folder_sorted_and_unique(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in ["b.mechanism.json", "a/z.mechanism.json", "a.mechanism.json", "notes.json"]:
@@ -30,19 +61,10 @@ def test_specs_below_a_folder_sorted_and_unique(tmp_path, monkeypatch):
         "specs/a/z.mechanism.json", "specs/a.mechanism.json", "specs/b.mechanism.json"]
 
 
-def test_an_unreadable_subfolder_is_a_warning_and_the_rest_still_validates(tmp_path, monkeypatch):
+def test_an_unreadable_subfolder_is_a_warning_and_the_rest_still_validates(tmp_path, monkeypatch, locked):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".git").mkdir()
-    _spec(tmp_path / "specs" / "good.mechanism.json")
-    _spec(tmp_path / "specs" / "locked" / "hidden.mechanism.json")
-    real_scandir = os.scandir
-
-    def scandir(path="."):
-        if os.fspath(path).endswith("locked"):  # as chmod 000 makes it for anyone but root
-            raise PermissionError(13, "Permission denied", os.fspath(path))
-        return real_scandir(path)
-
-    monkeypatch.setattr(os, "scandir", scandir)
+    _project(tmp_path)
+    locked()
     result = invoke("validate", "specs", "--format", "json")
     assert result.exit_code == 0
     document = json.loads(result.stdout)
@@ -53,35 +75,11 @@ def test_an_unreadable_subfolder_is_a_warning_and_the_rest_still_validates(tmp_p
     assert document["summary"]["message"] == "1 of 1 spec(s) valid"
 
 
-@pytest.fixture
-def locked(monkeypatch):
-    """From the call on, a folder named ``locked`` can be neither listed nor searched, as chmod 000 makes it
-    for anyone but root (the tests run as root in CI)."""
-    real_scandir, real_stat = os.scandir, os.stat
-
-    def deny() -> None:
-        def scandir(path="."):
-            if os.fspath(path).endswith("locked"):
-                raise PermissionError(13, "Permission denied", os.fspath(path))
-            return real_scandir(path)
-
-        def stat(path, *args, **kwargs):
-            if f"{os.sep}locked{os.sep}" in os.fspath(path):
-                raise PermissionError(13, "Permission denied", os.fspath(path))
-            return real_stat(path, *args, **kwargs)
-
-        monkeypatch.setattr(os, "scandir", scandir)
-        monkeypatch.setattr(os, "stat", stat)
-    return deny
-
-
 def test_build_and_check_with_a_folder_locked_since_the_last_build(tmp_path, monkeypatch, locked):
     """The locked spec's files and manifest entry stay (its spec may still be there), the others are built and
     checked, and the warning is said once however often the folder is named."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".git").mkdir()
-    _spec(tmp_path / "specs" / "good.mechanism.json")
-    _spec(tmp_path / "specs" / "locked" / "hidden.mechanism.json")
+    _project(tmp_path)
     assert invoke("build", "specs", "-o", "out").exit_code == 0
     before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
     assert "hidden.html" in before
@@ -100,20 +98,11 @@ def test_build_and_check_with_a_folder_locked_since_the_last_build(tmp_path, mon
     assert checked.exit_code == 0 and warning in checked.stderr.splitlines(), checked.stderr
 
 
-def test_a_folder_that_can_be_listed_but_not_searched(tmp_path, monkeypatch):
+def test_a_folder_that_can_be_listed_but_not_searched(tmp_path, monkeypatch, locked):
     """Its names are known but not what they are: the same warning, and no error."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".git").mkdir()
-    _spec(tmp_path / "specs" / "good.mechanism.json")
-    _spec(tmp_path / "specs" / "locked" / "hidden.mechanism.json")
-    real_stat = os.stat
-
-    def stat(path, *args, **kwargs):
-        if f"{os.sep}locked{os.sep}" in os.fspath(path):
-            raise PermissionError(13, "Permission denied", os.fspath(path))
-        return real_stat(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "stat", stat)
+    _project(tmp_path)
+    locked(listing=False)
     found: list = []
     assert discover([tmp_path / "specs"], found) == [tmp_path / "specs" / "good.mechanism.json"]
     assert [(f.file, f.rule, f.severity) for f in found] == [("specs/locked", "unreadable-folder", "warning")]
