@@ -8,6 +8,7 @@ Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -92,30 +93,58 @@ def _split_word(word: str, width: float, size: float) -> list[str]:
     return pieces
 
 
+#: Unit symbols a number keeps beside it on one line ("92 ms", "2 GiB"): time, data, percent.
+UNITS = frozenset({"ns", "µs", "us", "ms", "s", "min", "h", "B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB",
+                   "TiB", "%"})
+_NUMBER = re.compile(r"[~≈<>±+-]?[0-9][0-9.,]*%?")
+
+
+def _groups(words: list[str]) -> list[list[str]]:
+    """``words`` in runs a line should not break, as typesetters keep them: a number and the unit after it
+    ("92 ms"), and a short number that ends the text with the word before it ("fill page 7", not a last line
+    "7").  A run too wide for a line is broken anyway."""
+    groups: list[list[str]] = []
+    for i, word in enumerate(words):
+        unit = word in UNITS and bool(groups) and _NUMBER.fullmatch(groups[-1][-1]) is not None
+        last_number = i == len(words) - 1 and len(word) <= 3 and word.isdigit() and bool(groups)
+        if unit or last_number:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    return groups
+
+
 def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width`` px.
 
-    Words longer than a line are broken between characters.  Returns at
+    A number stays with its unit and a short number with the word before it (:func:`_groups`) where the pair
+    fits a line.  Words longer than a line are broken between characters.  Returns at
     least one line (``[""]`` for empty text).  Each word is measured once: a line's width is the sum
     of its words' and spaces' advances (:func:`_units`).
     """
     lines: list[str] = []
     current, current_units = "", 0
     space = _units(" ")
-    for word in text.split():
-        units = _units(word)
-        if current and _px(current_units + space + units, size) <= width:
-            current, current_units = f"{current} {word}", current_units + space + units
-            continue
-        if current:
-            lines.append(current)
-            current, current_units = "", 0
-        if _px(units, size) <= width:
-            current, current_units = word, units
+    for group in _groups(text.split()):
+        run = " ".join(group)
+        run_units = sum(_units(word) for word in group) + space * (len(group) - 1)
+        if len(group) > 1 and _px(run_units, size) > width:
+            pieces = [(word, _units(word)) for word in group]  # the run alone is too wide: its words, as any
         else:
-            *full, current = _split_word(word, width, size)
-            current_units = _units(current)
-            lines.extend(full)
+            pieces = [(run, run_units)]
+        for word, units in pieces:
+            if current and _px(current_units + space + units, size) <= width:
+                current, current_units = f"{current} {word}", current_units + space + units
+                continue
+            if current:
+                lines.append(current)
+                current, current_units = "", 0
+            if _px(units, size) <= width:
+                current, current_units = word, units
+            else:
+                *full, current = _split_word(word, width, size)
+                current_units = _units(current)
+                lines.extend(full)
     lines.append(current)
     return lines
 
