@@ -54,8 +54,8 @@ class RenderedSpec:
         return not any(f.is_error for f in self.findings)
 
 
-def render_spec(path: Path | str, *, source_root: Path | None = None, allow_missing_sources: bool | None = None,
-                template_dir: Path | None = None, render: bool = True, project: Project | None = None,
+def render_spec(path: Path | str, *, source_root: Path | str | None = None, allow_missing_sources: bool | None = None,
+                template_dir: Path | str | None = None, render: bool = True, project: Project | None = None,
                 extra_formats: Collection[str] = ()) -> RenderedSpec:
     """Load, validate, verify the sources of and (when ``render`` and the spec passed) render the spec at ``path``.
 
@@ -69,11 +69,13 @@ def render_spec(path: Path | str, *, source_root: Path | None = None, allow_miss
     :class:`~renderer.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~renderer.errors.RenderError` or :class:`~renderer.errors.TimelineError` only for a spec
     the validator accepted but the drawing cannot take (a bug), and :class:`~renderer.errors.UsageError` when
-    ``template_dir`` is not a folder.  ``path`` may be a string.
+    ``template_dir`` is not a folder.  ``path``, ``source_root`` and ``template_dir`` may be strings.
     """
     path = Path(path)
-    if template_dir is not None and not Path(template_dir).is_dir():
-        raise UsageError(f"template folder {display_path(Path(template_dir))} is not a folder")
+    source_root = Path(source_root) if source_root is not None else None
+    template_dir = Path(template_dir) if template_dir is not None else None
+    if template_dir is not None and not template_dir.is_dir():
+        raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
     loaded = load_spec(path, display_path(path))
     rendered = RenderedSpec(loaded, slug_for(path), list(loaded.findings))
     if not loaded.ok:

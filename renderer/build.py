@@ -61,7 +61,7 @@ from .manifest import (
     version_finding,
 )
 from .results import Report, SpecResult
-from .stale import rebuild_command, stale_outputs
+from .stale import stale_outputs
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -357,7 +357,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output))
-        stale_outputs(report, output, expected, retiring, previous, rebuild_command(options))
+        stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build
         _write(report, output, expected, retiring, results, dropped, options, staging)

@@ -48,6 +48,8 @@ class Options:
     force: bool = False
     extra_formats: frozenset[str] = frozenset()  # optional format groups to write: "frames", "png", "gif"
     index: bool = True  # write index.html when a folder of specs is built (renderer.gallery)
+    configured_formats: frozenset[str] = frozenset()  # the optional groups [tool.mechdiagram] formats selects
+    configured_index: bool = True  # and its index (what a command line without flags builds)
 
 
 def find_pyproject(start: Path) -> Path | None:

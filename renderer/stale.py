@@ -18,17 +18,20 @@ from .results import Report
 
 
 def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-                  previous: dict[str, Entry], rebuild: str = "mechdiagram build") -> None:
+                  previous: dict[str, Entry], options: Options) -> None:
     """``check``'s comparison: a ``stale-output`` finding in ``report`` for each file of ``expected`` (name to the
     bytes a fresh build writes) that is missing from ``output`` or differs, naming the spec that owns it (or the
-    gallery page, or the manifest) and ``rebuild``, the command that rebuilds them, and one for each file of
+    gallery page, or the manifest) and the command that rebuilds it (:func:`rebuild_command`: that spec alone, or
+    the check's specs for the gallery page and the manifest), and one for each file of
     ``retiring`` (name to why it goes) still there.  A picture drawn by another rasteriser than this build's
     (recorded in ``previous``, the manifest's entries) says so."""
     owners = {name: result.loaded.display for result in report.results if not result.failed
               for name in result.outputs}
     pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
                 for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
+    every = rebuild_command(options)
     for name, data in sorted(expected.items()):
+        rebuild = rebuild_command(options, [owners[name]]) if name in owners else every
         path = output / name
         shown = display_path(path)
         spec = (f"output of {owners[name]}" if name in owners
@@ -47,16 +50,18 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
-                                                  f"{reason}: run {rebuild} to delete it", "stale-output"))
+                                                  f"{reason}: run {every} to delete it", "stale-output"))
 
 
-def rebuild_command(options: Options) -> str:
-    """The ``build`` command line that writes what ``check`` with ``options`` compares: its specs and output
-    folder where they are not the defaults, the options given that change what is built, and the optional
-    formats (``mechdiagram build spec.mechanism.json -o site --png``)."""
+def rebuild_command(options: Options, specs: list[str] | None = None) -> str:
+    """The ``build`` command line that writes what ``check`` with ``options`` compares: ``specs`` (shown paths;
+    default the check's own, left out where they are the default), the output folder where it is not the
+    default, the options given that change what is built, and every optional format and the gallery page
+    where the command line chose otherwise than the project (``mechdiagram build x.mechanism.json -o site
+    --png``).  Specs go last, after ``--`` when one looks like an option."""
+    from .outputs import groups
+
     words = ["mechdiagram", "build"]
-    if options.specs != Options().specs:
-        words += [display_path(path) for path in options.specs]
     if options.output != Options().output:
         words += ["-o", display_path(options.output)]
     if options.source_root is not None:
@@ -65,7 +70,13 @@ def rebuild_command(options: Options) -> str:
         words.append("--allow-missing-sources" if options.allow_missing_sources else "--no-allow-missing-sources")
     if options.template_dir is not None:
         words += ["--template-dir", display_path(options.template_dir)]
-    if not options.index:
-        words.append("--no-index")
-    words += [f"--{name}" for name in sorted(options.extra_formats)]
-    return shlex.join(words)
+    if options.index != options.configured_index:
+        words.append("--index" if options.index else "--no-index")
+    for name in sorted(name for name, optional in groups().items() if optional):
+        if (name in options.extra_formats) != (name in options.configured_formats):
+            words.append(f"--{name}" if name in options.extra_formats else f"--no-{name}")
+    if specs is None:
+        specs = [display_path(path) for path in options.specs] if options.specs != Options().specs else []
+    if any(spec.startswith("-") for spec in specs):
+        words.append("--")
+    return shlex.join(words + specs)

@@ -161,6 +161,8 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
 
         rasteriser()  # fails early, with what to install, when the raster extra is missing
     options.index = bool(index if index is not None else settings.get("index", True))
+    options.configured_index = bool(settings.get("index", True))
+    options.configured_formats = _selected_formats(settings, {}, base / "pyproject.toml")
     if options.output.exists() and not options.output.is_dir():
         raise UsageError(f"output {options.output} exists and is not a folder")
     if options.source_root is not None and not options.source_root.is_dir():

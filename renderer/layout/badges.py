@@ -61,7 +61,8 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
                 on_path.setdefault(first, []).append(number)
     placed: list[Rect] = []
     badges: list[Badge] = []
-    for key, numbers in [*on_box.items(), *on_path.items()]:
+    # A path's badge has one place, its route's middle: placed first, so that no box's badge takes it.
+    for key, numbers in [*on_path.items(), *on_box.items()]:
         text = step_numbers(numbers)
         w = max(BADGE_HEIGHT, text_width(text, PATH_LABEL_SIZE) + 2 * BADGE_PAD)
         if key in boxes:

@@ -51,7 +51,8 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
             continue  # its kind finding says enough
         if key not in nodes:
             what = "a path" if key in outline.target_map else "not a target"
-            hint = "" if key in outline.target_map else id_hint(outline, key) or ctx.suggest(key, nodes, "node targets")
+            hint = "" if key in outline.target_map else (id_hint(outline, key, "node")
+                                                         or ctx.suggest(key, nodes, "node targets"))
             ctx.add(("layout", "positions", key), f"{quote(key)} is {what}; positions place node targets{hint}",
                     "layout-position", key=True)
             continue

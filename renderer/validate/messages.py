@@ -13,8 +13,10 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from ..assets import schema
 from ..findings import pointer_join
 from .wording import SCHEMA_TYPES, quote, shown, type_name
 
@@ -114,12 +116,16 @@ _WITH_UNIT = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*")
 
 
 def _milliseconds(value: Any) -> int | None:
-    """The whole milliseconds a string with a unit means (``"3s"`` → 3000), or None."""
-    found = _WITH_UNIT.fullmatch(value) if isinstance(value, str) else None
+    """The whole milliseconds a string with a unit means (``"3s"`` → 3000, ``"1.005s"`` → 1005) when that is
+    a duration the schema allows (``$defs/step/properties/duration``), else None."""
+    found = _WITH_UNIT.fullmatch(value) if isinstance(value, str) and len(value) <= 32 else None
     if found is None:
         return None
-    amount = float(found.group(1)) * (1000 if found.group(2) == "s" else 1)
-    return int(amount) if amount == int(amount) else None
+    amount = Decimal(found.group(1)) * (1000 if found.group(2) == "s" else 1)
+    bounds = schema()["$defs"]["step"]["properties"]["duration"]
+    if amount != amount.to_integral_value() or not bounds["minimum"] <= amount <= bounds["maximum"]:
+        return None
+    return int(amount)
 
 
 def _type(view: ErrorView) -> Message:

@@ -97,19 +97,21 @@ class Outline:
         """``targets``, or an empty map when there is no targets object."""
         return self.targets or {}
 
-    def key_with_id(self, ref: str) -> str | None:
-        """The key of the target whose ``id`` is ``ref`` when ``ref`` is not itself a target key, else ``None``
-        (an author who wrote an id where a key belongs)."""
+    def key_with_id(self, ref: str, kind: TargetKind | None = None) -> str | None:
+        """The key of the target (of ``kind``, when given) whose ``id`` is ``ref`` when ``ref`` is not itself a
+        target key, else ``None`` (an author who wrote an id where a key belongs)."""
         if ref in self.target_map:
             return None
-        return next((key for key, target in self.target_map.items() if target.id == ref), None)
+        return next((key for key, target in self.target_map.items()
+                     if target.id == ref and kind in (None, target.kind)), None)
 
-    def key_with_label(self, ref: str) -> str | None:
-        """The key of the first target whose ``label`` is ``ref`` when ``ref`` is not itself a target key, else
-        ``None`` (an author who wrote the words on a box where its key belongs)."""
+    def key_with_label(self, ref: str, kind: TargetKind | None = None) -> str | None:
+        """The key of the first target (of ``kind``, when given) whose ``label`` is ``ref`` when ``ref`` is not
+        itself a target key, else ``None`` (an author who wrote the words on a box where its key belongs)."""
         if ref in self.target_map:
             return None
-        return next((key for key, target in self.target_map.items() if target.label == ref), None)
+        return next((key for key, target in self.target_map.items()
+                     if target.label == ref and kind in (None, target.kind)), None)
 
     def keys_of(self, kind: TargetKind) -> list[str]:
         """Keys of the targets of ``kind``, in file order (a target of unknown kind is neither)."""

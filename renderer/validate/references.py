@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .context import RuleContext, Where
 from .limits import limit_messages
-from .outline import Outline, OutlineScenario, Ref
+from .outline import Outline, OutlineScenario, Ref, TargetKind
 from .wording import quote
 
 
@@ -52,7 +52,7 @@ def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
             if ref in targets:
                 message = f"{end} {quote(ref)} is a path; a path runs between node targets"
             else:
-                hint = id_hint(outline, ref) or ctx.suggest(ref, nodes, "node targets")
+                hint = id_hint(outline, ref, "node") or ctx.suggest(ref, nodes, "node targets")
                 message = f"{end} {quote(ref)} is not a node target{hint}"
             ctx.add(("targets", key, end), message, "path-endpoint")
         if target.source is not None and target.source == target.dest:
@@ -60,24 +60,25 @@ def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
                     "between two different nodes", "path-endpoint")
 
 
-def id_hint(outline: Outline, ref: str) -> str | None:
-    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is a target's id, not a key,
-    and the same for a target's label."""
-    key = outline.key_with_id(ref)
+def id_hint(outline: Outline, ref: str, kind: TargetKind | None = None) -> str | None:
+    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is the id of a target (of
+    ``kind``, the kind the place takes, when given), not a key, and the same for a target's label."""
+    key = outline.key_with_id(ref, kind)
     if key is not None:
         return f"; it is the id of target {quote(key)}: write the key {quote(key)} instead"
-    key = outline.key_with_label(ref)
+    key = outline.key_with_label(ref, kind)
     return None if key is None else f"; it is the label of target {quote(key)}: write the key {quote(key)} instead"
 
 
-def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None) -> None:
-    """Rule unknown-target for a list of target keys (active, unselected)."""
+def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None,
+                  kind: TargetKind | None = None) -> None:
+    """Rule unknown-target for a list of target keys (active: of ``kind`` node, unselected: any)."""
     if refs is None or outline.targets is None:
         return  # without a targets object every reference would be reported; the schema finding says it all
     valid = list(outline.targets)
     for i, ref in refs:
         if ref not in outline.targets:
-            hint = id_hint(outline, ref) or ctx.suggest(ref, valid, "targets")
+            hint = id_hint(outline, ref, kind) or ctx.suggest(ref, valid, "targets")
             ctx.add(base + (i,), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
@@ -124,7 +125,7 @@ def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref
             ctx.add(base + ("paths", i), f"{quote(ref)} is a node; paths lists path targets"
                     f"{ctx.suggest(ref, paths, 'path targets')}", "not-a-path")
         else:
-            hint = id_hint(outline, ref) or ctx.suggest(ref, paths, "path targets")
+            hint = id_hint(outline, ref, "path") or ctx.suggest(ref, paths, "path targets")
             ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
@@ -140,7 +141,7 @@ def scenarios(ctx: RuleContext, outline: Outline) -> None:
         total_steps += scenario.step_count
         for step in scenario.steps:
             base: Where = ("scenarios", s, "steps", step.index)
-            _unknown_refs(ctx, outline, base + ("active",), step.active)
+            _unknown_refs(ctx, outline, base + ("active",), step.active, "node")
             for i, ref in step.active or ():
                 if ref in outline.target_map and outline.target_map[ref].kind == "path":
                     ctx.add(base + ("active", i), f"{quote(ref)} is a path; active lists nodes to highlight, "

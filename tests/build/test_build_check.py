@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from renderer.cli import main
+from renderer.config import Options
+from renderer.stale import rebuild_command
 from support.cli import invoke
 from support.reference_spec import dumps
 from support.specs import minimal_spec
@@ -53,8 +56,9 @@ def test_check_fails_after_an_output_is_edited(project, name):
     lines = result.stderr.strip().splitlines()
     stale = [line for line in lines if "[stale-output]" in line]
     owner = "the manifest of the specs" if name == "manifest.json" else "output of specs/reference.mechanism.json"
-    assert stale == [f"out/{name}: error: differs from a fresh build ({owner}): run mechdiagram build specs -o out "
-                     "--source-root specs [stale-output]"]
+    command = ("mechdiagram build -o out --source-root specs specs" if name == "manifest.json"
+               else "mechdiagram build -o out --source-root specs specs/reference.mechanism.json")  # that spec alone
+    assert stale == [f"out/{name}: error: differs from a fresh build ({owner}): run {command} [stale-output]"]
     assert lines[-1] == "mechdiagram: 1 of 1 spec(s) valid; 1 output file(s) stale"
 
 
@@ -64,7 +68,7 @@ def test_check_fails_after_an_output_is_deleted(project):
     result = invoke("check", "specs", "-o", "out", "--source-root", "specs")
     assert result.exit_code == 1
     assert ("out/reference.one-request.poster.svg: error: missing (output of specs/reference.mechanism.json): run "
-            "mechdiagram build specs -o out --source-root specs [stale-output]") in \
+            "mechdiagram build -o out --source-root specs specs/reference.mechanism.json [stale-output]") in \
         result.stderr.splitlines()
 
 
@@ -96,3 +100,30 @@ def test_a_fifo_in_place_of_the_manifest_does_not_hang(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["check", "x.mechanism.json"])
     assert result.exit_code == 1
     assert "output/manifest.json: error: missing (the manifest of the specs): run mechdiagram build" in result.stderr
+
+
+def test_the_hint_is_a_command_that_clears_what_it_names(tmp_path, monkeypatch):
+    """A spec named like an option goes after --; a format and the gallery page the command line turned off,
+    against the project's settings, are turned off in the hint too; and running the hint clears the check."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\nformats = ["frames"]\nindex = false\n', "utf-8")
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "-x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    assert invoke("build", "specs").exit_code == 0  # with frames, as the project says
+    (tmp_path / "output" / "x.html").write_text("edited", "utf-8")
+    checked = invoke("check", "--no-frames", "--index", "specs")
+    assert checked.exit_code == 1
+    hints = {line.split(": run ", 1)[1].split(" [")[0].removesuffix(" to delete it")
+             for line in checked.stderr.splitlines() if "[stale-output]" in line}
+    assert hints == {"mechdiagram build --index --no-frames specs",
+                     "mechdiagram build --index --no-frames specs/-x.mechanism.json"}
+    for hint in sorted(hints):
+        assert invoke(*shlex.split(hint)[1:]).exit_code == 0
+    assert invoke("check", "--no-frames", "--index", "specs").exit_code == 0
+
+
+def test_a_spec_named_like_an_option_goes_after_a_double_dash(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert rebuild_command(Options(specs=[Path("-x.mechanism.json")], output=Path("site"))) == \
+        "mechdiagram build -o site -- -x.mechanism.json"
+    assert rebuild_command(Options(), ["my specs/a b.mechanism.json"]) == "mechdiagram build 'my specs/a b.mechanism.json'"

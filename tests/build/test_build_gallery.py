@@ -70,7 +70,7 @@ def test_the_gallery_follows_a_changed_spec_and_check_reports_it_stale(tmp_path,
     checked = invoke("check", "specs", "-o", "out")
     assert checked.exit_code == 1
     assert ("out/index.html: error: differs from a fresh build (the gallery page of the specs): run mechdiagram "
-            "build specs -o out [stale-output]") in \
+            "build -o out specs [stale-output]") in \
         checked.stderr.splitlines()
     assert _build().exit_code == 0
     assert "A new caption." in (tmp_path / "out" / "index.html").read_text("utf-8")

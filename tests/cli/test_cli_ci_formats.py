@@ -106,7 +106,7 @@ def test_check_annotations_name_the_stale_file_and_its_spec(tmp_path, monkeypatc
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "::error file=out/x.html,title=stale-output::differs from a fresh build (output of x.mechanism.json): run "
-        "mechdiagram build x.mechanism.json -o out"]
+        "mechdiagram build -o out x.mechanism.json"]
     document = json.loads(invoke("check", "x.mechanism.json", "-o", "out", "--format", "json").stdout)
     assert document["summary"] == {"specs": 1, "failed": 0, "stale": 1, "exit": 1,
                                    "message": "1 of 1 spec(s) valid; 1 output file(s) stale"}

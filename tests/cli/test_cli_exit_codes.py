@@ -61,7 +61,7 @@ def test_stale_output_exits_1(project):
     result = invoke("check", "specs", "--source-root", "specs", "-o", "out")
     assert result.exit_code == 1
     assert ("out/reference.html: error: differs from a fresh build (output of specs/reference.mechanism.json): run "
-            "mechdiagram build specs -o out --source-root specs [stale-output]") in \
+            "mechdiagram build -o out --source-root specs specs/reference.mechanism.json [stale-output]") in \
         result.stderr.splitlines()
 
 

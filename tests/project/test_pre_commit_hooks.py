@@ -102,7 +102,8 @@ def test_check_hook_entry_fails_on_a_stale_output(repo):
     stale = run_entry(hook["entry"], [], repo)
     assert stale.returncode == 1
     assert stale.stderr.splitlines()[0] == ("output/good.html: error: differs from a fresh build (output of "
-                                            "mechanisms/good.mechanism.json): run mechdiagram build [stale-output]")
+                                            "mechanisms/good.mechanism.json): run mechdiagram build "
+                                            "mechanisms/good.mechanism.json [stale-output]")
 
 
 def test_pre_commit_runs_the_hooks(repo, tmp_path):

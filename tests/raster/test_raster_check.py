@@ -41,7 +41,7 @@ def test_check_reports_a_stale_png(project):
     result = _check("--png")
     assert result.exit_code == 1
     assert ("out/reference.one-request.frame-2.png: error: differs from a fresh build (output of "
-            "specs/reference.mechanism.json): run mechdiagram build specs -o out --source-root specs --png [stale-output]") in result.stderr.splitlines()
+            "specs/reference.mechanism.json): run mechdiagram build -o out --source-root specs --png specs/reference.mechanism.json [stale-output]") in result.stderr.splitlines()
 
 
 def test_check_names_a_rasteriser_upgrade(project):
@@ -58,7 +58,7 @@ def test_check_names_a_rasteriser_upgrade(project):
     assert result.exit_code == 1
     line = next(line for line in result.stderr.splitlines() if line.startswith("out/reference.one-request.poster.png"))
     assert f"rasterised by resvg-py 0.0.1, pillow 1.0.0, this build uses {raster.rasteriser()}" in line
-    assert "run mechdiagram build specs -o out --source-root specs --png to redraw the pictures" in line
+    assert "run mechdiagram build -o out --source-root specs --png specs/reference.mechanism.json to redraw the pictures" in line
 
 
 def test_formats_in_pyproject_select_the_optional_formats_and_flags_win(project):

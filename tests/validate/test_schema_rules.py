@@ -130,10 +130,15 @@ def test_sha256_lowercase_is_accepted():
     ("800ms", [("type", "duration must be an integer, not a string; durations are milliseconds: write 800")]),
     ("2.5s", [("type", "duration must be an integer, not a string; durations are milliseconds: write 2500")]),
     ("3 seconds", [("type", "duration must be an integer, not a string")]),
+    ("1.005s", [("type", "duration must be an integer, not a string; durations are milliseconds: write 1005")]),
+    ("0.3s", [("type", "duration must be an integer, not a string")]),  # 300 ms would be too short: no hint
+    ("700s", [("type", "duration must be an integer, not a string")]),  # and 700000 too long
+    ("1" + "0" * 400 + "s", [("type", "duration must be an integer, not a string")]),
     (True, [("type", "duration must be an integer, not a boolean")]),
     (600001, [("maximum", "duration must be at most 600000 ms (10 minutes), not 600001")]),
 ], ids=["zero", "negative", "333", "fraction", "3000.5", "string", "spaced-string", "fraction-string", "seconds",
-       "milliseconds", "fraction-of-seconds", "words", "boolean", "too-long"])
+       "milliseconds", "fraction-of-seconds", "words", "thousandths", "too-short-in-seconds", "too-long-in-seconds",
+       "huge", "boolean", "too-long"])
 def test_bad_durations_are_rejected(value, expected):
     data = reference_spec()
     data["scenarios"][0]["steps"][3]["duration"] = value
