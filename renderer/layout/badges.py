@@ -4,7 +4,8 @@ The poster (the still that reduced motion, non-browser renderers and the gallery
 the story on the figure itself: every box a step highlights carries a small badge with the
 numbers of those steps (``2``, ``3–5``, ``1, 4``), and a step that highlights only paths puts its
 badge on the first such path.  Badges are placed at a box corner or on a route, clear of other
-boxes, arrowheads, path labels, lane headers and each other where a free place exists.
+boxes, arrowheads, path labels, lane headers and each other where a free place exists (a path's badge has
+one place, its route's middle, and a box's badge four corners).
 """
 
 from __future__ import annotations
