@@ -97,21 +97,35 @@ def _split_word(word: str, width: float, size: float) -> list[str]:
 UNITS = frozenset({"ns", "µs", "us", "ms", "s", "min", "h", "B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB",
                    "TiB", "%"})
 _NUMBER = re.compile(r"[~≈<>±+-]?[0-9][0-9.,]*%?")
+#: Punctuation a unit may carry ("512 ms, then"): it stays with the unit.
+_TRAILING = ",.;:!?)]}»”’"
 
 
 def _groups(words: list[str]) -> list[list[str]]:
     """``words`` in runs a line should not break, as typesetters keep them: a number and the unit after it
-    ("92 ms"), and a short number that ends the text with the word before it ("fill page 7", not a last line
+    ("92 ms", "512 ms,"), and a short number that ends the text with the word before it ("fill page 7", not a last line
     "7").  A run too wide for a line is broken anyway."""
     groups: list[list[str]] = []
     for i, word in enumerate(words):
-        unit = word in UNITS and bool(groups) and _NUMBER.fullmatch(groups[-1][-1]) is not None
+        unit = word.rstrip(_TRAILING) in UNITS and bool(groups) and _NUMBER.fullmatch(groups[-1][-1]) is not None
         last_number = i == len(words) - 1 and len(word) <= 3 and word.isdigit() and bool(groups)
         if unit or last_number:
             groups[-1].append(word)
         else:
             groups.append([word])
     return groups
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str) -> tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]:
+    """``text``'s runs (:func:`_groups`) as ``(run, units, ((word, units), ...))``: each word measured once,
+    however many widths the text is wrapped to (:func:`balanced_wrap` tries several)."""
+    space = _units(" ")
+    runs = []
+    for group in _groups(text.split()):
+        words = tuple((word, _units(word)) for word in group)
+        runs.append((" ".join(group), sum(units for _, units in words) + space * (len(group) - 1), words))
+    return tuple(runs)
 
 
 def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
@@ -122,17 +136,18 @@ def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
     least one line (``[""]`` for empty text).  Each word is measured once: a line's width is the sum
     of its words' and spaces' advances (:func:`_units`).
     """
+    return list(_wrapped(text, width, size))
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(text: str, width: float, size: float) -> tuple[str, ...]:
+    """:func:`wrap`, kept: the wide and narrow layouts and validation wrap the same labels to the same widths."""
     lines: list[str] = []
     current, current_units = "", 0
     space = _units(" ")
-    for group in _groups(text.split()):
-        run = " ".join(group)
-        run_units = sum(_units(word) for word in group) + space * (len(group) - 1)
-        if len(group) > 1 and _px(run_units, size) > width:
-            pieces = [(word, _units(word)) for word in group]  # the run alone is too wide: its words, as any
-        else:
-            pieces = [(run, run_units)]
-        for word, units in pieces:
+    for run, run_units, words in _runs(text):
+        pieces = words if len(words) > 1 and _px(run_units, size) > width else ((run, run_units),)
+        for word, units in pieces:  # a run too wide alone is laid out word by word, as any
             if current and _px(current_units + space + units, size) <= width:
                 current, current_units = f"{current} {word}", current_units + space + units
                 continue
@@ -146,7 +161,7 @@ def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
                 current_units = _units(current)
                 lines.extend(full)
     lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) -> tuple[str, ...]:
@@ -156,8 +171,8 @@ def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) 
     low, high = 0.0, width
     while high - low > 1:
         middle = (low + high) / 2
-        if len(wrap(text, middle, size)) <= count:
+        if len(_wrapped(text, middle, size)) <= count:
             high = middle
         else:
             low = middle
-    return tuple(wrap(text, high, size))
+    return _wrapped(text, high, size)

@@ -348,3 +348,22 @@ def test_a_moved_line_start_keeps_marks_and_characters_together(text, width, lin
     if lines is not None:
         assert got == lines
         assert not any(line[0] in NO_LINE_START for line in got)
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("time to first token is 92 ms here", "92 ms"),
+    ("token 1 at 512 ms, then decodes", "512 ms,"),  # a unit keeps its comma and its number
+    ("the cache holds 2 GiB of keys", "2 GiB"),
+    ("the allocator hands out fill page 7", "page 7"),  # a short last number stays with its word
+])
+def test_wrapping_keeps_a_number_with_its_unit_and_a_last_number_with_its_word(text, kept):
+    widest = max(text_width(word) for word in text.split())  # narrower, a word is broken anyway
+    tried = 0
+    for width in range(int(widest) + 1, 300, 3):
+        lines = wrap(text, width)
+        assert " ".join(lines) == text
+        if text_width(kept) <= width:
+            assert any(kept in line for line in lines), (width, lines)
+            tried += 1
+    assert tried > 20
+
