@@ -176,3 +176,10 @@ def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) 
         else:
             low = middle
     return _wrapped(text, high, size)
+
+
+def even_wrap(text: str, width: float, size: float = FONT_SIZE) -> tuple[str, ...]:
+    """``text`` wrapped to ``width`` px: one line where it fits, else as few lines as :func:`wrap` needs, of even
+    length (:func:`balanced_wrap`), so that no word is left alone on the last."""
+    lines = _wrapped(text, width, size)
+    return lines if len(lines) < 2 else balanced_wrap(text, len(lines), width, size)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from ..measure import text_width
 from ..model import Scenario, Spec
 from .badges import place_badges
 from .geometry import Arrow, Badge, Box, LaneBand, LaneHeader, Layout, Panel, PanelFrame, PanelRow, Point, Rect
@@ -176,7 +177,9 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
                                            placed.lanes)
     else:
-        routes = route_all(boxes, ends, against)
+        # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
+        walls = [Rect(h.x, h.y, max(text_width(line) for line in h.lines), h.h) for h in placed.lanes if h.above]
+        routes = route_all(boxes, ends, against, walls)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},

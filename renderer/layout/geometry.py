@@ -127,13 +127,14 @@ class Arrow:
 
 @dataclass(frozen=True)
 class LaneHeader:
-    """A lane label at the left of a grid row."""
+    """A lane label at the left of a grid row, or (``above``) in a strip across the top of its lane."""
 
     x: float
     y: float
     w: float
     h: float
     lines: tuple[str, ...]
+    above: bool = False
 
     @property
     def first_baseline(self) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..locale import Words, balance_isolates, words_for
-from ..measure import balanced_wrap, text_width, wrap
+from ..measure import even_wrap, text_width, wrap
 from ..model import Scenario, Spec
 from .geometry import Panel, PanelFrame, PanelRow
 from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, PANEL_COLUMN_GAP, TITLE_LINE_HEIGHT, TITLE_SIZE
@@ -19,12 +19,6 @@ def step_heading(scenario: Scenario, index: int, words: Words) -> str:
 
 def _title_lines(text: str, width: float) -> tuple[str, ...]:
     return tuple(balance_isolates(wrap(text, width, TITLE_SIZE)))
-
-
-def _value_lines(text: str, width: float) -> tuple[str, ...]:
-    """A state value wrapped to ``width``, its lines balanced when it needs several."""
-    lines = wrap(text, width)
-    return tuple(lines) if len(lines) < 2 else balanced_wrap(text, len(lines), width)
 
 
 def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) -> Panel:
@@ -43,10 +37,10 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
     keys = list(spec.state_labels)
     words = words_for(spec.language, spec.messages)
     frames = [PanelFrame(_title_lines(words.say("posterTitle", scenario=scenario.title), title_w),
-                         tuple(_value_lines(scenario.initial.get(k, "") or "–", value_w) for k in keys))]
+                         tuple(even_wrap(scenario.initial.get(k, "") or "–", value_w) for k in keys))]
     for i, step in enumerate(scenario.steps):
         frames.append(PanelFrame(_title_lines(step_heading(scenario, i, words), title_w),
-                                 tuple(_value_lines(step.state.get(k, "") or "–", value_w) for k in keys)))
+                                 tuple(even_wrap(step.state.get(k, "") or "–", value_w) for k in keys)))
     title_lines = max(len(f.title) for f in frames)
     title_y = top + PAD_Y + TITLE_SIZE
     frames = [replace(f, title_y=round(title_y + (title_lines - len(f.title)) * TITLE_LINE_HEIGHT, 1)) for f in frames]

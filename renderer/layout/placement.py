@@ -11,7 +11,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..measure import balanced_wrap, text_width, wrap
+from ..measure import balanced_wrap, even_wrap, text_width, wrap
 from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
@@ -25,6 +25,9 @@ from .sizes import (
     FLOW_COLUMNS,
     GAP_X,
     GAP_Y,
+    LANE_HEADER_AIR,
+    LANE_HEADER_GAP,
+    LANE_HEADER_LINES,
     LANE_HEADER_WIDTH,
     LINE_HEIGHT,
     MARGIN,
@@ -211,33 +214,45 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (r, c) in cells.items():
         col_w[c] = max(col_w[c], natural_width(lines[key]))
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
-    header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - 8)) if label else () for label in lane_labels]
-    for r, hl in enumerate(header_lines[:n_rows]):
-        row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+    header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) if label else () for label in lane_labels]
+    on_top = any(len(hl) > LANE_HEADER_LINES for hl in header_lines)
+    if not on_top:
+        for r, hl in enumerate(header_lines[:n_rows]):
+            row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     gap_x, gap_y = _channel(spec, cells)
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
         col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
     has_headers = any(header_lines)
-    left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers else 0), 1)
+    left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers and not on_top else 0), 1)
     col_x = [left]
     for w, gap in zip(col_w[:-1], col_gaps, strict=True):
         col_x.append(round(col_x[-1] + w + gap, 1))
-    row_y = [MARGIN]
-    for h, gap in zip(row_h[:-1], row_gaps, strict=True):
-        row_y.append(round(row_y[-1] + h + gap, 1))
+    right = (col_x[-1] + col_w[-1]) if n_cols else MARGIN
+    # Names too long for the header column head their lanes from above, across the lane's width.
+    if on_top:
+        header_lines = [even_wrap(label, right - MARGIN) if label else () for label in lane_labels]
+    strip = [len(header_lines[r]) * LINE_HEIGHT + LANE_HEADER_GAP if on_top and r < len(header_lines)
+             and header_lines[r] else 0.0 for r in range(n_rows)]
+    row_y = [MARGIN + strip[0]] if n_rows else []
+    for r, (h, gap) in enumerate(zip(row_h[:-1], row_gaps, strict=True)):
+        row_y.append(round(row_y[-1] + h + gap + strip[r + 1], 1))
     boxes = {}
     for key, (r, c) in cells.items():
         boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])
-    right = (col_x[-1] + col_w[-1]) if n_cols else MARGIN
     bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
-    lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
-                  for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    if on_top:
+        lanes = tuple(LaneHeader(MARGIN, round(row_y[r] - strip[r], 1), right - MARGIN, len(hl) * LINE_HEIGHT, hl,
+                                 above=True)
+                      for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    else:
+        lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
+                      for r, hl in enumerate(header_lines[:n_rows]) if hl)
     bands: tuple[LaneBand, ...] = ()
-    if lane_labels:  # a lane grid: one tinted band per lane, reaching into half of each gap
-        bands = tuple(LaneBand(MARGIN - 8, row_y[r] - gap_y / 2 + 4, right + 8 - (MARGIN - 8), row_h[r] + gap_y - 8)
-                      for r in range(n_rows))
+    if lane_labels:  # a lane grid: one tinted band per lane (and its header strip), reaching into half of each gap
+        bands = tuple(LaneBand(MARGIN - 8, row_y[r] - strip[r] - gap_y / 2 + 4, right + 8 - (MARGIN - 8),
+                               row_h[r] + strip[r] + gap_y - 8) for r in range(n_rows))
     return Placement(boxes, lanes, bands, right, bottom)
 
 

@@ -294,8 +294,9 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
 
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
-              against: frozenset[str] = frozenset()) -> dict[str, Route]:
+              against: frozenset[str] = frozenset(), walls: Sequence[Rect] = ()) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
+    No route crosses ``walls`` either (the lane names of a grid).
 
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
@@ -305,7 +306,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
     sides = {p.key: facing(boxes[p.source], boxes[p.dest]) for p in paths}
     forward = [p for p in paths if p.key not in against]
     if against:  # each arrow back on the sides that cost least, preferring the way around the figure
-        grid = _Grid(list(boxes.values()), [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
+        grid = _Grid([*boxes.values(), *walls], [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
         core = Rect(min(b.x for b in boxes.values()), min(b.y for b in boxes.values()), 0, 0)
         core = Rect(core.x, core.y, max(b.right for b in boxes.values()) - core.x,
                     max(b.bottom for b in boxes.values()) - core.y)
@@ -314,18 +315,21 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
                 found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core))
                 if found.clean:
                     sides[p.key] = found.sides
-    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides)
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, walls)
     return {p.key: routes[p.key] for p in paths}
 
 
-def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]]) -> dict[str, Route]:
-    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side."""
+def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
+            walls: Sequence[Rect] = ()) -> dict[str, Route]:
+    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``."""
     every = dict.fromkeys(SIDES, 0.5)
     fractions = port_fractions(boxes, paths, sides)
     ports = {(p.key, end): port(boxes[box], side, fractions[(p.key, end)])
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
-    grid = _Grid(list(boxes.values()), [x for x, _ in ports.values()], [y for _, y in ports.values()])
+    # The ports, and the middles of the boxes' sides for a route walled in on its own sides (it may use any).
+    grid = _Grid([*boxes.values(), *walls], [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values())],
+                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values())])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]

@@ -19,7 +19,13 @@ PAD_Y = 10.0
 GAP_X = 40.0
 GAP_Y = 40.0
 MARGIN = 20.0
+#: The lane header column at the left of a grid, and the room its text keeps on the right.
 LANE_HEADER_WIDTH = 116.0
+LANE_HEADER_AIR = 8.0
+#: A lane name that needs more lines than this in the column heads its lane from above instead, in a strip
+#: across the lane, this far above its boxes.
+LANE_HEADER_LINES = 2
+LANE_HEADER_GAP = 6.0
 #: How far a lane's tinted band reaches beyond its boxes in the narrow layout.
 BAND_PAD = 8.0
 PATH_LABEL_SIZE = 13.0

@@ -367,3 +367,27 @@ def test_wrapping_keeps_a_number_with_its_unit_and_a_last_number_with_its_word(t
             tried += 1
     assert tried > 20
 
+
+
+def test_a_lane_name_too_long_for_the_header_column_heads_its_lane_from_above():
+    """More than LANE_HEADER_LINES lines in the column: every name goes in a strip above its lane, on one line
+    where the lane's width allows, inside the lane's band; the boxes start at the margin, and the figure is
+    narrower by the column."""
+    data = reference_spec()
+    data["layout"] = {"lanes": [{"key": "work", "label": "Engine work"}, "out", "kv"]}
+    short = layout_scenario(spec_from_data(data), spec_from_data(data).scenarios[0])
+    data["layout"]["lanes"][0]["label"] = "Engine work, one forward pass per step for every request"
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0])
+    header = layout.lanes[0]
+    assert header.above and len(header.lines) == 1
+    assert len(wrap(header.lines[0], L.LANE_HEADER_WIDTH - L.LANE_HEADER_AIR)) > L.LANE_HEADER_LINES
+    work0 = layout.boxes["work0"]
+    assert header.y + header.h + L.LANE_HEADER_GAP == pytest.approx(work0.y)
+    assert header.x == work0.x == min(box.x for box in layout.boxes.values())
+    band = layout.bands[0]
+    assert band.y < header.y and band.y + band.h > work0.y + work0.h
+    assert work0.x < short.boxes["work0"].x
+    # A name that fits the column (two lines at most) keeps the column.
+    assert not any(h.above for h in short.lanes) and short.lanes[0].x + short.lanes[0].w <= min(
+        box.x for box in short.boxes.values())

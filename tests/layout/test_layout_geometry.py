@@ -44,6 +44,16 @@ def test_routes_are_orthogonal_and_never_cross_a_box(figure):
         assert arrow.clean, key
 
 
+def test_no_route_crosses_a_lane_name(figure):
+    """Neither in the header column nor in a strip above its lane (a name too long for the column)."""
+    _, layout = figure
+    for header in layout.lanes:
+        text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+        for key, arrow in layout.arrows.items():
+            for a, b in _segments(arrow):
+                assert not text.crossed_by(a, b), (key, header.lines)
+
+
 def test_arrowheads_meet_the_target_edge(figure):
     spec, layout = figure
     for key, arrow in layout.arrows.items():

@@ -1,5 +1,6 @@
 """Specs of many shapes, made in code, for the layout's geometry tests: chains, cycles, fan-out and
-fan-in, opposite pairs, long skip edges across a lane grid, a 40-node graph, long and CJK labels."""
+fan-in, opposite pairs, long skip edges across a lane grid, lanes with long names, a 40-node graph, long and CJK
+labels."""
 
 from __future__ import annotations
 
@@ -64,6 +65,11 @@ def topologies() -> dict[str, dict]:
     shapes["grid-skips"] = with_graph(grid, [("a0", "a4", "skip ahead"), ("a1", "c3", "diagonal"),
                                              ("c4", "a0", "back to start"), ("b2", "b3", None), ("b3", "b2", "reply"),
                                              ("a2", "c2", "down two lanes")])
+    lanes = {f"{lane}{i}": f"{lane} step {i}" for lane in ("a", "b") for i in range(3)}
+    shapes["long-lane-names"] = with_graph(lanes, [("a0", "b0", "down"), ("b1", "a2", "up"), ("a0", "a1", None)])
+    shapes["long-lane-names"]["layout"] = {"lanes": [
+        {"key": "a", "label": "Without chunking: two running streams"},
+        {"key": "b", "label": "With chunking: the long prompt beside them"}]}
     forty = {f"n{i}x": f"node {i}" for i in range(40)}
     shapes["forty"] = with_graph(forty, [(f"n{i}x", f"n{j}x", None) for i in range(40) for j in (2 * i + 1, 3 * i + 2)
                                          if j < 40])
