@@ -348,7 +348,6 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         return report
     # What build and check do with the results; validate is done without loading it.
     from .manifest import INDEX, MANIFEST, manifest_bytes, manifest_collisions, recorded_index, retired, version_finding
-    from .stale import stale_outputs
 
     manifest_collisions(results, previous, output)
     retiring, dropped = retired(results, previous, output)
@@ -367,6 +366,8 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output))
+        from .stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
+
         stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build
