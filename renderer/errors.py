@@ -9,8 +9,10 @@ usage error, as click uses it).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
 
