@@ -9,10 +9,8 @@ usage error, as click uses it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from pathlib import Path
+from pathlib import Path
+from typing import Literal
 
 SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -12,7 +13,6 @@ from ..errors import HashError, MechdiagramError
 from .common import (
     EXISTING,
     SOURCE_ROOT_HELP,
-    PathValue,
     ReportingCommand,
     fill_options,
     format_option,
@@ -21,8 +21,6 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from ..config import Format
     from ..hashing import DigestWrite
 
@@ -47,7 +45,7 @@ def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
 @click.option("--write", is_flag=True,
               help="FILES are specs: write the current SHA-256 of each of their sources into them, "
                    "changing nothing else in the file.")
-@click.option("--source-root", type=PathValue(file_okay=False), default=None,
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --write: folder that source paths are relative to [default: each spec's project, "
                    "as for validate].")
 @format_option
@@ -98,9 +96,9 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
 @click.command("new", short_help="Write a small valid spec and its pinned notes source.",
                epilog="Example: mechdiagram new queue --dir mechanisms")
 @click.argument("name")
-@click.option("--dir", "folder", type=PathValue(file_okay=False), default=".",
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Folder for the new spec and its notes.")
-@click.option("--source-root", type=PathValue(file_okay=False), default=None,
+@click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
 @translated
 def new_command(name: str, folder: Path, source_root: Path | None) -> None:
@@ -111,8 +109,6 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     a parent, up to the project's: the nearest folder with a pyproject.toml or a .git) by a
     relative path; see `mechdiagram schema -o`.
     """
-    from pathlib import Path  # see PathValue
-
     from ..config import project_folder, project_settings, spec_project
     from ..files import display_path
     from ..scaffold import plan_new, schema_copy_is_current, write_new
@@ -141,8 +137,6 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
 @translated
 def schema_command(output: str | None) -> None:
     """Print the mechanism spec JSON Schema, or write it into your project for editors."""
-    from pathlib import Path  # see PathValue
-
     from ..assets import schema_text
     from ..files import display_path
     from ..scaffold import write_schema

@@ -1,17 +1,17 @@
 """What the commands share: turning errors into click errors, the one :class:`~renderer.config.Options`
 a command fills, the options several commands take, and running a build, check or validation.
 
-Only click and :mod:`renderer.errors` are imported here at start-up (not even :mod:`pathlib`: see
-:class:`PathValue`); the pipeline is imported by the function that runs it (see :mod:`renderer.cli`).
+Only click and :mod:`renderer.errors` are imported here at start-up; the pipeline is imported by the
+function that runs it (see :mod:`renderer.cli`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
@@ -19,26 +19,12 @@ import click
 from ..errors import CommandFailedError, ConfigError, MechdiagramError, UsageError
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from ..build import Progress
     from ..config import Format, Mode, Options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-
-class PathValue(click.Path[Any]):
-    """``click.Path(path_type=pathlib.Path)``, but :mod:`pathlib` is imported when a value is converted, not
-    when the commands are defined: ``--version`` and ``--help`` never need it."""
-
-    def coerce_path_result(self, value: str | os.PathLike[str]) -> Path:
-        """``value`` as a :class:`pathlib.Path`, as click's ``path_type`` makes it."""
-        from pathlib import Path
-
-        return value if isinstance(value, Path) else Path(value)
-
-
-EXISTING = PathValue(exists=True)
+EXISTING = click.Path(exists=True, path_type=Path)
 
 #: The --source-root option's help, for every command that has it.
 SOURCE_ROOT_HELP = ("Folder that source paths are relative to, for every spec [default: each spec's project: "
@@ -146,8 +132,6 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``).
     Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
     :class:`~renderer.errors.ConfigError` for an unknown format group."""
-    from pathlib import Path  # see PathValue
-
     from ..config import Options, project_settings
     from ..discovery import discover
     from ..files import display_path
@@ -212,7 +196,7 @@ def spec_options(func: F) -> F:
     func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
                         help="Report sources whose files are missing as unverified instead of failing. "
                              "A file that is present and differs still fails.")(func)
-    func = click.option("--source-root", type=PathValue(), default=None,
+    func = click.option("--source-root", type=click.Path(path_type=Path), default=None,
                         help=SOURCE_ROOT_HELP)(func)
     func = click.argument("specs", nargs=-1, type=EXISTING)(func)
     return translated(func)
@@ -233,7 +217,7 @@ def picture_options(func: F) -> F:
 
 #: The ``--template-dir`` option of ``build`` and ``check``.
 TEMPLATE_DIR = click.option(
-    "--template-dir", type=PathValue(exists=True, file_okay=False), default=None,
+    "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     help="Folder of jinja2 templates (page.html, fragment.html, figure.html, svg.css, player.css) used "
          "before the built-in ones. Templates are trusted code: use only your own.")
 

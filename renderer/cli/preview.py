@@ -4,15 +4,14 @@ save.  watchfiles and the server are imported when the command runs."""
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXISTING, SOURCE_ROOT_HELP, PathValue, fill_options, translated
+from .common import EXISTING, SOURCE_ROOT_HELP, fill_options, translated
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from ..serve import BuildEvent
 
 
@@ -39,11 +38,11 @@ def _print_build(event: BuildEvent) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 to listen on [default: a free one].")
 @click.option("--open", "open_browser", is_flag=True, help="Open the preview in the default web browser.")
-@click.option("-o", "--output", type=PathValue(file_okay=False), default=None,
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write every build into this folder, as build does [default: write nothing].")
 @click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
               help="Report sources whose files are missing as unverified instead of failing.")
-@click.option("--source-root", type=PathValue(), default=None,
+@click.option("--source-root", type=click.Path(path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
 @translated
 def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None, source_root: Path | None,

@@ -4,15 +4,14 @@ checks them and fails when the committed output is stale.  Each fills one
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from .common import TEMPLATE_DIR, PathValue, ReportingCommand, fill_options, picture_options, run_options, spec_options
+from .common import TEMPLATE_DIR, ReportingCommand, fill_options, picture_options, run_options, spec_options
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from ..config import Format
 
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
                epilog="Example: mechdiagram build mechanisms -o output")
 @spec_options
 @picture_options
-@click.option("-o", "--output", type=PathValue(file_okay=False), default=None,
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
 @TEMPLATE_DIR
 @click.option("--force", is_flag=True, help="Render every spec, even one whose inputs are unchanged since the "
@@ -56,7 +55,7 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
                epilog="Example: mechdiagram check mechanisms -o output --format github")
 @spec_options
 @picture_options
-@click.option("-o", "--output", type=PathValue(file_okay=False), default=None,
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 @TEMPLATE_DIR
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
