@@ -1,41 +1,20 @@
-"""Package data, read as :mod:`importlib.resources` gives it: the schema, templates' neighbours, the
+"""Package data, read through :mod:`importlib.resources`: the schema, templates' neighbours, the
 player's JS and CSS, the text metrics and the message catalogue.  Nothing is read from the working directory."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
 import json
 from functools import cache, lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
-
-
-def _files(package: str) -> Traversable:
-    """The files of ``package``, as :func:`importlib.resources.files` gives them.  A package of plain files on
-    disk (every install but a zip file) is its folder, found without importing :mod:`importlib.resources`,
-    which loads tempfile, shutil, zipfile and more: every command reads package data, most need nothing else
-    of it.  Raises ``ModuleNotFoundError`` as :func:`~importlib.resources.files` does."""
-    spec = importlib.import_module(package).__spec__
-    loader = spec.loader if spec is not None else None
-    if isinstance(loader, importlib.machinery.SourceFileLoader | importlib.machinery.SourcelessFileLoader):
-        return Path(loader.path).parent  # what importlib.resources' FileReader gives
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if isinstance(loader, importlib.machinery.NamespaceLoader) and len(locations) == 1:
-        return Path(locations[0])  # a folder without __init__.py, such as the schema's
-    from importlib import resources  # a zip install, or a namespace package in several folders
-
-    return resources.files(package)
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
 
 
 def _schema_folder() -> Traversable:
     try:
-        return _files("renderer.schema")
+        return resources.files("renderer.schema")
     except ModuleNotFoundError:  # an editable install of a source checkout: schema/ beside renderer/
-        return _files("renderer").joinpath("..", "schema")
+        return resources.files("renderer").joinpath("..", "schema")
 
 
 @lru_cache(maxsize=1)
@@ -54,12 +33,12 @@ def schema() -> dict[str, Any]:
 @cache
 def static_text(name: str) -> str:
     """A file under ``renderer/static`` (the player's JS and CSS)."""
-    return _files("renderer").joinpath("static", name).read_text("utf-8")
+    return resources.files("renderer").joinpath("static", name).read_text("utf-8")
 
 
 @lru_cache(maxsize=1)
 def _text_metrics() -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(_files("renderer").joinpath("data", "text-metrics.json")
+    parsed: dict[str, Any] = json.loads(resources.files("renderer").joinpath("data", "text-metrics.json")
                                         .read_text("utf-8"))
     return parsed
 
@@ -97,13 +76,13 @@ def package_data() -> tuple[tuple[str, bytes], ...]:
     sorted ``(name, bytes)`` pairs; the build key hashes them."""
     files: list[tuple[str, bytes]] = []
     for name in _OUTPUT_DATA:
-        files.extend(_walk(_files("renderer").joinpath(name), name))
+        files.extend(_walk(resources.files("renderer").joinpath(name), name))
     files.append(("schema/mechanism.schema.json", schema_text().encode("utf-8")))
     return tuple(files)
 
 
 def _locale_folder() -> Traversable:
-    return _files("renderer").joinpath("locales")
+    return resources.files("renderer").joinpath("locales")
 
 
 @lru_cache(maxsize=1)

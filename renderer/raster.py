@@ -15,6 +15,7 @@ import contextlib
 import io
 import re
 from functools import lru_cache
+from importlib import resources
 
 from . import theme
 from .errors import RasterError
@@ -50,8 +51,6 @@ def _rasteriser() -> str:
 
 @lru_cache(maxsize=1)
 def _font_paths() -> list[str]:
-    from importlib import resources  # for as_file (a zip install); loads tempfile, shutil and zipfile
-
     folder = resources.files("renderer").joinpath("fonts")
     return [str(_KEEP.enter_context(resources.as_file(folder.joinpath(name)))) for name in FONT_FILES]
 
