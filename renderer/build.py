@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .api import render_spec
-from .buildkey import RunKey, run_key
 from .config import Options, Project, spec_project
 from .discovery import discover, slug_for
 from .errors import MechdiagramError, OutputError
@@ -45,26 +44,16 @@ from .files import (
     write_file,
 )
 from .findings import Finding
-from .gallery import IndexPlan, plan_index, render_index
 from .load import LoadedSpec
-from .manifest import (
-    INDEX,
-    MANIFEST,
-    Entry,
-    manifest_bytes,
-    manifest_collisions,
-    manifest_entries,
-    read_manifest,
-    recorded_index,
-    recorded_outputs,
-    retired,
-    version_finding,
-)
 from .results import Report, SpecResult
-from .stale import stale_outputs
 
+# The build key, the manifest, the gallery page and check's comparison are imported by the functions that
+# use them: ``validate`` needs none of them (nor the output formats they load).
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+    from .gallery import IndexPlan
+    from .manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).
 Progress = Callable[[int], None]
@@ -174,6 +163,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _intact(entry: Entry, output: Path) -> bool:
     """Whether every output file a manifest entry records is in the folder with the recorded bytes."""
+    from .manifest import recorded_outputs  # build and check only: validate never loads the manifest
+
     outputs = recorded_outputs(entry)
     return bool(outputs) and all(digest is not None and file_digest_or_none(output / name) == digest
                                  for name, digest in outputs)
@@ -181,7 +172,9 @@ def _intact(entry: Entry, output: Path) -> bool:
 
 def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | None]]:
     """Each spec's bytes and build key (``None`` for a file that cannot be read or is not a JSON object)."""
-    shared: RunKey = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats)
+    from .buildkey import run_key  # build and check only: validate needs no build key
+
+    shared = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats)
     by_folder: dict[Path, Project] = {}
     keys: dict[Path, tuple[bytes, str | None]] = {}
     for path in paths:
@@ -205,6 +198,8 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
     (``arrived`` is called with each of those as it comes in)."""
     if options.mode == "validate":
         return _process_all(paths, options, progress)
+    from .manifest import version_finding  # build and check only: validate skips nothing
+
     keys = _keys(paths, options)
     skipped: dict[Path, SpecResult] = {}
     # A manifest of another version records keys made another way: nothing of it is trusted.
@@ -252,6 +247,9 @@ def _index(options: Options, output: Path, results: list[SpecResult], previous: 
     ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
     if not options.index or not any(path.is_dir() for path in options.specs):
         return None
+    from .gallery import plan_index, render_index  # build and check only: validate writes no gallery page
+    from .manifest import manifest_entries, recorded_index
+
     plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
     if plan.refused is not None:
         report.output_findings.append(plan.refused)
@@ -261,6 +259,8 @@ def _index(options: Options, output: Path, results: list[SpecResult], previous: 
 
 def _index_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
     """Whether the gallery page on disk is the one this run would write, or none is to be written."""
+    from .manifest import INDEX, read_manifest  # build only
+
     plan = _index(options, output, results, read_manifest(output), Report(results))
     return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
 
@@ -271,6 +271,8 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
     # threads, which overlap the waits for each file's sync with the rendering of the next specs); here
     # they are renamed into place.  The manifest goes last, and only once every output is in place, so
     # that it never describes files an interrupted or failed build did not write.
+    from .manifest import INDEX, MANIFEST, manifest_bytes, read_manifest, recorded_index  # build only
+
     if (not expected and not retiring and not dropped and any(r.skipped for r in results)
             and all(r.skipped or r.failed for r in results) and _index_current(options, output, results)):
         report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
@@ -331,7 +333,11 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
 def _execute(options: Options, progress: Progress | None, staging: Staging | None) -> Report:
     """:func:`execute`; a ``build`` stages each spec's files as the spec comes in."""
     output = options.output
-    previous = read_manifest(output) if options.mode != "validate" else {}
+    previous: dict[str, Entry] = {}
+    if options.mode != "validate":  # validate reads no manifest
+        from .manifest import read_manifest
+
+        previous = read_manifest(output)
     unreadable: list[Finding] = []
     results = _run_specs(discover(options.specs, unreadable), options, previous, progress,
                          partial(_stage, staging) if staging is not None else None)
@@ -340,6 +346,9 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     report.output_findings.extend(unreadable)
     if options.mode == "validate":
         return report
+    # What build and check do with the results; validate is done without loading it.
+    from .manifest import INDEX, MANIFEST, manifest_bytes, manifest_collisions, recorded_index, retired, version_finding
+
     manifest_collisions(results, previous, output)
     retiring, dropped = retired(results, previous, output)
     expected: dict[str, bytes] = {}
@@ -357,6 +366,8 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output))
+        from .stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
+
         stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build

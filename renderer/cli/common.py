@@ -107,16 +107,18 @@ def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None], p
     """The optional format groups to write: ``formats`` under ``[tool.mechdiagram]`` of ``pyproject``, then
     the flags (``--png`` adds, ``--no-png`` removes).  Raises :class:`ConfigError`, naming the file, for an
     unknown group name."""
-    from ..files import display_path
-    from ..outputs import groups
-
-    known = groups()
     listed = settings.get("formats", [])
-    unknown = [name for name in listed if name not in known]
-    if unknown:
-        raise ConfigError(f"{display_path(pyproject)}: [tool.mechdiagram] formats has unknown format "
-                          f"{unknown[0]!r}; known formats: " + ", ".join(known))
-    chosen = {name for name in listed if known[name]}
+    chosen: set[str] = set()
+    if listed:  # only a formats setting needs the registry of formats, which loads the layout and more
+        from ..files import display_path
+        from ..outputs import groups
+
+        known = groups()
+        unknown = [name for name in listed if name not in known]
+        if unknown:
+            raise ConfigError(f"{display_path(pyproject)}: [tool.mechdiagram] formats has unknown format "
+                              f"{unknown[0]!r}; known formats: " + ", ".join(known))
+        chosen = {name for name in listed if known[name]}
     for name, flag in flags.items():
         if flag is not None:
             chosen = chosen | {name} if flag else chosen - {name}

@@ -13,7 +13,6 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from ..assets import schema
@@ -121,6 +120,8 @@ def _milliseconds(value: Any) -> int | None:
     found = _WITH_UNIT.fullmatch(value) if isinstance(value, str) and len(value) <= 32 else None
     if found is None:
         return None
+    from decimal import Decimal  # only a duration written with a unit needs exact arithmetic
+
     amount = Decimal(found.group(1)) * (1000 if found.group(2) == "s" else 1)
     bounds = schema()["$defs"]["step"]["properties"]["duration"]
     if amount != amount.to_integral_value() or not bounds["minimum"] <= amount <= bounds["maximum"]:

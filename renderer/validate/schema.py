@@ -11,7 +11,6 @@ explaining, so that validating a valid spec does not pay for its import.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -121,6 +120,8 @@ def _unknown_keys(spec: LoadedSpec, error: ValidationError, instance: dict[str, 
     and ``(pointer of the object, required key)`` goes into ``answered`` so that no ``required``
     finding repeats it.
     """
+    import difflib  # only an unknown key needs the "did you mean" search, never a valid spec
+
     subschema = error.schema if isinstance(error.schema, dict) else {}
     allowed = list(subschema.get("properties", {}))
     lacking = [k for k in subschema.get("required", []) if k not in instance]

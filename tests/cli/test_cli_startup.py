@@ -1,6 +1,7 @@
 """Start-up: a command imports only what it uses.  Structural checks, not timings (those are in
 bench/bench_startup.py): --version and validate of a valid spec load neither jinja2, svgwrite nor
-jsonschema; a build of one spec loads no process pool; the progress bar shows on a terminal only."""
+jsonschema, nor the standard-library modules only some runs need (LAZY); a build of one spec loads no
+process pool; the progress bar shows on a terminal only."""
 
 from __future__ import annotations
 
@@ -16,21 +17,28 @@ from support.specs import MECHANISMS, ROOT
 
 HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.process")
 
-#: Runs the CLI in a fresh interpreter, then prints which of HEAVY it imported.
+#: Standard-library modules imported where they are used, not at start-up: "did you mean" suggestions
+#: (difflib), check's rebuild hint (shlex), a duration's hint (decimal: jsonschema_rs imports it anyway, so it
+#: is not watched), a pool of threads or processes, a digest (hashlib) and the output folder's lock (fcntl).
+LAZY = ("difflib", "shlex", "concurrent.futures", "hashlib", "fcntl")
+
+#: Runs the CLI in a fresh interpreter, then prints which of the watched modules the command imported (those
+#: loaded before it started do not count).
 PROBE = """
 import sys
+before = set(sys.modules)
 from renderer.cli import main
 try:
     main(sys.argv[1:], standalone_mode=False)
 except SystemExit:
     pass
-heavy = {heavy!r}
-print("LOADED", ",".join(sorted(m for m in heavy if m in sys.modules)))
+watched = {watched!r}
+print("LOADED", ",".join(sorted(m for m in watched if m in sys.modules and m not in before)))
 """
 
 
-def _loaded(*args: str, cwd: Path = ROOT) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], cwd=cwd,
+def _loaded(*args: str, cwd: Path = ROOT, watched: tuple[str, ...] = HEAVY) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE.format(watched=watched), *args], cwd=cwd,
                           capture_output=True, text=True, timeout=60)
     line = [x for x in done.stdout.splitlines() if x.startswith("LOADED")][-1]
     return set(filter(None, line.removeprefix("LOADED ").split(",")))
@@ -38,12 +46,22 @@ def _loaded(*args: str, cwd: Path = ROOT) -> set[str]:
 
 @pytest.mark.slow
 def test_version_imports_nothing_of_the_pipeline():
-    assert _loaded("--version") == set()
+    assert _loaded("--version", watched=(*HEAVY, *LAZY)) == set()
 
 
 @pytest.mark.slow
 def test_validating_a_valid_spec_needs_no_templates_drawing_or_explanations():
     assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json")) == set()
+
+
+@pytest.mark.slow
+def test_validating_a_valid_spec_loads_only_the_standard_library_it_uses(tmp_path):
+    spec = str(MECHANISMS / "prefill-decode.mechanism.json")
+    # Its sources are not under tmp_path (reported as unverified): nothing is hashed, nothing of LAZY loaded.
+    assert _loaded("validate", spec, "--source-root", str(tmp_path), "--allow-missing-sources",
+                   watched=LAZY) == set()
+    # With its sources there, they are hashed: hashlib, and still nothing else.
+    assert _loaded("validate", spec, watched=LAZY) == {"hashlib"}
 
 
 @pytest.mark.slow
