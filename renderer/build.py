@@ -302,11 +302,12 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
         (report.written if was_written else report.unchanged).append(name)
 
 
-def render_all(options: Options) -> list[SpecResult]:
+def render_all(options: Options, unreadable: list[Finding] | None = None) -> list[SpecResult]:
     """Every spec of ``options.specs`` loaded, checked and (unless validating) rendered into memory, in
     discovery order, writing nothing and skipping nothing; two specs with one output name both fail.
+    A folder that cannot be read gets its ``unreadable-folder`` warning in ``unreadable`` when a list is given.
     The preview server (:mod:`renderer.serve`) starts here.  Never raises for bad input."""
-    results = _process_all(discover(options.specs), options)
+    results = _process_all(discover(options.specs, unreadable), options)
     _slug_collisions(results)
     return results
 

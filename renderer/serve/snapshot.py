@@ -106,15 +106,17 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
     writes them; otherwise nothing is written anywhere.  Never raises for bad input; an output folder
     that cannot be written becomes a finding of rule :data:`BUILD_STOPPED` in ``general``.
     """
-    general: list[Finding] = []
+    general: list[Finding] = []  # about the build as a whole: an unreadable folder, the output folder's findings
     if write:
         try:
-            results = execute(dataclasses.replace(options, mode="build")).results
+            report = execute(dataclasses.replace(options, mode="build"))
+            results = report.results
+            general.extend(report.output_findings)
         except MechdiagramError as exc:  # the output folder: report it, and still preview in memory
             general.append(Finding(display_path(options.output), None, exc.message, BUILD_STOPPED))
-            results = render_all(dataclasses.replace(options, mode="build"))
+            results = render_all(dataclasses.replace(options, mode="build"), general)
     else:
-        results = render_all(dataclasses.replace(options, mode="build"))
+        results = render_all(dataclasses.replace(options, mode="build"), general)
     files: dict[str, bytes] = {}
     for result in results:
         if not result.failed:

@@ -116,3 +116,20 @@ def test_only_a_locked_folder_is_a_usage_error_that_names_it(tmp_path, monkeypat
     assert result.exit_code == 2
     assert ("no spec files (*.mechanism.json) in only; only/locked: cannot read this folder (Permission denied); "
             "the specs in it, if any, are left out") in result.stderr
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_the_preview_names_a_folder_it_cannot_read_once(tmp_path, monkeypatch, locked, write):
+    """``serve`` shows an unreadable folder's warning among the build's findings (its page and terminal), whether
+    it builds in memory or into an output folder, and previews the other specs."""
+    from renderer.config import Options
+    from renderer.serve.snapshot import build_snapshot
+
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    locked()
+    snapshot = build_snapshot(Options(specs=[tmp_path / "specs"], output=tmp_path / "out", jobs=1), write=write)
+    assert [(f.rule, f.severity) for f in snapshot.general] == [("unreadable-folder", "warning")]
+    assert snapshot.general[0].file == "specs/locked"
+    assert [spec.display for spec in snapshot.specs] == ["specs/good.mechanism.json"]
+    assert not snapshot.specs[0].failed and snapshot.specs[0].fragment
