@@ -24,6 +24,7 @@ from .context import RuleContext
 from .layout_rules import cell_collisions, lanes_and_positions, unclean_routes
 from .limits import over_limits
 from .message_rules import message_overrides
+from .messages import missing_key
 from .outline import outline
 from .schema import schema_findings, schema_is_valid
 from .text import text_rules
@@ -105,7 +106,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     findings = [f for f in findings if not (f.rule == "additionalProperties" and f.pointer in ends)]
     # A path with neither from nor to: its kind finding says it all, not the schema's two missing keys.
     boxes = {pointer_join("targets", key) for key, target in shape.target_map.items() if target.node_like}
-    ends_missing = ('missing required key "from"', 'missing required key "to"')
+    ends_missing = (missing_key("from"), missing_key("to"))
     findings = [f for f in findings if not (f.rule == "required" and f.pointer in boxes and f.message in ends_missing)]
     # A reference that is no key at all ("get key"): the unknown-target finding, which names the key meant,
     # says it; the schema's key pattern adds nothing.

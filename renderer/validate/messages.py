@@ -84,11 +84,16 @@ def _plain(view: ErrorView, text: str) -> Message:
     return Message(text, view.pointer)
 
 
+def missing_key(key: str) -> str:
+    """The text of a ``required`` finding for ``key`` (other rules drop it beside a finding that says more)."""
+    return f"missing required key {quote(key)}"
+
+
 def _required(view: ErrorView, counter: RequiredCounter) -> Message:
     missing = [k for k in view.expected if isinstance(view.value, dict) and k not in view.value]
     nth = counter.next(view)
     key = missing[nth] if nth < len(missing) else str(view.expected)
-    return Message(f"missing required key {quote(key)}", view.pointer, missing=key)
+    return Message(missing_key(key), view.pointer, missing=key)
 
 
 def _one_of(view: ErrorView) -> Message:
