@@ -96,9 +96,9 @@ def _split_word(word: str, width: float, size: float) -> list[str]:
 #: Unit symbols a number keeps beside it on one line ("92 ms", "2 GiB"): time, data, percent.
 UNITS = frozenset({"ns", "µs", "us", "ms", "s", "min", "h", "B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB",
                    "TiB", "%"})
-_NUMBER = re.compile(r"[~≈<>±+-]?[0-9][0-9.,]*%?")
+_NUMBER = re.compile(r"[(\[]?[~≈<>±+-]?[0-9][0-9.,]*%?")
 #: Punctuation a unit may carry ("512 ms, then"): it stays with the unit.
-_TRAILING = ",.;:!?)]}»”’"
+_TRAILING = ",.;:!?)]}»”’،؛…"
 
 
 def _groups(words: list[str]) -> list[list[str]]:

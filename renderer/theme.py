@@ -47,7 +47,7 @@ LIGHT = Palette(
 DARK = Palette(
     bg="#0d1117", text="#e6edf3", muted="#9198a1", node_fill="#1c2128", node_stroke="#8b949e",
     active_fill="#79c0ff", active_text="#0d1117", active_stroke="#79c0ff", dim_stroke="#6e7681",
-    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22", lane_fill="#161b22",
+    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22", lane_fill="#1c2433",
 )
 
 

@@ -78,7 +78,8 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
-    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles)
+    names = [Rect(h.x, h.y, max(text_width(line) for line in h.lines), h.h) for h in shared.lanes]
+    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, names)
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
@@ -98,6 +99,8 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     else:
         cells, lane_labels = grid_cells(spec)
         drawn = _routed(spec, cells, lane_labels)
+        if any(h.above for h in drawn.placed.lanes) and not drawn.clean:  # the strips take room a label needed
+            drawn = _routed(spec, cells, lane_labels, strips=False)
     placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
@@ -154,16 +157,22 @@ class _Routed:
     bottom: float
     down: bool
 
+    @property
+    def clean(self) -> bool:
+        """Whether every route and every label is clear of the boxes, the lane names and each other."""
+        return all(r.clean for r in self.routes.values()) and all(label.clean for label in self.labels.values())
+
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
-            narrow_box_max: float | None = None) -> _Routed:
+            narrow_box_max: float | None = None, strips: bool = True) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
-    ``narrow_box_max`` wide) when that is given, else the wide layout."""
+    ``narrow_box_max`` wide) when that is given, else the wide layout (lane names in strips above their
+    lanes where :func:`~renderer.layout.placement.place` and ``strips`` allow)."""
     narrow = narrow_box_max is not None
     if narrow_box_max is not None:
         placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS)
     else:
-        placed = place(spec, cells, lane_labels)
+        placed = place(spec, cells, lane_labels, strips=strips)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]

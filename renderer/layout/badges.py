@@ -10,6 +10,8 @@ one place, its route's middle, and a box's badge four corners).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..measure import text_width
 from ..model import Scenario
 from .geometry import Arrow, Badge, Box, Point, Rect
@@ -42,12 +44,13 @@ def _longest_segment_middle(arrow: Arrow) -> tuple[float, float]:
 
 
 def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arrow],
-                 obstacles: list[Rect]) -> tuple[Badge, ...]:
+                 obstacles: list[Rect], names: Sequence[Rect] = ()) -> tuple[Badge, ...]:
     """Badges of ``scenario``'s steps (see the module docstring), in drawing order.
 
     ``obstacles`` are the rectangles a badge should not cover besides boxes (path-label blocks,
     lane headers).  A badge that finds no free place takes the first candidate place that covers no
-    other box, arrowhead or badge (a route or a label may then pass under it), else its first one.
+    other box, arrowhead, badge or text of ``names`` (the lane names: a route or a path label may then pass
+    under it), else its first one.
     """
     heads = [a.head_box for a in arrows.values()]
     on_box: dict[str, list[int]] = {}
@@ -80,7 +83,7 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
         candidates = [Rect(round(cx - w / 2, 1), round(cy - BADGE_HEIGHT / 2, 1), round(w, 1), BADGE_HEIGHT)
                       for cx, cy in centres]
         rect = next((c for c in candidates if _free(c, [*others, *heads, *obstacles], placed, segments)),
-                    next((c for c in candidates if _free(c, [*others, *heads], placed, [])), candidates[0]))
+                    next((c for c in candidates if _free(c, [*others, *heads, *names], placed, [])), candidates[0]))
         placed.append(rect)
         badges.append(Badge(rect.x, rect.y, rect.w, rect.h, key, text))
     return tuple(badges)

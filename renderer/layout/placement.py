@@ -98,9 +98,15 @@ def _inner(label: str, box_max: float = BOX_MAX_WIDTH) -> float:
 
 
 def box_lines(label: str, box_max: float = BOX_MAX_WIDTH) -> tuple[str, ...]:
-    """A node label wrapped for a box at most ``box_max`` wide: words are broken only when longer
-    than :data:`BOX_WORD_WIDTH`."""
-    return tuple(wrap(label, _inner(label, box_max)))
+    """A node label wrapped for a box at most ``box_max`` wide, in lines of even length when it needs several
+    (no word left alone on the last: "paused: / no token", not "paused: no / token"): words are broken only
+    when longer than :data:`BOX_WORD_WIDTH`."""
+    inner = _inner(label, box_max)
+    lines = tuple(wrap(label, inner))
+    if len(lines) < 2:
+        return lines
+    balanced = balanced_wrap(label, len(lines), inner)
+    return balanced if _whole_words(balanced, label) or not _whole_words(lines, label) else lines
 
 
 def natural_width(lines: tuple[str, ...]) -> float:
@@ -199,11 +205,14 @@ def _widths(base: float, counts: list[int]) -> list[float]:
 
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
-          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None) -> Placement:
+          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`);
     ``box_max`` bounds box widths there and ``gaps`` replaces the least gaps (:data:`GAP_X`,
-    :data:`GAP_Y`)."""
+    :data:`GAP_Y`).  A lane grid whose names need more than :data:`LANE_HEADER_LINES` lines in the header
+    column heads its lanes from strips above them instead (:class:`LaneHeader` ``above``), when ``strips``
+    allows, no path runs from one lane to another (it would have to cross a name) and the lanes are at least
+    twice the column's width."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps)
     lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
@@ -215,15 +224,17 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         col_w[c] = max(col_w[c], natural_width(lines[key]))
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) if label else () for label in lane_labels]
-    on_top = any(len(hl) > LANE_HEADER_LINES for hl in header_lines)
-    if not on_top:
-        for r, hl in enumerate(header_lines[:n_rows]):
-            row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     gap_x, gap_y = _channel(spec, cells)
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
         col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
+    across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
+    on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
+              and any(len(hl) > LANE_HEADER_LINES for hl in header_lines[:n_rows]))
+    if not on_top:
+        for r, hl in enumerate(header_lines[:n_rows]):
+            row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     has_headers = any(header_lines)
     left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers and not on_top else 0), 1)
     col_x = [left]
@@ -251,7 +262,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
                       for r, hl in enumerate(header_lines[:n_rows]) if hl)
     bands: tuple[LaneBand, ...] = ()
     if lane_labels:  # a lane grid: one tinted band per lane (and its header strip), reaching into half of each gap
-        bands = tuple(LaneBand(MARGIN - 8, row_y[r] - strip[r] - gap_y / 2 + 4, right + 8 - (MARGIN - 8),
+        bands = tuple(LaneBand(MARGIN - BAND_PAD, row_y[r] - strip[r] - gap_y / 2 + 4, right - MARGIN + 2 * BAND_PAD,
                                row_h[r] + strip[r] + gap_y - 8) for r in range(n_rows))
     return Placement(boxes, lanes, bands, right, bottom)
 
@@ -286,7 +297,7 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
             header = tuple(wrap(label, width)) if label else ()
             if header:
                 lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
-                y += len(header) * LINE_HEIGHT + PAD_Y
+                y += len(header) * LINE_HEIGHT + LANE_HEADER_GAP
         h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
         boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
         y += h + gap_y

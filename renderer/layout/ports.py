@@ -54,15 +54,19 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
     """Where each route meets its box, as a fraction along the side, by (path key, "source" or "dest"):
     the routes on one side share it out, ordered by where they go; a port alone on its side lines up
     with the other end's port, so that the route runs straight."""
-    users: dict[tuple[str, str], list[tuple[float, str, str]]] = {}
+    users: dict[tuple[str, str], list[tuple[float, float, str, str]]] = {}
     for p in paths:
         out_side, in_side = sides[p.key]
-        users.setdefault((p.source, out_side), []).append((_along(out_side, boxes[p.dest]), p.key, "source"))
-        users.setdefault((p.dest, in_side), []).append((_along(in_side, boxes[p.source]), p.key, "dest"))
+        # Routes to one box are ordered by where they meet it (the middle of the side each uses), so that they
+        # nest instead of crossing: one into its left side above one out of its bottom.
+        users.setdefault((p.source, out_side), []).append(
+            (_along(out_side, boxes[p.dest]), _toward(out_side, port(boxes[p.dest], in_side)), p.key, "source"))
+        users.setdefault((p.dest, in_side), []).append(
+            (_along(in_side, boxes[p.source]), _toward(in_side, port(boxes[p.source], out_side)), p.key, "dest"))
     fractions: dict[tuple[str, str], float] = {}
     for items in users.values():
         items.sort()
-        for n, (_, key, end) in enumerate(items):
+        for n, (_, _, key, end) in enumerate(items):
             # Spread over the middle half of the side, or 70 % of it for three or more, so that labels of
             # routes side by side have room between them.
             spread = 0.5 if len(items) <= 2 else 0.7
@@ -90,6 +94,11 @@ def facing(source: Rect, dest: Rect) -> tuple[str, str]:
     """The sides of ``source`` and ``dest`` that face each other (see :func:`side_cost`)."""
     return (min(SIDES, key=lambda side: side_cost(source, dest, side)),
             min(SIDES, key=lambda side: side_cost(dest, source, side)))
+
+
+def _toward(side: str, point: Point) -> float:
+    """Where ``point`` lies along ``side``'s direction."""
+    return point[1] if side in ("left", "right") else point[0]
 
 
 def _along(side: str, other: Rect) -> float:

@@ -19,15 +19,18 @@ PAD_Y = 10.0
 GAP_X = 40.0
 GAP_Y = 40.0
 MARGIN = 20.0
+#: An active box's ring: this far outside the box.
+RING_GAP = 5.0
 #: The lane header column at the left of a grid, and the room its text keeps on the right.
 LANE_HEADER_WIDTH = 116.0
 LANE_HEADER_AIR = 8.0
 #: A lane name that needs more lines than this in the column heads its lane from above instead, in a strip
 #: across the lane, this far above its boxes.
 LANE_HEADER_LINES = 2
-LANE_HEADER_GAP = 6.0
-#: How far a lane's tinted band reaches beyond its boxes in the narrow layout.
-BAND_PAD = 8.0
+LANE_HEADER_GAP = RING_GAP + 7.0
+#: How far a lane's tinted band reaches beyond its boxes at the sides (and in the narrow layout above and below):
+#: an active box's ring (RING_GAP out) keeps 7 units inside it.
+BAND_PAD = RING_GAP + 7.0
 PATH_LABEL_SIZE = 13.0
 #: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
 MIN_TEXT_PX = 12.0
@@ -48,8 +51,6 @@ BOX_RADIUS = 6.0
 RING_RADIUS = 9.0
 BAND_RADIUS = 8.0
 PANEL_RADIUS = 6.0
-#: An active box's ring: this far outside the box.
-RING_GAP = 5.0
 #: The dot that travels along an active route: its radius.
 DOT_RADIUS = 4.0
 #: The state panel: where its heading and row labels start, inside its left edge; the heading's line height.

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from renderer.layout import grid_cells, layout_scenario
+from renderer.layout import diagram, grid_cells, layout_scenario
 from renderer.layout import sizes as L
 from renderer.measure import text_width, wrap
 from renderer.model import spec_from_data
@@ -391,3 +391,75 @@ def test_a_lane_name_too_long_for_the_header_column_heads_its_lane_from_above():
     # A name that fits the column (two lines at most) keeps the column.
     assert not any(h.above for h in short.lanes) and short.lanes[0].x + short.lanes[0].w <= min(
         box.x for box in short.boxes.values())
+
+
+def test_a_box_label_on_several_lines_is_balanced_and_keeps_its_words():
+    from renderer.layout.placement import box_lines
+
+    assert box_lines("paused: no token", 140) == ("paused:", "no token")  # greedy: "paused: no" / "token"
+    for label in ("Scheduler: admits requests into the running batch and owns their KV-cache pages",
+                  "next token after a 537 ms gap", "一个很长的中文标签，用来测试换行是否正确"):
+        lines = box_lines(label, 140)
+        assert "".join(lines).replace(" ", "") == label.replace(" ", "")
+        assert all(text_width(line) <= L.BOX_WORD_WIDTH - 2 * L.PAD_X for line in lines), lines
+        if " " in label:
+            assert [w for line in lines for w in line.split()] == label.split()
+
+
+def _lanes_spec(targets: dict, lanes: list, positions: dict | None = None) -> dict:
+    """A lane grid of ``targets`` (key -> label for nodes, (from, to, label) for paths) with ``lanes``."""
+    data = minimal_spec()
+    data["targets"] = {key: ({"id": f"t-{key}", "kind": "node", "label": value} if isinstance(value, str) else
+                             {"id": f"t-{key}", "kind": "path", "from": value[0], "to": value[1],
+                              **({"label": value[2]} if value[2] else {})}) for key, value in targets.items()}
+    nodes = [key for key, value in targets.items() if isinstance(value, str)]
+    for step in data["scenarios"][0]["steps"]:
+        step["active"], step["paths"] = [nodes[0]], []
+    data["scenarios"][0]["unselected"] = []
+    data["layout"] = {"lanes": lanes, **({"positions": positions} if positions else {})}
+    return data
+
+
+LONG_NAME = "Engine work, one forward pass per step for every request"
+
+
+@pytest.mark.parametrize("targets", [
+    {"a0": "first", "a1": "second", "b0": "third", "b1": "fourth", "down": ("a1", "b1", None)},
+    {"a0": "first", "b0": "second", "p": ("a0", "b0", "data"), "q": ("b0", "a0", "back")},
+])
+def test_a_path_from_one_lane_to_another_keeps_the_header_column(targets):
+    """A name in a strip would stand between the lanes, in the way of every route from above (the routes
+    went around the figure instead): with a path across lanes, long names wrap in the column."""
+    data = _lanes_spec(targets, ["a", {"key": "b", "label": LONG_NAME}])
+    spec = spec_from_data(data)
+    drawn = diagram(spec)
+    assert not any(h.above for h in drawn.lanes)
+    arrow = drawn.arrows["down" if "down" in targets else "p"]
+    assert len(arrow.points) == 2 and arrow.clean  # straight down, between the two boxes
+
+
+def test_strips_that_leave_a_label_no_room_give_way_to_the_column():
+    data = _lanes_spec({"a0": "first", "a1": "second", "b1": "third", "go": ("a0", "a1", "a long path label here"),
+                        "back": ("a1", "a0", "a long path label here")},
+                       [{"key": "a", "label": "Scheduler and queue of waiting requests"}, {"key": "b", "label": "B"}])
+    drawn = diagram(spec_from_data(data))
+    assert all(arrow.clean for arrow in drawn.arrows.values())
+    assert not any(h.above for h in drawn.lanes)
+
+
+def test_only_the_lanes_drawn_decide_on_strips():
+    data = _lanes_spec({"a0": "first", "b0": "second", "z0": "third"},
+                       [{"key": "a", "label": "Work"}, {"key": "b", "label": "Cache"},
+                        {"key": "z", "label": "A very long lane name that is never drawn: its one node moved"}],
+                       {"z0": {"row": 0, "column": 2}})
+    drawn = diagram(spec_from_data(data))
+    assert [h.lines for h in drawn.lanes] == [("Work",), ("Cache",)] and not any(h.above for h in drawn.lanes)
+
+
+@pytest.mark.parametrize("text, kept", [("token 1 at 512 ms، then decodes", "512 ms،"),
+                                        ("the step takes (512 ms) in all", "(512 ms)")])
+def test_a_unit_keeps_arabic_punctuation_and_brackets_with_its_number(text, kept):
+    widest = max(text_width(word) for word in text.split())
+    for width in range(int(widest) + 1, 300, 3):
+        if text_width(kept) <= width:
+            assert any(kept in line for line in wrap(text, width)), width

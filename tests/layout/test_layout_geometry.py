@@ -44,6 +44,30 @@ def test_routes_are_orthogonal_and_never_cross_a_box(figure):
         assert arrow.clean, key
 
 
+def test_an_active_ring_stays_inside_its_lane_band_clear_of_the_lane_names(figure):
+    """The ring an active box gets (RING_GAP out) keeps 6 units inside the band of the lane the box is in, and
+    off every lane name."""
+    _, layout = figure
+    for box in layout.boxes.values():
+        ring = box.ring
+        bands = [b for b in layout.bands if b.x <= box.x and box.right <= b.x + b.w and b.y <= box.y
+                 and box.bottom <= b.y + b.h]
+        for band in bands:
+            assert min(ring.x - band.x, band.x + band.w - ring.right, ring.y - band.y,
+                       band.y + band.h - ring.bottom) >= 6, box.key
+        for header in layout.lanes:
+            text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+            assert not ring.grown(2).overlaps(text), (box.key, header.lines)
+
+
+def test_no_badge_covers_a_lane_name(figure):
+    _, layout = figure
+    for header in layout.lanes:
+        text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+        for badge in layout.badges:
+            assert not badge.overlaps(text), (badge.key, header.lines)
+
+
 def test_no_route_crosses_a_lane_name(figure):
     """Neither in the header column nor in a strip above its lane (a name too long for the column)."""
     _, layout = figure

@@ -219,3 +219,32 @@ def test_the_layered_layout_is_the_same_every_time():
     wide = {repr(sorted(diagram(spec).cells.items())) for _ in range(30)}
     narrow = {repr(diagram(spec, narrow=True).arrows) for _ in range(10)}
     assert len(wide) == 1 and len(narrow) == 1, (len(wide), len(narrow))
+
+
+def test_two_routes_between_one_pair_of_boxes_nest_instead_of_crossing():
+    """On the side they share, the route that meets the other box higher (its left side, level with the
+    box) takes the upper port, and the one that meets it lower (out of its bottom) the lower: the first
+    runs inside the second, as in serving-stack's write K/V and read history."""
+    from renderer.layout.geometry import Box
+    from renderer.layout.ports import PathEnds, port_fractions
+
+    boxes = {"model": Box(300, 200, 160, 110, key="model"), "kv": Box(590, 20, 160, 130, key="kv")}
+    paths = [PathEnds("read", "kv", "model"), PathEnds("write", "model", "kv")]  # "read" sorts first by key
+    sides = {"read": ("bottom", "right"), "write": ("right", "left")}
+    fractions = port_fractions(boxes, paths, sides)
+    assert fractions[("write", "source")] < fractions[("read", "dest")]
+    layout = diagram(spec_from_data(SHAPES["serving-stack.mechanism.json"]))
+    crossings = [(k1, k2) for (k1, a1), (k2, a2) in itertools.combinations(layout.arrows.items(), 2)
+                 if any(_crosses(s, t) for s in itertools.pairwise(a1.points) for t in itertools.pairwise(a2.points))]
+    assert crossings == []
+
+
+def _crosses(s, t):
+    """Whether a horizontal and a vertical segment cross inside both."""
+    (ax, ay), (bx, by) = s
+    (cx, cy), (dx, dy) = t
+    if ay == by and cx == dx:
+        return min(ax, bx) < cx < max(ax, bx) and min(cy, dy) < ay < max(cy, dy)
+    if ax == bx and cy == dy:
+        return min(cx, dx) < ax < max(cx, dx) and min(ay, by) < cy < max(ay, by)
+    return False

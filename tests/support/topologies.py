@@ -66,7 +66,8 @@ def topologies() -> dict[str, dict]:
                                              ("c4", "a0", "back to start"), ("b2", "b3", None), ("b3", "b2", "reply"),
                                              ("a2", "c2", "down two lanes")])
     lanes = {f"{lane}{i}": f"{lane} step {i}" for lane in ("a", "b") for i in range(3)}
-    shapes["long-lane-names"] = with_graph(lanes, [("a0", "b0", "down"), ("b1", "a2", "up"), ("a0", "a1", None)])
+    shapes["long-lane-names"] = with_graph(lanes, [("a0", "a1", "next"), ("a2", "a0", "back to the start"),
+                                                   ("b0", "b2", "skip"), ("b1", "b0", None)])
     shapes["long-lane-names"]["layout"] = {"lanes": [
         {"key": "a", "label": "Without chunking: two running streams"},
         {"key": "b", "label": "With chunking: the long prompt beside them"}]}
