@@ -149,7 +149,7 @@ class _Drawer:
             title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT)
         items = [title]
         for row, value in zip(panel.rows, frame.values, strict=True):
-            items.append(self.text_block(value, panel.value_x, row.y, ("pval",)))
+            items.append(self.text_block(value, panel.value_x, row.value_baseline, ("pval",)))
         return items
 
     def frame(self, number: int) -> Leaf:

@@ -154,11 +154,18 @@ class LaneBand:
 
 @dataclass(frozen=True)
 class PanelRow:
-    """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame)."""
+    """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame), and
+    the baseline of its value's first line, ``value_y``: ``y`` beside the label, or under it in a narrow panel."""
 
     key: str
     label: tuple[str, ...]
     y: float
+    value_y: float | None = None
+
+    @property
+    def value_baseline(self) -> float:
+        """Where the row's value starts: :attr:`value_y`, or the label's baseline."""
+        return self.y if self.value_y is None else self.value_y
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,17 @@ from ..locale import Words, balance_isolates, words_for
 from ..measure import even_wrap, text_width, wrap
 from ..model import Scenario, Spec
 from .geometry import Panel, PanelFrame, PanelRow
-from .sizes import LINE_HEIGHT, PAD_X, PAD_Y, PANEL_COLUMN_GAP, TITLE_LINE_HEIGHT, TITLE_SIZE
+from .sizes import (
+    LINE_HEIGHT,
+    PAD_X,
+    PAD_Y,
+    PANEL_COLUMN_GAP,
+    PANEL_TEXT_INSET,
+    STACKED_PANEL_WIDTH,
+    STACKED_ROW_GAP,
+    TITLE_LINE_HEIGHT,
+    TITLE_SIZE,
+)
 
 
 def step_heading(scenario: Scenario, index: int, words: Words) -> str:
@@ -31,7 +41,11 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
     spare = width - 2 * PAD_X - PANEL_COLUMN_GAP - max((text_width(v) for v in values), default=0)
     label_w = min(max((text_width(label) for label in spec.state_labels.values()), default=0),
                   max(width * 0.35, spare))
-    value_x = x + PAD_X + label_w + PANEL_COLUMN_GAP
+    # A panel too narrow for two columns (the narrow layout's) puts each value under its label, both at full width.
+    stacked = width < STACKED_PANEL_WIDTH
+    if stacked:
+        label_w = width - 2 * PANEL_TEXT_INSET
+    value_x = x + PANEL_TEXT_INSET if stacked else x + PAD_X + label_w + PANEL_COLUMN_GAP
     value_w = width - (value_x - x) - PAD_X
     title_w = width - 2 * PAD_X
     keys = list(spec.state_labels)
@@ -48,8 +62,13 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
     rows = []
     for r, key in enumerate(keys):
         label = tuple(wrap(spec.state_labels[key], label_w))
-        rows.append(PanelRow(key, label, y))
-        y += max(len(label), max(len(f.values[r]) for f in frames)) * LINE_HEIGHT + 4
-    height = y - LINE_HEIGHT + 5 - 4 + PAD_Y - top  # last baseline, its descent, padding
+        values_h = max(len(f.values[r]) for f in frames) * LINE_HEIGHT
+        if stacked:
+            rows.append(PanelRow(key, label, y, round(y + len(label) * LINE_HEIGHT, 1)))
+            y += len(label) * LINE_HEIGHT + values_h + STACKED_ROW_GAP
+        else:
+            rows.append(PanelRow(key, label, y))
+            y += max(len(label) * LINE_HEIGHT, values_h) + 4
+    height = y - LINE_HEIGHT + 5 - (STACKED_ROW_GAP if stacked else 4) + PAD_Y - top  # last baseline, descent, padding
     return Panel(x, top, width, height, title_y, value_x, tuple(rows), frames[0], tuple(frames[1:]),
                  rtl=words.direction == "rtl")

@@ -294,7 +294,7 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
                 y += BAND_PAD
             lane, block_top = row, y
             label = lane_labels[row] if row < len(lane_labels) else None
-            header = tuple(wrap(label, width)) if label else ()
+            header = even_wrap(label, width) if label else ()
             if header:
                 lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
                 y += len(header) * LINE_HEIGHT + LANE_HEADER_GAP

@@ -81,5 +81,8 @@ BADGE_BASELINE = 4.5
 NARROW_BOX_MAX_WIDTH = 136.0
 NARROW_GAPS = (20.0, 24.0)
 NARROW_MIN_WIDTH = 304.0
+#: A state panel narrower than this puts each value under its label (the narrow layout's), rows this far apart.
+STACKED_PANEL_WIDTH = 400.0
+STACKED_ROW_GAP = 8.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0

@@ -324,7 +324,7 @@ def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
     data = reference_spec()
     data["scenarios"][0]["steps"][0]["title"] = "A step title long enough for two lines"
     data["scenarios"][0]["steps"][1]["title"] = "Short"
-    data["scenarios"][0]["steps"][1]["state"] = dict.fromkeys(data["stateLabels"], "Decode pass 1 of 31")
+    data["scenarios"][0]["steps"][1]["state"] = dict.fromkeys(data["stateLabels"], "Decode pass 1 of 31 with the KV cache")
     spec = spec_from_data(data)
     drawn = panel(spec, spec.scenarios[0], 20, 0, 250)
     first, second = drawn.steps[0], drawn.steps[1]
@@ -332,7 +332,7 @@ def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
     assert len(first.title) == longest > len(second.title) == 1, (first.title, second.title)
     assert first.title_y == drawn.title_y and second.title_y == drawn.title_y + (longest - 1) * (LINE_HEIGHT + 2)
     values = second.values[0]
-    assert len(values) == 2 and len(values[-1].split()) >= 2, values  # greedy wrapping left "31" alone
+    assert values == ("Decode pass 1 of 31", "with the KV cache"), values  # greedy: "… 31 with" / "the KV cache"
 
 
 @pytest.mark.parametrize("text, width, lines", [
@@ -463,3 +463,24 @@ def test_a_unit_keeps_arabic_punctuation_and_brackets_with_its_number(text, kept
     for width in range(int(widest) + 1, 300, 3):
         if text_width(kept) <= width:
             assert any(kept in line for line in wrap(text, width)), width
+
+
+def test_a_narrow_panel_puts_each_value_under_its_label_at_full_width():
+    """Under STACKED_PANEL_WIDTH (the narrow layout's panel), a label and its value each take the whole width:
+    "Since the long prompt arrived" on two lines, not four; the value starts under the label's last line."""
+    from renderer.layout.panel import panel
+
+    data = reference_spec()
+    data["stateLabels"] = {"since": "Since the long prompt arrived", "gap": "Gap"}
+    for step in data["scenarios"][0]["steps"]:
+        step["state"] = {"since": "512 + 25 = 537 ms", "gap": "25 ms"}
+    data["scenarios"][0]["initial"] = {"since": "0 ms", "gap": "–"}
+    spec = spec_from_data(data)
+    narrow = panel(spec, spec.scenarios[0], 20, 0, 264)
+    wide = panel(spec, spec.scenarios[0], 20, 0, 600)
+    first, second = narrow.rows
+    assert first.label == ("Since the long prompt", "arrived") and narrow.value_x == narrow.label_x
+    assert first.value_baseline == first.y + 2 * L.LINE_HEIGHT and second.y > first.value_baseline
+    assert narrow.steps[0].values[0] == ("512 + 25 = 537 ms",)
+    assert wide.rows[0].value_baseline == wide.rows[0].y and wide.value_x > wide.label_x + text_width("Gap")
+    assert narrow.h > 0 and second.value_baseline + 5 + L.PAD_Y <= narrow.y + narrow.h + 0.01
