@@ -16,6 +16,7 @@ from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
 from .sizes import (
+    BAND_GAP,
     BAND_PAD,
     BOX_AIR,
     BOX_MAX_WIDTH,
@@ -262,8 +263,9 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
                       for r, hl in enumerate(header_lines[:n_rows]) if hl)
     bands: tuple[LaneBand, ...] = ()
     if lane_labels:  # a lane grid: one tinted band per lane (and its header strip), reaching into half of each gap
-        bands = tuple(LaneBand(MARGIN - BAND_PAD, row_y[r] - strip[r] - gap_y / 2 + 4, right - MARGIN + 2 * BAND_PAD,
-                               row_h[r] + strip[r] + gap_y - 8) for r in range(n_rows))
+        bands = tuple(LaneBand(MARGIN - BAND_PAD, row_y[r] - strip[r] - gap_y / 2 + BAND_GAP / 2,
+                               right - MARGIN + 2 * BAND_PAD, row_h[r] + strip[r] + gap_y - BAND_GAP)
+                      for r in range(n_rows))
     return Placement(boxes, lanes, bands, right, bottom)
 
 

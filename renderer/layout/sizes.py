@@ -31,6 +31,8 @@ LANE_HEADER_GAP = RING_GAP + 7.0
 #: How far a lane's tinted band reaches beyond its boxes at the sides (and in the narrow layout above and below):
 #: an active box's ring (RING_GAP out) keeps 7 units inside it.
 BAND_PAD = RING_GAP + 7.0
+#: The page-coloured line between two lanes' bands in a grid: thin, so that a path label across it reads whole.
+BAND_GAP = 2.0
 PATH_LABEL_SIZE = 13.0
 #: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
 MIN_TEXT_PX = 12.0
