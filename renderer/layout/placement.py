@@ -26,6 +26,7 @@ from .sizes import (
     FLOW_COLUMNS,
     GAP_X,
     GAP_Y,
+    LABELLED_PITCH,
     LANE_HEADER_AIR,
     LANE_HEADER_GAP,
     LANE_HEADER_LINES,
@@ -38,6 +39,7 @@ from .sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    PORT_SPREAD,
     ROUTE_PITCH,
     TARGET_STUB,
 )
@@ -184,6 +186,24 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
     return round(gap_x, 1), round(gap_y, 1)
 
 
+def _side_by_side(spec: Spec, cells: Cells) -> dict[int, int]:
+    """Rows where three or more labelled paths run side by side between two neighbouring boxes: the most such
+    paths between one pair, by row."""
+    pairs: dict[frozenset[str], int] = {}
+    for path in spec.paths:
+        if path.label and path.source in cells and path.dest in cells:
+            (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+            if r1 == r2 and abs(c1 - c2) == 1:
+                pair = frozenset((path.source, path.dest))
+                pairs[pair] = pairs.get(pair, 0) + 1
+    rows: dict[int, int] = {}
+    for pair, count in pairs.items():
+        row = cells[next(iter(pair))][0]
+        if count >= 3:
+            rows[row] = max(rows.get(row, 0), count)
+    return rows
+
+
 def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
     """How many routes each gap between columns and each gap between rows is expected to carry: a path
     that changes both row and column turns in the gap beside its target's column and below (or above)
@@ -224,6 +244,8 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (r, c) in cells.items():
         col_w[c] = max(col_w[c], natural_width(lines[key]))
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
+    for r, count in _side_by_side(spec, cells).items():  # their ports spread over PORT_SPREAD of the sides
+        row_h[r] = max(row_h[r], math.ceil(LABELLED_PITCH * (count - 1) / PORT_SPREAD))
     header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) if label else () for label in lane_labels]
     gap_x, gap_y = _channel(spec, cells)
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)

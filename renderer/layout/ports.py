@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .geometry import Box, Point, Rect
+from .sizes import PORT_SPREAD, PORT_SPREAD_TWO
 
 #: Sides of a box and their outward unit normals.
 SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
@@ -69,7 +70,7 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
         for n, (_, _, key, end) in enumerate(items):
             # Spread over the middle half of the side, or 70 % of it for three or more, so that labels of
             # routes side by side have room between them.
-            spread = 0.5 if len(items) <= 2 else 0.7
+            spread = PORT_SPREAD_TWO if len(items) <= 2 else PORT_SPREAD
             fractions[(key, end)] = 0.5 if len(items) == 1 else 0.5 - spread / 2 + spread * n / (len(items) - 1)
     for p in paths:
         out_side, in_side = sides[p.key]

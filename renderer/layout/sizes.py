@@ -37,6 +37,13 @@ PATH_LABEL_SIZE = 13.0
 #: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
 MIN_TEXT_PX = 12.0
 PATH_LABEL_LINE = 15.0
+#: Ports on one side are spread over this share of it when three or more share it (two: PORT_SPREAD_TWO).
+PORT_SPREAD = 0.7
+PORT_SPREAD_TWO = 0.5
+#: Least distance between labelled routes side by side between two boxes: a label line, its gap to its own
+#: route (5) and 16 units of air (labels.CLEAR_AIR) to the next, so that each label can sit above its own route
+#: and nearer it than the next (boxes grow taller to give it).
+LABELLED_PITCH = PATH_LABEL_LINE + 5.0 + 16.0 + 5.0
 PATH_LABEL_WIDTH = 120.0
 MIN_WIDTH = 480.0
 #: Nodes without any path are placed in rows of this many.

@@ -248,3 +248,18 @@ def _crosses(s, t):
     if ax == bx and cy == dy:
         return min(cx, dx) < ax < max(cx, dx) and min(ay, by) < cy < max(ay, by)
     return False
+
+
+def test_labelled_routes_side_by_side_each_get_their_label_above_them():
+    """Four labelled messages between two threads (web-worker): the boxes grow so that the routes are
+    LABELLED_PITCH apart, and every label sits above its own route, clearly nearer it than the next."""
+    from renderer.layout.sizes import LABELLED_PITCH
+
+    layout = diagram(spec_from_data(SHAPES["web-worker.mechanism.json"]))
+    between = [a for a in layout.arrows.values() if {a.key} <= {"cancel", "done", "generate", "token"}]
+    assert len(between) == 4
+    ys = sorted(a.points[0][1] for a in between)
+    assert min(b - a for a, b in itertools.pairwise(ys)) >= LABELLED_PITCH - 0.5
+    for arrow in between:
+        line = arrow.points[0][1]
+        assert arrow.label_box.bottom <= line and line - arrow.label_box.bottom <= LABEL_GAP + 0.5, arrow.key
