@@ -150,6 +150,18 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
     return steps
 
 
+#: A figure at least this wide (CSS px) shows its wide layout even where the wide drawing needs more width for
+#: 12 px text: the drawing then keeps that width and scrolls in its frame (a timeline of many columns on a
+#: desktop screen reads better so than as the phone's one column of boxes).
+WIDE_SCROLLS_FROM = 960.0
+
+
+def wide_from(width: float) -> float:
+    """The figure width, in CSS px, from which a scene shows its wide drawing ``width`` user units wide: its
+    :func:`readable_width`, or :data:`WIDE_SCROLLS_FROM` when that is less."""
+    return min(readable_width(width), WIDE_SCROLLS_FROM)
+
+
 def readable_width(width: float) -> float:
     """The least width, in CSS px, at which a drawing ``width`` user units wide shows its smallest text
     (:data:`~renderer.paint.SMALLEST_TEXT`) at :data:`MIN_TEXT_PX` CSS px or more (WCAG 2.2 SC 1.4.4 as the
@@ -170,8 +182,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
     the figure has one.  Each SVG is shown at most at its natural width and at least at its
-    :func:`readable_width`; the figure shows the wide layout from that width of the wide one (the
-    container query of ``player.css``) and the narrow one below it."""
+    :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
+    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
@@ -181,7 +193,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "layouts": layouts, "wide_from": layouts[0]["min_width"] if second else "", "steps": steps,
+            "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "", "steps": steps,
             "timeline": Timeline.for_scenario(scenario).as_json(),
         })
     player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{

@@ -99,8 +99,9 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     else:
         cells, lane_labels = grid_cells(spec)
         drawn = _routed(spec, cells, lane_labels)
-        if any(h.above for h in drawn.placed.lanes) and not drawn.clean:  # the strips take room a label needed
-            drawn = _routed(spec, cells, lane_labels, strips=False)
+        if any(h.above for h in drawn.placed.lanes) and drawn.unclean:  # the strips may take room a label needs
+            column = _routed(spec, cells, lane_labels, strips=False)
+            drawn = column if column.unclean < drawn.unclean else drawn
     placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
@@ -158,9 +159,9 @@ class _Routed:
     down: bool
 
     @property
-    def clean(self) -> bool:
-        """Whether every route and every label is clear of the boxes, the lane names and each other."""
-        return all(r.clean for r in self.routes.values()) and all(label.clean for label in self.labels.values())
+    def unclean(self) -> int:
+        """How many routes and labels are not clear of the boxes, the lane names and each other."""
+        return sum(not r.clean for r in self.routes.values()) + sum(not label.clean for label in self.labels.values())
 
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],

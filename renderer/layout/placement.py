@@ -186,21 +186,22 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
     return round(gap_x, 1), round(gap_y, 1)
 
 
-def _side_by_side(spec: Spec, cells: Cells) -> dict[int, int]:
-    """Rows where three or more labelled paths run side by side between two neighbouring boxes: the most such
-    paths between one pair, by row."""
-    pairs: dict[frozenset[str], int] = {}
+def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
+    """Rows where three or more paths, one labelled at least, run side by side between two neighbouring boxes:
+    the height their routes need there, by row (LABELLED_PITCH apart, more for labels of several lines, with the
+    ports spread over PORT_SPREAD of the sides)."""
+    pairs: dict[frozenset[str], list[int]] = {}
     for path in spec.paths:
-        if path.label and path.source in cells and path.dest in cells:
+        if path.source in cells and path.dest in cells:
             (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
             if r1 == r2 and abs(c1 - c2) == 1:
-                pair = frozenset((path.source, path.dest))
-                pairs[pair] = pairs.get(pair, 0) + 1
-    rows: dict[int, int] = {}
-    for pair, count in pairs.items():
-        row = cells[next(iter(pair))][0]
-        if count >= 3:
-            rows[row] = max(rows.get(row, 0), count)
+                pairs.setdefault(frozenset((path.source, path.dest)), []).append(len(path_label_lines(path.label)))
+    rows: dict[int, float] = {}
+    for pair, lines in pairs.items():
+        if len(lines) >= 3 and max(lines):
+            pitch = LABELLED_PITCH + (max(lines) - 1) * PATH_LABEL_LINE
+            row = cells[next(iter(pair))][0]
+            rows[row] = max(rows.get(row, 0.0), math.ceil(pitch * (len(lines) - 1) / PORT_SPREAD))
     return rows
 
 
@@ -244,8 +245,8 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (r, c) in cells.items():
         col_w[c] = max(col_w[c], natural_width(lines[key]))
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
-    for r, count in _side_by_side(spec, cells).items():  # their ports spread over PORT_SPREAD of the sides
-        row_h[r] = max(row_h[r], math.ceil(LABELLED_PITCH * (count - 1) / PORT_SPREAD))
+    for r, height in _side_by_side(spec, cells).items():
+        row_h[r] = max(row_h[r], height)
     header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) if label else () for label in lane_labels]
     gap_x, gap_y = _channel(spec, cells)
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)

@@ -90,8 +90,9 @@ BADGE_BASELINE = 4.5
 NARROW_BOX_MAX_WIDTH = 136.0
 NARROW_GAPS = (20.0, 24.0)
 NARROW_MIN_WIDTH = 304.0
-#: A state panel narrower than this puts each value under its label (the narrow layout's), rows this far apart.
-STACKED_PANEL_WIDTH = 400.0
+#: A state panel narrower than this puts each value under its label, rows STACKED_ROW_GAP apart: narrower than
+#: any wide layout's panel (MIN_WIDTH less the margins), so the narrow layout's.
+STACKED_PANEL_WIDTH = MIN_WIDTH - 2 * MARGIN
 STACKED_ROW_GAP = 8.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0

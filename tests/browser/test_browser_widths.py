@@ -217,3 +217,34 @@ def test_a_figure_in_a_container_that_sizes_to_content_takes_its_narrow_layout(s
         assert fit <= facts["column"] + 1 and figure < min(width, 2 * fit), (name, figure, facts["column"])
         assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (name, facts)
         assert page.evaluate(PAGE_OVERFLOW_JS) <= 0, name
+
+
+def _wide_grid() -> dict:
+    """The relay spec widened to a timeline of twelve columns: its wide drawing needs about 1,600 px for 12 px
+    text, more than any screen's figure column (the page caps the figure at 80rem)."""
+    spec = bs.relay_spec()
+    for lane in ("s", "r"):
+        for column in range(3, 12):
+            spec["targets"][f"{lane}{column}"] = {"id": f"t-{lane}{column}", "kind": "node",
+                                                  "label": f"{'sender' if lane == 's' else 'relay'} step {column}"}
+    return spec
+
+
+def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_frame(open_page, tmp_path):
+    """From WIDE_SCROLLS_FROM (960 px) the wide drawing shows, kept at its 12 px width, in a frame that scrolls
+    and takes keyboard focus; below it the narrow layout.  Before, such a figure showed the phone's column of
+    boxes at every screen width."""
+    import json
+
+    from renderer.html import WIDE_SCROLLS_FROM
+
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "long-relay.mechanism.json").write_text(json.dumps(_wide_grid()), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "out")
+    for width, drawn in ((1280, "wide"), (1920, "wide"), (900, "narrow")):
+        page = open_page(tmp_path / "out" / "long-relay.html", viewport=(width, 800))
+        facts = layout_facts(page)
+        assert facts["wideFrom"] == WIDE_SCROLLS_FROM and facts["drawn"] == [drawn], (width, facts)
+        assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (width, facts)
+        assert facts["scrolls"] == (drawn == "wide") and (facts["tabindex"] == "0") == facts["scrolls"], facts
+        assert page.evaluate(PAGE_OVERFLOW_JS) <= 0, width

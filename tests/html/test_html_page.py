@@ -63,12 +63,19 @@ def test_figure_has_caption_and_inline_svg(document):
 
 
 def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(document):
-    """The container query's breakpoint is where the wide drawing's 13 px path labels would render at 12 CSS px."""
+    """The container query's breakpoint is where the wide drawing's 13 px path labels would render at 12 CSS px,
+    or WIDE_SCROLLS_FROM (960 px) when that is less: on a screen that wide the wide drawing keeps its 12 px width
+    and scrolls in its frame rather than give way to the phone's column."""
+    from renderer.html import WIDE_SCROLLS_FROM, wide_from
+
     wide = document.find("div", "md-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
     canvas = document.find(attrs={"data-md-canvas": None})
     at = canvas.attrs["data-md-wide-from"]
-    assert width * 12 / 13 <= float(at) < width * 12 / 13 + 0.1
+    readable = float(wide.parent.attrs["style"].split("min-width:")[1].split("px")[0])
+    assert width * 12 / 13 <= readable < width * 12 / 13 + 0.1
+    assert float(at) == min(readable, WIDE_SCROLLS_FROM)
+    assert wide_from(500) == pytest.approx(500 * 12 / 13, abs=0.1) and wide_from(2000) == WIDE_SCROLLS_FROM
     css = "".join(raw_text(document, "style"))
     assert (f'@container md-figure (width < {at}px){{[data-md-wide-from="{at}"]>.md-wide{{display:none}}'
             f'[data-md-wide-from="{at}"]>.md-narrow{{display:block}}}}') in css

@@ -263,3 +263,22 @@ def test_labelled_routes_side_by_side_each_get_their_label_above_them():
     for arrow in between:
         line = arrow.points[0][1]
         assert arrow.label_box.bottom <= line and line - arrow.label_box.bottom <= LABEL_GAP + 0.5, arrow.key
+
+
+@pytest.mark.parametrize("edges", [
+    [("a", "b", None if i % 2 == 0 else f"m{i}") for i in range(6)],  # unlabelled routes share the side too
+    [("a", "b", f"a rather long message label number {i}") for i in range(3)],  # labels of several lines
+])
+def test_labels_of_routes_side_by_side_stay_off_the_neighbouring_routes(edges):
+    """The boxes grow for every route on the shared sides and for each label's lines: no label lies on another
+    route, and each is nearer its own than any other."""
+    from support.topologies import with_graph
+
+    layout = diagram(spec_from_data(with_graph({"a": "box a", "b": "box b"}, edges)))
+    for key, arrow in layout.arrows.items():
+        if arrow.label_box is None:
+            continue
+        own = _gap(arrow.label_box, arrow.points)
+        for other_key, other in layout.arrows.items():
+            if other_key != key:
+                assert _gap(arrow.label_box, other.points) >= own + min(AMBIGUOUS, 4), (key, other_key)
