@@ -251,9 +251,11 @@ def run_options(options: Options, done: str) -> None:
         report = execute(options, progress)
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
-        skipped = f"{report.skipped_specs} spec(s) unchanged, not rebuilt; " if report.skipped_specs else ""
-        message = (f"{total - failed} of {total} spec(s) built into {options.output}/ "
-                   f"({skipped}{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
+        skipped = report.skipped_specs
+        done_in = (f"up to date in {options.output}/ ({total - failed - skipped} built, {skipped} unchanged and "
+                   "skipped; " if skipped else f"built into {options.output}/ (")
+        message = (f"{total - failed} of {total} spec(s) {done_in}"
+                   f"{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
                    + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")
     else:
         message = f"{total - failed} of {total} spec(s) {done}"

@@ -30,6 +30,7 @@ from .sizes import (
     LANE_HEADER_AIR,
     LANE_HEADER_GAP,
     LANE_HEADER_LINES,
+    LANE_HEADER_MAX_WIDTH,
     LANE_HEADER_WIDTH,
     LINE_HEIGHT,
     MARGIN,
@@ -186,6 +187,15 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
     return round(gap_x, 1), round(gap_y, 1)
 
 
+def lane_headers(labels: list[str | None]) -> tuple[float, list[tuple[str, ...]]]:
+    """The lane header column's width and each lane's name in lines (``()`` for none): names wrap, in lines of
+    even length, where LANE_HEADER_MAX_WIDTH makes them, and the column is as wide as the widest line needs, at
+    least LANE_HEADER_WIDTH."""
+    lines = [even_wrap(label, LANE_HEADER_MAX_WIDTH - LANE_HEADER_AIR) if label else () for label in labels]
+    widest = max((text_width(line) for name in lines for line in name), default=0.0)
+    return max(LANE_HEADER_WIDTH, math.ceil((widest + LANE_HEADER_AIR) * 10) / 10), lines
+
+
 def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
     """Rows where three or more paths, one labelled at least, run side by side between two neighbouring boxes:
     the height their routes need there, by row (LABELLED_PITCH apart, more for labels of several lines, with the
@@ -247,7 +257,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
-    header_lines = [tuple(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) if label else () for label in lane_labels]
+    header_w, header_lines = lane_headers(lane_labels[:n_rows])
     gap_x, gap_y = _channel(spec, cells)
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
@@ -255,12 +265,13 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
     across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
     on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
-              and any(len(hl) > LANE_HEADER_LINES for hl in header_lines[:n_rows]))
+              and any(len(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) > LANE_HEADER_LINES
+                      for label in lane_labels[:n_rows] if label))
     if not on_top:
         for r, hl in enumerate(header_lines[:n_rows]):
             row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     has_headers = any(header_lines)
-    left = round(MARGIN + (LANE_HEADER_WIDTH + gap_x / 2 if has_headers and not on_top else 0), 1)
+    left = round(MARGIN + (header_w + gap_x / 2 if has_headers and not on_top else 0), 1)
     col_x = [left]
     for w, gap in zip(col_w[:-1], col_gaps, strict=True):
         col_x.append(round(col_x[-1] + w + gap, 1))
@@ -282,7 +293,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
                                  above=True)
                       for r, hl in enumerate(header_lines[:n_rows]) if hl)
     else:
-        lanes = tuple(LaneHeader(MARGIN, row_y[r], LANE_HEADER_WIDTH, row_h[r], hl)
+        lanes = tuple(LaneHeader(MARGIN, row_y[r], header_w, row_h[r], hl)
                       for r, hl in enumerate(header_lines[:n_rows]) if hl)
     bands: tuple[LaneBand, ...] = ()
     if lane_labels:  # a lane grid: one tinted band per lane (and its header strip), reaching into half of each gap

@@ -21,8 +21,10 @@ GAP_Y = 40.0
 MARGIN = 20.0
 #: An active box's ring: this far outside the box.
 RING_GAP = 5.0
-#: The lane header column at the left of a grid, and the room its text keeps on the right.
+#: The lane header column at the left of a grid: at least this wide, and as wide as its longest name needs on
+#: one line up to the most; the room its text keeps on the right.
 LANE_HEADER_WIDTH = 116.0
+LANE_HEADER_MAX_WIDTH = 168.0
 LANE_HEADER_AIR = 8.0
 #: A lane name that needs more lines than this in the column heads its lane from above instead, in a strip
 #: across the lane, this far above its boxes.

@@ -42,8 +42,8 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
         if lane.key in listed:
             ctx.add(where, f"lane {quote(lane.key)} is listed more than once", "unknown-lane")
         elif lane.key not in lanes:
-            ctx.add(where, f"lane {quote(lane.key)} has no targets{ctx.suggest(lane.key, lanes, 'lanes')}",
-                    "unknown-lane")
+            hint = _digit_hint(lane.key, nodes + unsure) or ctx.suggest(lane.key, lanes, "lanes")
+            ctx.add(where, f"lane {quote(lane.key)} has no targets{hint}", "unknown-lane")
         listed.add(lane.key)
     cells: dict[tuple[int, int], str] = {}
     for key, spot in outline.positions.items():
@@ -62,6 +62,18 @@ def lanes_and_positions(ctx: RuleContext, outline: Outline) -> None:
             ctx.add(("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column {spot[1]}, "
                     f"where {quote(cells[spot])} already is", "layout-position", key=True)
         cells.setdefault(spot, key)
+
+
+def _digit_hint(lane: str, keys: list[str]) -> str:
+    """A hint for a listed lane whose name ends in a digit, which a key's index swallows ("app1" of "app12")."""
+    if not lane[-1:].isdigit():
+        return ""
+    for key in keys:
+        parsed = parse_lane_key(key)
+        if key.startswith(lane) and parsed is not None:
+            return (f"; the digits that end a key are its index, so {quote(key)} is lane {quote(parsed[0])}, index "
+                    f"{parsed[1]}: end the lane's name with a letter")
+    return ""
 
 
 def unclean_routes(loaded: LoadedSpec, model: Spec) -> tuple[list[Finding], Diagram]:

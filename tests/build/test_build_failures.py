@@ -204,7 +204,10 @@ def test_committed_output_is_unchanged_by_a_failing_neighbour(tmp_path, monkeypa
 
     assert result.exit_code == 1
     assert "mechanisms/zz-broken.mechanism.json:" in result.stderr
-    assert result.stderr.splitlines()[-1].startswith(f"mechdiagram: {spec_count} of {spec_count + 1} spec(s) built")
+    # the baseline built them all: each is unchanged since, and skipped
+    assert result.stderr.splitlines()[-1].startswith(
+        f"mechdiagram: {spec_count} of {spec_count + 1} spec(s) up to date in output/ (0 built, {spec_count} "
+        "unchanged and skipped; ")
     assert "; 1 failed" in result.stderr
     assert _snapshot(tmp_path / "output") == committed
     assert leftovers(tmp_path / "output") == []

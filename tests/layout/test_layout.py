@@ -505,3 +505,15 @@ def test_the_narrow_layout_stacks_its_panel_however_wide_its_routes_make_it():
     spec = spec_from_data(_lanes_spec(targets, ["work"]))
     narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
     assert narrow.width > 400 and narrow.panel.value_x == narrow.panel.label_x
+
+
+def test_the_header_column_is_as_wide_as_its_names_need_within_bounds():
+    from renderer.layout.placement import lane_headers
+
+    assert lane_headers(["Engine work", None, "KV cache"]) == (L.LANE_HEADER_WIDTH, [("Engine work",), (), ("KV cache",)])
+    width, lines = lane_headers(["Load balancer", "App server 1"])  # 116 wrapped both to two lines
+    assert lines == [("Load balancer",), ("App server 1",)]
+    assert L.LANE_HEADER_WIDTH < width <= L.LANE_HEADER_MAX_WIDTH
+    assert text_width("Load balancer") + L.LANE_HEADER_AIR <= width
+    width, lines = lane_headers(["Request A: 5 tokens"])  # two short lines need no wider column
+    assert (width, lines) == (L.LANE_HEADER_WIDTH, [("Request A:", "5 tokens")])

@@ -206,3 +206,18 @@ def test_twenty_thousand_bad_references_are_reported_quickly(tmp_path):
     assert result.returncode == 1
     assert result.stderr.count("[unknown-target]") == 20000
     assert elapsed < 15
+
+
+def test_a_listed_lane_ending_in_a_digit_is_told_why_it_has_no_targets():
+    """Keys "app12" and "app13" are lane "app" (the final digits are the index): a listed lane "app1" has no
+    targets, and the finding says why, instead of only suggesting "app"."""
+    data = minimal_spec()
+    data["targets"] = {"app12": {"id": "t1", "kind": "node", "label": "one"},
+                       "app13": {"id": "t2", "kind": "node", "label": "two"}}
+    for step in data["scenarios"][0]["steps"]:
+        step["active"], step["paths"] = ["app12"], []
+    data["scenarios"][0]["unselected"] = []
+    data["layout"] = {"lanes": ["app1"]}
+    ((pointer, rule, message),) = findings(data)
+    assert (pointer, rule) == ("/layout/lanes/0", "unknown-lane")
+    assert message.endswith('"app12" is lane "app", index 12: end the lane\'s name with a letter'), message
