@@ -229,3 +229,21 @@ def test_arrow_labels_sit_on_a_halo_drawn_before_them():
         assert [t.text for t in label] == ["flow back to", "the queue"], name
         assert halo.get("text-anchor") == label.get("text-anchor") == "middle"
         assert group.get("aria-hidden") == "true"  # the words twice, but never read out
+
+
+def test_lane_bands_stand_out_from_the_page_in_both_schemes():
+    """A lane's tint against the page: as visible in the dark scheme as in the light one (1.09:1 in the dark was
+    all but invisible)."""
+    from renderer import theme
+
+    def ratio(a: str, b: str) -> float:
+        def lum(colour: str) -> float:
+            values = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+            r, g, b = (v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in values)
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b
+        high, low = sorted((lum(a), lum(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    for palette in (theme.LIGHT, theme.DARK):
+        assert ratio(palette.lane_fill, palette.bg) >= 1.1, palette
+    assert ratio(theme.DARK.lane_fill, theme.DARK.bg) >= 1.2
