@@ -142,6 +142,11 @@ def wrap(text: str, width: float, size: float = FONT_SIZE) -> list[str]:
 @lru_cache(maxsize=8192)
 def _wrapped(text: str, width: float, size: float) -> tuple[str, ...]:
     """:func:`wrap`, kept: the wide and narrow layouts and validation wrap the same labels to the same widths."""
+    return _greedy(text, width, size)
+
+
+def _greedy(text: str, width: float, size: float) -> tuple[str, ...]:
+    """:func:`wrap`'s lines, worked out afresh (:func:`balanced_wrap` tries widths that never recur)."""
     lines: list[str] = []
     current, current_units = "", 0
     space = _units(" ")
@@ -171,15 +176,24 @@ def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) 
     low, high = 0.0, width
     while high - low > 1:
         middle = (low + high) / 2
-        if len(_wrapped(text, middle, size)) <= count:
+        if len(_greedy(text, middle, size)) <= count:
             high = middle
         else:
             low = middle
-    return _wrapped(text, high, size)
+    return _greedy(text, high, size)
+
+
+def whole_words(lines: tuple[str, ...], text: str) -> bool:
+    """No word of ``text`` is broken between ``lines``."""
+    return [word for line in lines for word in line.split()] == text.split()
 
 
 def even_wrap(text: str, width: float, size: float = FONT_SIZE) -> tuple[str, ...]:
     """``text`` wrapped to ``width`` px: one line where it fits, else as few lines as :func:`wrap` needs, of even
-    length (:func:`balanced_wrap`), so that no word is left alone on the last."""
+    length (:func:`balanced_wrap`), so that no word is left alone on the last ("paused: / no token", not
+    "paused: no / token"); the greedy lines where balancing would break a word that they keep whole."""
     lines = _wrapped(text, width, size)
-    return lines if len(lines) < 2 else balanced_wrap(text, len(lines), width, size)
+    if len(lines) < 2:
+        return lines
+    balanced = balanced_wrap(text, len(lines), width, size)
+    return balanced if whole_words(balanced, text) or not whole_words(lines, text) else lines

@@ -70,6 +70,11 @@ class Diagram:
     direction: str
 
 
+def name_box(header: LaneHeader) -> Rect:
+    """Where a lane header's text is: its block, as wide as its widest line (routes and badges keep off it)."""
+    return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+
+
 def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
     and the scenario's state panel under it."""
@@ -78,8 +83,7 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
-    names = [Rect(h.x, h.y, max(text_width(line) for line in h.lines), h.h) for h in shared.lanes]
-    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, names)
+    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, [name_box(h) for h in shared.lanes])
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
@@ -188,7 +192,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                                            placed.lanes)
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
-        walls = [Rect(h.x, h.y, max(text_width(line) for line in h.lines), h.h) for h in placed.lanes if h.above]
+        walls = [name_box(h) for h in placed.lanes if h.above]
         routes = route_all(boxes, ends, against, walls)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values())]

@@ -11,7 +11,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..measure import balanced_wrap, even_wrap, text_width, wrap
+from ..measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
 from ..model import Spec, parse_lane_key
 from .geometry import Box, LaneBand, LaneHeader
 from .layered import layered_cells
@@ -105,12 +105,7 @@ def box_lines(label: str, box_max: float = BOX_MAX_WIDTH) -> tuple[str, ...]:
     """A node label wrapped for a box at most ``box_max`` wide, in lines of even length when it needs several
     (no word left alone on the last: "paused: / no token", not "paused: no / token"): words are broken only
     when longer than :data:`BOX_WORD_WIDTH`."""
-    inner = _inner(label, box_max)
-    lines = tuple(wrap(label, inner))
-    if len(lines) < 2:
-        return lines
-    balanced = balanced_wrap(label, len(lines), inner)
-    return balanced if _whole_words(balanced, label) or not _whole_words(lines, label) else lines
+    return even_wrap(label, _inner(label, box_max))
 
 
 def natural_width(lines: tuple[str, ...]) -> float:
@@ -128,16 +123,7 @@ def _balanced(label: str, count: int, width: float = PATH_LABEL_WIDTH) -> tuple[
 def path_label_lines(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
     """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`), its lines balanced: as narrow as the
     same number of lines allows, so that no line is left with a word or a character alone."""
-    if not label:
-        return ()
-    lines = tuple(wrap(label, width, PATH_LABEL_SIZE))
-    balanced = _balanced(label, len(lines), width)
-    return balanced if _whole_words(balanced, label) or not _whole_words(lines, label) else lines
-
-
-def _whole_words(lines: tuple[str, ...], label: str) -> bool:
-    """No word of ``label`` is broken between ``lines``."""
-    return [word for line in lines for word in line.split()] == label.split()
+    return even_wrap(label, width, PATH_LABEL_SIZE) if label else ()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -149,7 +135,7 @@ def path_label_wraps(label: str | None, width: float = PATH_LABEL_WIDTH) -> tupl
     if not label or not lines:
         return ()
     narrow = _balanced(label, len(lines) + 1, width)
-    if len(narrow) == len(lines) + 1 and _whole_words(narrow, label):
+    if len(narrow) == len(lines) + 1 and whole_words(narrow, label):
         return (lines, narrow)
     return (lines,)
 

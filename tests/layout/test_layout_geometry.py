@@ -20,6 +20,11 @@ SHAPES = topologies() | {"reference": reference_spec()}
 SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
 
 
+def _name(header):
+    """The block a lane header's text takes, measured here, apart from the layout's own helper."""
+    return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+
+
 def _segments(arrow):
     return list(itertools.pairwise(arrow.points))
 
@@ -56,14 +61,14 @@ def test_an_active_ring_stays_inside_its_lane_band_clear_of_the_lane_names(figur
             assert min(ring.x - band.x, band.x + band.w - ring.right, ring.y - band.y,
                        band.y + band.h - ring.bottom) >= 6, box.key
         for header in layout.lanes:
-            text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+            text = _name(header)
             assert not ring.grown(2).overlaps(text), (box.key, header.lines)
 
 
 def test_no_badge_covers_a_lane_name(figure):
     _, layout = figure
     for header in layout.lanes:
-        text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+        text = _name(header)
         for badge in layout.badges:
             assert not badge.overlaps(text), (badge.key, header.lines)
 
@@ -72,7 +77,7 @@ def test_no_route_crosses_a_lane_name(figure):
     """Neither in the header column nor in a strip above its lane (a name too long for the column)."""
     _, layout = figure
     for header in layout.lanes:
-        text = Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+        text = _name(header)
         for key, arrow in layout.arrows.items():
             for a, b in _segments(arrow):
                 assert not text.crossed_by(a, b), (key, header.lines)
