@@ -17,8 +17,9 @@ builds go through it) without writing anything::
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from .config import Project, spec_project
 from .discovery import slug_for
@@ -31,8 +32,7 @@ from .results import FigureRecord
 from .validate import check_spec
 
 
-@dataclass
-class RenderedSpec:
+class RenderedSpec(Struct):
     """One spec built in memory.
 
     ``files`` maps an output file name (``NAME.SCENARIO.svg``, ``NAME.html``…, no folder) to its bytes,

@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Collection
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from . import __version__
 from .assets import package_data
@@ -33,8 +34,7 @@ def _folder_files(folder: Path) -> list[tuple[str, str]]:
                   for path in folder.rglob("*") if path.is_file())
 
 
-@dataclass(frozen=True)
-class RunKey:
+class RunKey(Struct, frozen=True):
     """The part of every spec's build key that one run shares: a hex SHA-256 in :attr:`digest`."""
 
     digest: str

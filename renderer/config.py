@@ -11,10 +11,11 @@ Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 from .errors import ConfigError
 from .files import display_path
@@ -23,8 +24,7 @@ Mode = Literal["build", "validate", "check"]
 Format = Literal["text", "json", "github"]
 
 
-@dataclass
-class Options:
+class Options(Struct):
     """One command's settings, filled by the CLI and read by :func:`renderer.build.execute`.
 
     ``specs`` are files or folders (folders are searched for ``*.mechanism.json``);
@@ -61,8 +61,7 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(Struct, frozen=True):
     """Where a spec's sources are found: ``source_root``, the folder its source paths are relative to
     (as :func:`renderer.files.display_path` would show it), and ``allow_missing_sources`` of its
     ``[tool.mechdiagram]`` table (``None`` when not set)."""

@@ -8,10 +8,10 @@ and constraints through the template ``spec-format.md``; the same schema gives t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
+from msgspec import Struct, field
 
 from .assets import schema as packaged_schema
 from .templating import markdown_code, markdown_text, template
@@ -19,8 +19,7 @@ from .templating import markdown_code, markdown_text, template
 Schema = dict[str, Any]
 
 
-@dataclass
-class Row:
+class Row(Struct):
     """One key of an object shape: its name and the Markdown of its table cells."""
 
     key: str
@@ -30,8 +29,7 @@ class Row:
     description: Markup
 
 
-@dataclass
-class Section:
+class Section(Struct):
     """One object shape: a heading with an anchor, its description, its keys and whether others are allowed."""
 
     anchor: str

@@ -10,8 +10,9 @@ command.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 Severity = Literal["error", "warning", "info"]
 
@@ -19,8 +20,7 @@ Severity = Literal["error", "warning", "info"]
 Where = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Struct, frozen=True):
     """One problem or note about one file.
 
     ``file`` is the path as the user should see it; ``pointer`` a JSON Pointer

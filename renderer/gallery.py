@@ -11,9 +11,10 @@ and is never overwritten (:func:`plan_index`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
+
+from msgspec import Struct
 
 from . import theme
 from .discovery import slug_for
@@ -84,8 +85,7 @@ def render_index(entries: dict[str, dict[str, Any]]) -> bytes:
     return template("index.html").render(title=INDEX_TITLE, figures=figures, colours=colours).encode("utf-8")
 
 
-@dataclass(frozen=True)
-class IndexPlan:
+class IndexPlan(Struct, frozen=True):
     """What to do with ``index.html``: write ``data``, or leave a foreign file alone (``refused``, a warning)."""
 
     data: bytes

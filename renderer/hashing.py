@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from .errors import HashError, SourcePathError
 from .files import display_path, write_file
@@ -51,8 +52,7 @@ def _replaceable_digest(finding: Finding) -> bool:
     return finding.rule == "pattern" and re.fullmatch(r"/sources/\d+/sha256", finding.pointer or "") is not None
 
 
-@dataclass(frozen=True)
-class DigestWrite:
+class DigestWrite(Struct, frozen=True):
     """What ``hash --write`` did to one spec: ``changed`` digests written, or the ``findings`` (located,
     with JSON Pointers) that kept it from writing anything."""
 

@@ -16,10 +16,11 @@ import bisect
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from .files import sha256_hex
 from .findings import Finding, Where, pointer_join
@@ -91,8 +92,7 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> _PairsDict:
     return result
 
 
-@dataclass
-class LoadedSpec:
+class LoadedSpec(Struct, dict=True):
     """A spec file as read: ``raw`` bytes, decoded ``text``, parsed ``data``.
 
     ``display`` is the path as shown to users; ``sha256`` the hex SHA-256 of

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from .assets import locale_messages, locale_tags
 
@@ -89,8 +90,7 @@ def balance_isolates(lines: list[str]) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Words:
+class Words(Struct, frozen=True):
     """The tool's words for one spec: ``language`` the catalogue entry used (a tag of
     :func:`~renderer.assets.locale_tags`), ``direction`` its writing direction, ``messages`` every key's
     text (the entry with the spec's overrides laid over it)."""

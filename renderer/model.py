@@ -9,12 +9,12 @@ Durations are milliseconds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import Struct, field
 
-@dataclass(frozen=True)
-class NodeTarget:
+
+class NodeTarget(Struct, frozen=True):
     """A node: a labelled box.  ``key`` is its key in ``targets``, ``id`` its stable id."""
 
     key: str
@@ -27,8 +27,7 @@ class NodeTarget:
         return False
 
 
-@dataclass(frozen=True)
-class PathTarget:
+class PathTarget(Struct, frozen=True):
     """A path: an arrow from node ``source`` (the spec's ``from``) to node ``dest`` (``to``)."""
 
     key: str
@@ -58,8 +57,7 @@ def parse_lane_key(key: str) -> tuple[str, int] | None:
     return (match.group(1), int(match.group(2))) if match else None
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(Struct, frozen=True):
     """A provenance source: ``path`` relative to the source root, optional ``sha256`` (hex)."""
 
     path: str
@@ -67,8 +65,7 @@ class Source:
     description: str | None = None
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Struct, frozen=True):
     """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward)."""
 
     title: str
@@ -79,8 +76,7 @@ class Step:
     state: dict[str, str]
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(Struct, frozen=True):
     """A scenario: its steps in order, its ``initial`` state and the dimmed targets."""
 
     id: str
@@ -91,24 +87,21 @@ class Scenario:
     steps: tuple[Step, ...]
 
 
-@dataclass(frozen=True)
-class Lane:
+class Lane(Struct, frozen=True):
     """A lane override: ``key`` and optional visible ``label``."""
 
     key: str
     label: str | None = None
 
 
-@dataclass(frozen=True)
-class LayoutOverrides:
+class LayoutOverrides(Struct, frozen=True):
     """The spec's optional ``layout`` block."""
 
     lanes: tuple[Lane, ...] = ()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (row, column)
 
 
-@dataclass(frozen=True)
-class Spec:
+class Spec(Struct, frozen=True):
     """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order; ``messages``
     holds the spec's overrides of the tool's words by message key (see :mod:`renderer.locale`)."""
 

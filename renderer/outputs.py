@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, ClassVar
+
+from msgspec import Struct
 
 from .errors import RasterError
 from .layout import Diagram, diagram, layout_scenario
@@ -49,8 +50,7 @@ def _name_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER))
 
 
-@dataclass
-class RenderJob:
+class RenderJob(Struct, dict=True):
     """One valid spec on its way to files: what every format reads, each part computed once.
 
     ``slug`` is the spec's output name; ``checks`` its source verification results.

@@ -13,8 +13,9 @@ import errno
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from msgspec import Struct
 
 from .errors import SourcePathError, SourceStatus
 from .findings import Finding, Severity, pointer_join
@@ -29,8 +30,7 @@ FAILING = frozenset({"mismatch", "missing", "refused", "unreadable"})
 _CHUNK = 1 << 16
 
 
-@dataclass(frozen=True)
-class SourceCheck:
+class SourceCheck(Struct, frozen=True):
     """The verification result of one source.
 
     ``status`` is one of ``verified`` (digest matches), ``unpinned`` (no

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TypedDict
+
+from msgspec import Struct, field
 
 from .files import sha256_hex
 from .findings import Finding
@@ -22,8 +23,7 @@ class FigureRecord(TypedDict):
     scenarios: list[dict[str, str]]  # [{"id": ..., "title": ...}] in spec order
 
 
-@dataclass
-class SpecResult:
+class SpecResult(Struct):
     """What one spec produced: findings, source checks and, if it passed, its output files.
 
     ``slug`` is its output name; ``key`` its path relative to the output
@@ -41,11 +41,11 @@ class SpecResult:
     build_key: str | None = None
     skipped: bool = False
     figure: FigureRecord | None = None  # the gallery's record of the spec
-    digests: dict[str, str] = field(default_factory=dict, repr=False)  # of outputs, by name: see digest()
+    digests: dict[str, str] = field(default_factory=dict)  # of outputs, by name: see digest()
     #: Outputs a worker process staged for ``build``, by name: the temporary file that holds the bytes (then
     #: ``outputs`` keeps the name with empty bytes, and ``digests`` the real digest), or ``None`` when the
     #: file holds them already (:func:`renderer.files.stage_file`).
-    staged: dict[str, str | None] = field(default_factory=dict, repr=False)
+    staged: dict[str, str | None] = field(default_factory=dict)
 
     def digest(self, name: str) -> str:
         """The hex SHA-256 of output ``name``, computed once (a worker process computes them all before
@@ -66,8 +66,7 @@ class SpecResult:
         self.outputs = {}
 
 
-@dataclass
-class Report:
+class Report(Struct):
     """The outcome of a run: per-spec results plus findings about the output folder and the files
     written, left unchanged and deleted (names inside the output folder)."""
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from .assets import schema, schema_text
 from .errors import OutputError, OutputExistsError, UsageError
@@ -29,8 +30,7 @@ SCHEMA_PLACES = (SCHEMA_FILE, f"schema/{SCHEMA_FILE}")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
-@dataclass(frozen=True)
-class NewSpec:
+class NewSpec(Struct, frozen=True):
     """What ``new`` writes: the spec and notes files, the notes' path as the spec declares it
     (relative to the source root, ``/`` separators) and the spec's ``$schema`` value.
 

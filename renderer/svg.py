@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import svgwrite
 from markupsafe import Markup
+from msgspec import Struct, field
+from msgspec.structs import fields
 
 from . import theme
 from .errors import RenderError
@@ -260,8 +261,7 @@ class _Drawer:
         return Pieces(*shell(dwg.get_xml()), layers)
 
 
-@dataclass(frozen=True, slots=True)
-class _Frame:
+class _Frame(Struct, frozen=True):
     """A step's panel text in ``svg.css``: its number (from 1) and its keyframes ``[(percent, opacity)]``.
     (Attributes, not dict keys: jinja2 looks an attribute up first, and a dict's failure costs more.)"""
 
@@ -269,8 +269,7 @@ class _Frame:
     stops: list[tuple[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shown:
+class _Shown(Struct, frozen=True):
     """A highlight in ``svg.css``: its index, the steps (from 1) that show it and its keyframes."""
 
     index: int
@@ -371,8 +370,7 @@ def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
             f"{spec.alt} {heading}. {scenario.steps[still - 1].description}")
 
 
-@dataclass(frozen=True)
-class ScenarioSvgs:
+class ScenarioSvgs(Struct, frozen=True):
     """One scenario's SVG documents as strings.
 
     ``animated`` and ``dark`` are the files (light and dark colours, each fixed, so that an ``<img>``

@@ -13,11 +13,11 @@ normal one in shape (a double outline and bold label), not in colour alone
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from msgspec import Struct
+from msgspec.structs import asdict
 
 
-@dataclass(frozen=True)
-class Palette:
+class Palette(Struct, frozen=True):
     """One colour scheme; every field is a CSS ``#rrggbb`` colour."""
 
     bg: str

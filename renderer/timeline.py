@@ -10,7 +10,8 @@ offsets are integer milliseconds; keyframe offsets are percentages written at
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from .errors import TimelineError
 from .model import Scenario
@@ -23,8 +24,7 @@ PERCENT_DECIMALS = 4
 EASE_MS = 250
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Struct, frozen=True):
     """Step ``index`` (0-based) shows from ``start`` ms for ``duration`` ms."""
 
     index: int
@@ -43,8 +43,7 @@ def fmt_percent(value: float, decimals: int = PERCENT_DECIMALS) -> str:
     return f"{text}%"
 
 
-@dataclass(frozen=True)
-class Timeline:
+class Timeline(Struct, frozen=True):
     """Windows laid end to end from 0 ms; ``total`` is the loop length in ms.
 
     Raises :class:`TimelineError` when windows do not tile ``[0, total)``

@@ -13,7 +13,9 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from ..measure import text_width
 from ..model import Scenario, Spec
@@ -55,8 +57,7 @@ def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float
     return min(xs, default=0.0), min(ys, default=0.0), max(xe, default=0.0), max(ye, default=0.0)
 
 
-@dataclass(frozen=True)
-class Diagram:
+class Diagram(Struct, frozen=True):
     """The part of a figure every scenario shares: boxes, routed arrows, lanes and bands, each node's
     cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram."""
 
@@ -148,8 +149,7 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     return wider if wider.right - wider.left <= room else drawn
 
 
-@dataclass(frozen=True)
-class _Routed:
+class _Routed(Struct, frozen=True):
     """One try at a figure's geometry before it is moved to its margin: the placement, the routes, the placed
     labels, the bounds of it all (left, top, right, bottom) and whether its layers run down."""
 

@@ -7,7 +7,7 @@ of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from .sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, RING_GAP
 
@@ -22,8 +22,7 @@ def first_baseline(y: float, h: float, lines: int) -> float:
     return y + (h - lines * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(Struct, frozen=True):
     """An axis-aligned rectangle: top-left ``x``, ``y``, width ``w``, height ``h``."""
 
     x: float
@@ -72,8 +71,7 @@ class Rect:
         return self.x + e < a[0] < self.right - e and low < self.bottom - e and self.y + e < high
 
 
-@dataclass(frozen=True)
-class Box(Rect):
+class Box(Rect, frozen=True):
     """A node's box and its wrapped label ``lines``; ``key`` is its target key."""
 
     key: str = ""
@@ -90,8 +88,7 @@ class Box(Rect):
         return self.grown(RING_GAP)
 
 
-@dataclass(frozen=True)
-class Arrow:
+class Arrow(Struct, frozen=True):
     """A path target's route: ``points`` an orthogonal polyline from the port on the source box to the
     base of the arrowhead, ``head`` the arrowhead triangle (tip first, at the target's port), the label's
     anchor point ``label_at`` and its lines, and ``label_box`` the rectangle the label covers.
@@ -125,8 +122,7 @@ class Arrow:
         return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-@dataclass(frozen=True)
-class LaneHeader:
+class LaneHeader(Struct, frozen=True):
     """A lane label at the left of a grid row, or (``above``) in a strip across the top of its lane."""
 
     x: float
@@ -142,8 +138,7 @@ class LaneHeader:
         return first_baseline(self.y, self.h, len(self.lines))
 
 
-@dataclass(frozen=True)
-class LaneBand:
+class LaneBand(Struct, frozen=True):
     """The tinted band behind one lane of a grid (a row), from its header to the last column."""
 
     x: float
@@ -152,8 +147,7 @@ class LaneBand:
     h: float
 
 
-@dataclass(frozen=True)
-class PanelRow:
+class PanelRow(Struct, frozen=True):
     """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame), and
     the baseline of its value's first line, ``value_y``: ``y`` beside the label, or under it in a narrow panel."""
 
@@ -168,8 +162,7 @@ class PanelRow:
         return self.y if self.value_y is None else self.value_y
 
 
-@dataclass(frozen=True)
-class PanelFrame:
+class PanelFrame(Struct, frozen=True):
     """The state panel's changing content in one frame (the poster, or a step):
     the heading lines, each row's value lines, in row order, and the heading's first baseline ``title_y``
     (a heading shorter than the longest sits at the foot of the room they share, next to the rows)."""
@@ -179,8 +172,7 @@ class PanelFrame:
     title_y: float = 0.0
 
 
-@dataclass(frozen=True)
-class Panel:
+class Panel(Struct, frozen=True):
     """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster.
 
     ``rtl``: the spec's language is written right to left, and the heading is centred (:attr:`title_x`).
@@ -208,8 +200,7 @@ class Panel:
         return self.x + self.w / 2 if self.rtl else self.label_x
 
 
-@dataclass(frozen=True)
-class Badge(Rect):
+class Badge(Rect, frozen=True):
     """A poster badge: the numbers (``text``) of the steps that highlight target ``key``."""
 
     key: str = ""
@@ -226,8 +217,7 @@ class Badge(Rect):
         return self.y + self.h / 2 + BADGE_BASELINE
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Struct, frozen=True):
     """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
 
     ``cells`` is each node's (row, column) in the grid the boxes sit in;

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from ..measure import text_width
 from .geometry import Point, Rect
@@ -24,8 +25,7 @@ LABEL_GAP = 5.0
 FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
 
 
-@dataclass(frozen=True)
-class PlacedLabel:
+class PlacedLabel(Struct, frozen=True):
     """A label's anchor (``at``: centre x, first baseline y; text-anchor middle), its block, whether
     it is clear of boxes and other labels, and the ``lines`` it is drawn in (one of its wraps)."""
 

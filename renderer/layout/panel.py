@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from ..locale import Words, balance_isolates, words_for
 from ..measure import even_wrap, text_width, wrap

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from ..measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
 from ..model import Spec, parse_lane_key
@@ -140,8 +141,7 @@ def path_label_wraps(label: str | None, width: float = PATH_LABEL_WIDTH) -> tupl
     return (lines,)
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(Struct, frozen=True):
     """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``)."""
 
     boxes: dict[str, Box]

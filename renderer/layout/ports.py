@@ -9,7 +9,8 @@ the same boxes run apart, and a port alone on its side lines up with the other e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from .geometry import Box, Point, Rect
 from .sizes import PORT_SPREAD, PORT_SPREAD_TWO
@@ -18,8 +19,7 @@ from .sizes import PORT_SPREAD, PORT_SPREAD_TWO
 SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
 
 
-@dataclass(frozen=True)
-class PathEnds:
+class PathEnds(Struct, frozen=True):
     """A path to route: its key and the keys of its source and target boxes."""
 
     key: str

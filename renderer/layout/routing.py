@@ -18,7 +18,8 @@ import bisect
 import heapq
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from .geometry import EPSILON, Box, Point, Rect
 from .ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
@@ -42,8 +43,7 @@ INNER_COST = 0.5
 __all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(Struct, frozen=True):
     """A routed path: ``points`` from the source port to the arrowhead's base, ``head`` (tip first),
     the sides used, and ``clean`` False when no route clear of other boxes exists."""
 

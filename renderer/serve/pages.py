@@ -8,13 +8,13 @@ so ``..``, absolute, encoded and symlinked paths have nothing to lead to.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
+import msgspec.structs
 from markupsafe import Markup
+from msgspec import Struct
 
 from .. import theme
 from ..assets import static_text
@@ -45,8 +45,7 @@ OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'{player}; style-src 'self'
                 "img-src 'self' data:; base-uri 'none'; form-action 'none'")
 
 
-@dataclass(frozen=True)
-class Response:
+class Response(Struct, frozen=True):
     """A whole response: ``status`` (200, 302, or 404 for a spec's preview that is not there),
     ``content_type``, ``body`` bytes, and for a redirect its ``location``; ``csp`` is a
     Content-Security-Policy header value or ``None``."""
@@ -126,7 +125,7 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
         spec = snapshot.spec(slug)
         if spec is None:  # renamed or deleted: a page that reloads once the spec is back
             missing = _page("serve_missing.html", snapshot, slug=slug, index=not single)
-            return dataclasses.replace(missing, status=404)
+            return msgspec.structs.replace(missing, status=404)
         return _page("serve_spec.html", snapshot, figure=spec.fragment is not None, spec=_spec(spec, snapshot),
                      index=not single)
     body = snapshot.files.get(name[1:]) if name.startswith("/") else None

@@ -13,10 +13,10 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import watchfiles
+from msgspec import Struct
 
 from ..config import Options
 from ..errors import ServeError
@@ -38,8 +38,7 @@ WAKE_MS = 500
 REWATCH_SECONDS = 0.5
 
 
-@dataclass(frozen=True)
-class BuildEvent:
+class BuildEvent(Struct, frozen=True):
     """One finished build: its ``snapshot``, whether it ``changed`` what the pages show (open pages
     reload), and how long it took in ``ms``."""
 

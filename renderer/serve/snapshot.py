@@ -9,12 +9,13 @@ written) or, when the author asked for an output folder, through
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+
+import msgspec.structs
+from msgspec import Struct
 
 from ..build import execute, render_all
 from ..config import Options, spec_project
@@ -29,8 +30,7 @@ from ..results import SpecResult
 BUILD_STOPPED = "build-stopped"
 
 
-@dataclass(frozen=True)
-class SpecPreview:
+class SpecPreview(Struct, frozen=True):
     """One spec as the preview shows it.
 
     ``slug`` is its output name (``NAME`` of ``NAME.html``); ``display`` its path as the author sees it;
@@ -51,8 +51,7 @@ class SpecPreview:
         return any(f.is_error for f in self.findings)
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(Struct, frozen=True):
     """Everything one build produced.
 
     ``generation`` counts the builds whose result differed from the one before (starting at 1);
@@ -88,7 +87,7 @@ class Snapshot:
 
     def numbered(self, generation: int) -> Snapshot:
         """This snapshot with another ``generation``."""
-        return dataclasses.replace(self, generation=generation)
+        return msgspec.structs.replace(self, generation=generation)
 
 
 def _preview(result: SpecResult) -> SpecPreview:
@@ -109,14 +108,14 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
     general: list[Finding] = []  # about the build as a whole: an unreadable folder, the output folder's findings
     if write:
         try:
-            report = execute(dataclasses.replace(options, mode="build"))
+            report = execute(msgspec.structs.replace(options, mode="build"))
             results = report.results
             general.extend(report.output_findings)
         except MechdiagramError as exc:  # the output folder: report it, and still preview in memory
             general.append(Finding(display_path(options.output), None, exc.message, BUILD_STOPPED))
-            results = render_all(dataclasses.replace(options, mode="build"), general)
+            results = render_all(msgspec.structs.replace(options, mode="build"), general)
     else:
-        results = render_all(dataclasses.replace(options, mode="build"), general)
+        results = render_all(msgspec.structs.replace(options, mode="build"), general)
     files: dict[str, bytes] = {}
     for result in results:
         if not result.failed:

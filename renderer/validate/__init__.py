@@ -13,7 +13,7 @@ by keyword); :mod:`.text` (characters and direction controls);
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from ..findings import Finding, pointer_join, pointer_tokens, sorted_findings
 from ..layout import Diagram
@@ -51,8 +51,7 @@ RULES = {
 }
 
 
-@dataclass(frozen=True)
-class Validation:
+class Validation(Struct, frozen=True):
     """What validating one spec found.
 
     ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);

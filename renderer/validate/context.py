@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..findings import Finding, Where, pointer_join
 from ..load import LoadedSpec
@@ -11,8 +11,7 @@ from .wording import Suggester
 __all__ = ["RuleContext", "Where"]
 
 
-@dataclass
-class RuleContext:
+class RuleContext(Struct):
     """Collects the findings of one run; :meth:`add` locates each by its JSON Pointer."""
 
     spec: LoadedSpec

@@ -12,8 +12,9 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from ..assets import schema
 from ..findings import pointer_join
@@ -29,8 +30,7 @@ PATTERN_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class ErrorView:
+class ErrorView(Struct, frozen=True):
     """One ``jsonschema`` error: the failing ``keyword``, its schema value ``expected``, the instance
     ``value`` at ``path`` (whose last part, as a message names it, is ``field``), and its subschema errors."""
 
@@ -54,8 +54,7 @@ class ErrorView:
         return "propertyNames" in self.schema_path
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(Struct, frozen=True):
     """A finding's text and place: ``pointer`` and whether it points at the member's name (``on_key``);
     ``missing`` is the key a ``required`` message names."""
 

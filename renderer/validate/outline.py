@@ -9,8 +9,9 @@ references keep their index in their list, so a finding can point at them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from ..model import Source
 
@@ -19,8 +20,7 @@ TargetKind = Literal["node", "path"]
 Ref = tuple[int, str]
 
 
-@dataclass(frozen=True)
-class OutlineTarget:
+class OutlineTarget(Struct, frozen=True):
     """A target object; ``kind`` is ``None`` unless it is ``"node"`` or ``"path"``, and also for a
     ``"node"`` with ``from`` and ``to`` (``path_like``: a path whose kind is wrong, or a node with stray
     keys; the rules treat it as neither) and for a ``"path"`` with neither (``node_like``: a box whose kind is
@@ -36,8 +36,7 @@ class OutlineTarget:
     node_like: bool = False
 
 
-@dataclass(frozen=True)
-class OutlineStep:
+class OutlineStep(Struct, frozen=True):
     """A step object at ``index``; each list or object is ``None`` when it is missing or of another type."""
 
     index: int
@@ -48,8 +47,7 @@ class OutlineStep:
     state_keys: tuple[str, ...] | None
 
 
-@dataclass(frozen=True)
-class OutlineScenario:
+class OutlineScenario(Struct, frozen=True):
     """A scenario object at ``index``; ``steps`` keeps its step objects, ``step_count`` counts every entry."""
 
     index: int
@@ -60,8 +58,7 @@ class OutlineScenario:
     step_count: int
 
 
-@dataclass(frozen=True)
-class OutlineLane:
+class OutlineLane(Struct, frozen=True):
     """A ``layout.lanes`` entry at ``index`` naming lane ``key``; ``short`` for the string form."""
 
     index: int
@@ -69,8 +66,7 @@ class OutlineLane:
     short: bool
 
 
-@dataclass(frozen=True)
-class Outline:
+class Outline(Struct, frozen=True):
     """The parts of a spec the cross-reference rules read.
 
     ``targets`` holds the target objects in file order (``None`` when
