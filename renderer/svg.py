@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import svgwrite
 from markupsafe import Markup
 from msgspec import Struct, field
-from msgspec.structs import fields
 
 from . import theme
 from .errors import RenderError
@@ -314,7 +313,7 @@ def _colour_rules_of(sheet: Template) -> str:
 #: A palette of placeholders: the drawing is made and serialised once with these, and each colour
 #: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
 #: validator refuses it), so author text can never look like a placeholder.
-_TOKENS = theme.Palette(**{f.name: f"\x01{f.name}\x01" for f in fields(theme.Palette)})
+_TOKENS = theme.Palette(**{name: f"\x01{name}\x01" for name in theme.Palette.__struct_fields__})
 
 
 def _colouring(palette: theme.Palette) -> Callable[[str], str]:
@@ -336,7 +335,7 @@ def _colouring(palette: theme.Palette) -> Callable[[str], str]:
 @lru_cache(maxsize=8)
 def _colours(palette: theme.Palette) -> dict[str, str]:
     """``palette``'s colours by field name."""
-    return {f.name: str(getattr(palette, f.name)) for f in fields(theme.Palette)}
+    return {name: str(getattr(palette, name)) for name in theme.Palette.__struct_fields__}
 
 
 def travel_ms(arrow: Arrow) -> int:

@@ -10,27 +10,55 @@ The commands live in three modules: :mod:`.specs` (``build``, ``validate``,
 ``check``), :mod:`.authoring` (``hash``, ``new``, ``schema``) and
 :mod:`.preview` (``serve``); :mod:`.common` holds what they share.
 
-Start-up stays short: importing this package loads click and the command
-definitions only, and a command imports the stages it runs when it runs
+Start-up stays short: importing this package loads click and :mod:`.common`
+only; a command's definition is imported when it is named (:class:`LazyGroup`), and a command
+imports the stages it runs when it runs
 (``--version`` loads nothing of the pipeline; ``validate`` never loads the
 drawing, the templates, the output formats or, for a valid spec, ``jsonschema``).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 
 import click
 
 from .. import __version__
-from .authoring import hash_command, new_command, schema_command
 from .common import click_error
-from .preview import serve
-from .specs import build, check, validate
+
+#: Each command by name, as ``module:attribute`` in this package; a command's module is imported when the
+#: command runs (or ``--help`` lists it), so ``validate`` never loads ``serve``'s definitions.
+COMMANDS = {
+    "build": "specs:build",
+    "validate": "specs:validate",
+    "check": "specs:check",
+    "hash": "authoring:hash_command",
+    "new": "authoring:new_command",
+    "schema": "authoring:schema_command",
+    "serve": "preview:serve",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+class LazyGroup(click.Group):
+    """A group whose commands (:data:`COMMANDS`) are imported on first use: click's documented pattern
+    for lazily loading subcommands."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, sorted, as ``--help`` lists them."""
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command called ``cmd_name``, imported now if it is one of :data:`COMMANDS`; else ``None``."""
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attribute = COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog="Example: mechdiagram validate mechanisms")
 @click.version_option(__version__, prog_name="mechdiagram")
 def main() -> None:
@@ -40,10 +68,6 @@ def main() -> None:
     the default is mechanisms/.  Exit status: 0 all good, 1 a spec, source or
     output failed, 2 usage error.
     """
-
-
-for _command in (build, validate, check, hash_command, new_command, schema_command, serve):
-    main.add_command(_command)
 
 
 def _terminate(signum: int, frame: object) -> None:

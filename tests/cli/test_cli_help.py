@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import shlex
 
+import click
 import pytest
 
 from renderer.cli import main
 from support.cli import invoke
 
-COMMANDS = sorted(main.commands)
+COMMANDS = ["build", "check", "hash", "new", "schema", "serve", "validate"]
+
+
+def command(name: str) -> click.Command:
+    """The command ``name`` as the group finds it (imported on first use)."""
+    found = main.get_command(click.Context(main), name)
+    assert found is not None, name
+    return found
 
 
 def test_top_level_help_shows_every_summary_whole():
@@ -20,7 +28,7 @@ def test_top_level_help_shows_every_summary_whole():
     for line in listing:
         name = line.split()[0]
         summary = line.split(None, 1)[1]
-        assert summary == main.commands[name].short_help
+        assert summary == command(name).short_help
         assert not summary.endswith("...") and summary.endswith(".")
 
 
@@ -33,3 +41,10 @@ def test_help_ends_with_an_example(command):
     words = shlex.split(examples[0].removeprefix("Example: "))
     assert words[0] == "mechdiagram" and (command is None or words[1] == command)
     assert paragraphs[-1] == examples[0]  # the last thing the help says
+
+
+def test_the_group_lists_each_command_once_in_order_whichever_was_loaded_first():
+    # A command loaded before --help (by name) must not move in the listing or appear twice.
+    command("validate")
+    assert main.list_commands(click.Context(main)) == COMMANDS
+    assert main.get_command(click.Context(main), "nosuch") is None

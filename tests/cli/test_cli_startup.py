@@ -49,6 +49,17 @@ def test_version_imports_nothing_of_the_pipeline():
     assert _loaded("--version", watched=(*HEAVY, *LAZY)) == set()
 
 
+#: The definitions of the commands other than build, validate and check.
+OTHER_COMMANDS = ("renderer.cli.authoring", "renderer.cli.preview")
+
+
+@pytest.mark.slow
+def test_a_command_loads_its_own_definition_alone():
+    assert _loaded("--version", watched=(*OTHER_COMMANDS, "renderer.cli.specs")) == set()
+    assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json"), watched=OTHER_COMMANDS) == set()
+    assert _loaded("schema", watched=(*OTHER_COMMANDS, "renderer.cli.specs")) == {"renderer.cli.authoring"}
+
+
 @pytest.mark.slow
 def test_validating_a_valid_spec_needs_no_templates_drawing_or_explanations():
     assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json")) == set()
@@ -111,3 +122,14 @@ def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
     assert "Building" not in piped.stderr and "%" not in piped.stderr
     as_json = _stderr_on_a_terminal([*args, "--format", "json"], tmp_path)
     assert "Building" not in as_json
+
+
+@pytest.mark.slow
+def test_the_console_script_collects_young_objects_less_often_while_it_starts():
+    probe = ("import gc, sys\nfrom renderer import entry\nsys.argv = ['mechdiagram', '--version']\n"
+             "try:\n    entry.run()\nexcept SystemExit:\n    pass\nprint('THRESHOLD', gc.get_threshold()[0])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    from renderer.entry import YOUNG_COLLECTION_THRESHOLD
+
+    assert f"THRESHOLD {YOUNG_COLLECTION_THRESHOLD}" in done.stdout
+    assert YOUNG_COLLECTION_THRESHOLD > 700  # CPython's default, which start-up outgrows
