@@ -74,6 +74,24 @@ def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tu
                    for y in ports for block in blocks)
 
 
+def _at_stub(ports: tuple[float, float], w: float, h: float, taken: list[tuple[float, tuple[float, float]]],
+             blocks: list[Rect], stubs: list[tuple[float, float, float]], right: float) -> Rect | None:
+    """A label block of ``w`` by ``h`` on one of its route's stubs, by the column: above the stub that leaves
+    the source, below it, then above and below the one that enters the target; ``None`` when none of these
+    is free (:func:`_label_free`).  A label there names the line that starts (or ends) under it at a box,
+    which no neighbouring track can take from it."""
+    x = round(right + STUB_LABEL_INSET, 1)
+    for y in ports:
+        for top in (y - OWN_STUB_AIR - h, y + OWN_STUB_AIR):
+            block = Rect(x, round(top, 1), round(w, 1), h)
+            if _label_free(block, taken, blocks, stubs, right):
+                return block
+    return None
+
+
+#: A stub's label starts this far right of the column, in user units (as far as :func:`_label_free` asks).
+STUB_LABEL_INSET = 4.0
+
 #: Places tried for one track, TRACK_GAP / 2 apart, before the search gives up.
 TRACK_SEARCH = 400
 
@@ -152,12 +170,12 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         w, h = label_size(text) if text else (0.0, 0.0)
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
-        label: Rect | None = None
+        label = _at_stub(ports, w, h, taken, blocks, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
         for _ in range(TRACK_SEARCH):
             if _track_free(x, span, taken, blocks, ports, right):
-                found = not text
-                if not text:
+                found = not text or label is not None
+                if found:
                     break
                 # Candidates 6 units apart, OWN_STUB_AIR inside the track's span: clear of its own stubs.
                 top, room = y0 + OWN_STUB_AIR, y1 - y0 - 2 * OWN_STUB_AIR

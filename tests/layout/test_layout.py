@@ -490,21 +490,23 @@ def test_strips_stay_beside_many_labelled_routes_that_have_room():
     """Five labelled routes of three lines between two boxes of a lane: the rows grow for them, every label is
     clean, and the strips stay (the column, tried only when a label is not, would make the figure wider)."""
     targets = {"work0": "first", "work1": "second", "kv0": "third", "kv1": "fourth", "k": ("kv0", "kv1", None)}
-    targets |= {f"m{i}": ("work0", "work1", "a rather long message label number " + str(i)) for i in range(5)}
+    targets |= {f"m{i}": ("work0", "work1", f"messages {i}") for i in range(5)}
     drawn = diagram(spec_from_data(_lanes_spec(targets, [{"key": "work", "label": LONG_NAME},
                                                          {"key": "kv", "label": LONG_NAME}])))
     assert all(h.above for h in drawn.lanes) and all(a.clean for a in drawn.arrows.values())
 
 
-def test_the_narrow_layout_stacks_its_panel_however_wide_its_routes_make_it():
+def test_the_narrow_layout_stacks_its_panel_up_to_the_wide_layouts_least_width():
+    """Routes on tracks widen a narrow figure past a phone's 400 units; its panel still stacks while it is
+    narrower than any wide layout's panel."""
     from renderer.layout.sizes import MIN_WIDTH, STACKED_PANEL_WIDTH
 
     assert STACKED_PANEL_WIDTH == MIN_WIDTH - 2 * L.MARGIN  # every wide panel is at least this wide
     targets = {"work0": "first", "work1": "second"}
-    targets |= {f"m{i}": ("work0", "work1", f"message {i}") for i in range(5)}
+    targets |= {f"m{i}": ("work0", "work1", f"messages {i}") for i in range(5)}
     spec = spec_from_data(_lanes_spec(targets, ["work"]))
     narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
-    assert narrow.width > 400 and narrow.panel.value_x == narrow.panel.label_x
+    assert 400 < narrow.width < MIN_WIDTH and narrow.panel.value_x == narrow.panel.label_x
 
 
 def test_the_header_column_is_as_wide_as_its_names_need_within_bounds():
