@@ -1,5 +1,6 @@
 """Package data, read through :mod:`importlib.resources`: the schema, templates' neighbours, the
-player's JS and CSS, the text metrics and the message catalogue.  Nothing is read from the working directory."""
+player's JS and CSS and the message catalogue (the text metrics are a module, :mod:`renderer.text_metrics`).
+Nothing is read from the working directory."""
 
 from __future__ import annotations
 
@@ -36,26 +37,8 @@ def static_text(name: str) -> str:
     return resources.files("renderer").joinpath("static", name).read_text("utf-8")
 
 
-@lru_cache(maxsize=1)
-def _text_metrics() -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(resources.files("renderer").joinpath("data", "text-metrics.json")
-                                        .read_text("utf-8"))
-    return parsed
-
-
-def text_advances() -> dict[str, int]:
-    """Advance widths per character, in font units of 1000 per em (``data/text-metrics.json``, made by
-    ``tools/font_metrics.py`` from DejaVu Sans Bold)."""
-    advances: dict[str, int] = _text_metrics()["advance"]
-    return advances
-
-
-def text_blocks() -> list[tuple[int, int, int]]:
-    """``[(first code point, last code point, advance), ...]``: one advance (1000 per em) for each CJK
-    block, the widest in that block of a CJK face (``data/text-metrics.json``)."""
-    return [(low, high, advance) for low, high, advance in _text_metrics()["blocks"]]
 #: Package data folders whose files decide what a build writes (see :func:`package_data`).
-_OUTPUT_DATA = ("templates", "static", "data")
+_OUTPUT_DATA = ("templates", "static")
 
 
 def _walk(folder: Traversable, prefix: str) -> list[tuple[str, bytes]]:
@@ -78,6 +61,8 @@ def package_data() -> tuple[tuple[str, bytes], ...]:
     for name in _OUTPUT_DATA:
         files.extend(_walk(resources.files("renderer").joinpath(name), name))
     files.append(("schema/mechanism.schema.json", schema_text().encode("utf-8")))
+    # The text metrics are a module (it loads without importlib.resources), but data all the same.
+    files.append(("text_metrics.py", resources.files("renderer").joinpath("text_metrics.py").read_bytes()))
     return tuple(files)
 
 

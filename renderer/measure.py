@@ -1,7 +1,7 @@
 """Text measurement and wrapping for the layout: widths in SVG user units (CSS px) at a font size.
 
 Widths come from the advance widths of real fonts, measured with fonttools
-(``data/text-metrics.json``, 1000 units per em: DejaVu Sans Bold for Latin, Greek,
+(:mod:`renderer.text_metrics`, 1000 units per em: DejaVu Sans Bold for Latin, Greek,
 Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 :data:`WIDTH_SAFETY` as a margin for readers whose font differs.
 """
@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .assets import text_advances, text_blocks
+from .text_metrics import ADVANCES, BLOCKS
 
 #: Font size of node labels, px.
 FONT_SIZE = 14.0
@@ -24,9 +24,9 @@ WIDTH_SAFETY = 1.08
 def _advance(char: str) -> int:
     """One character's advance in font units (1000 per em): from the metrics table, else by its block
     (CJK) or its Unicode properties (see :func:`text_width`)."""
-    advance = text_advances().get(char)
+    advance = ADVANCES.get(char)
     if advance is None and ord(char) >= 0x2E80:
-        advance = next((a for low, high, a in text_blocks() if low <= ord(char) <= high), None)
+        advance = next((a for low, high, a in BLOCKS if low <= ord(char) <= high), None)
     if advance is None:
         if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
             advance = 0
@@ -41,7 +41,7 @@ def _units(text: str) -> int:
     """The advance of ``text`` in font units (1000 per em): the sum of its characters' advances (no
     kerning), so the units of a line are those of its words and spaces added up."""
     try:  # every character in the table, the common case: summed without a Python call per character
-        return sum(map(text_advances().__getitem__, text))
+        return sum(map(ADVANCES.__getitem__, text))
     except KeyError:  # a character the table lacks (an isolate around author text, CJK): by its properties
         return sum(map(_advance, text))
 

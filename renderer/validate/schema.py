@@ -1,26 +1,25 @@
 """The JSON Schema half of validation: the validators and the findings their errors become.
 
 JSON Schema 2020-12 (``schema/mechanism.schema.json``, package data).
-jsonschema-rs, a required dependency, gives the yes/no verdict about a hundred
-times faster; ``jsonschema`` explains a spec that fails (its errors carry the
-paths and keywords the messages are made from), and also judges the rare data
-jsonschema-rs cannot take (a lone surrogate in a string).  The test suite
-checks that the two agree.  ``jsonschema`` is imported only when a spec needs
-explaining, so that validating a valid spec does not pay for its import.
+The schema compiled into Python checks (:mod:`.verdict`, written by :mod:`.compile`) gives the yes/no
+verdict without loading a JSON Schema engine; ``jsonschema`` explains a spec that fails (its errors
+carry the paths and keywords the messages are made from).  The test suite checks that the two agree.
+``jsonschema`` is imported only when a spec needs explaining, so that validating a valid spec does not
+pay for its import.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
-
-import jsonschema_rs
+from typing import TYPE_CHECKING, Any, cast
 
 from ..assets import schema
+from ..errors import SchemaMismatchError
 from ..findings import Finding, pointer_join
 from ..load import LoadedSpec
+from .verdict import validate as _compiled
 from .wording import Suggester, quote
 
 if TYPE_CHECKING:
@@ -75,18 +74,17 @@ def explaining_validator() -> Any:
     return ecma(inline_refs(full, full.get("$defs", {})))
 
 
-@lru_cache(maxsize=1)
-def fast_validator() -> Any:
-    """jsonschema-rs's Draft 2020-12 validator, for the yes/no verdict."""
-    return jsonschema_rs.Draft202012Validator(schema())
+#: The compiled checks of a whole spec (generated code, untyped): ``data`` back, or SchemaMismatchError raised.
+compiled_checks = cast(Callable[[Any], Any], _compiled)
 
 
-def schema_is_valid(data: Any) -> bool | None:
-    """jsonschema-rs's verdict on ``data``, or ``None`` for data it cannot take (then ``jsonschema`` judges)."""
+def schema_is_valid(data: Any) -> bool:
+    """Whether ``data`` (parsed JSON) satisfies the schema: the compiled checks' verdict."""
     try:
-        return bool(fast_validator().is_valid(data))
-    except (UnicodeError, ValueError, TypeError, OverflowError):  # e.g. a lone surrogate
-        return None
+        compiled_checks(data)
+    except SchemaMismatchError:
+        return False
+    return True
 
 
 def _leaf(error: ValidationError) -> ValidationError:

@@ -18,7 +18,7 @@ from support.specs import MECHANISMS, ROOT
 HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.process")
 
 #: Standard-library modules imported where they are used, not at start-up: "did you mean" suggestions
-#: (difflib), check's rebuild hint (shlex), a duration's hint (decimal: jsonschema_rs imports it anyway, so it
+#: (difflib), check's rebuild hint (shlex), a duration's hint (decimal: the compiled schema checks import it anyway, so it
 #: is not watched), a pool of threads or processes, a digest (hashlib) and the output folder's lock (fcntl).
 LAZY = ("difflib", "shlex", "concurrent.futures", "hashlib", "fcntl")
 

@@ -1,4 +1,4 @@
-"""jsonschema-rs (required) answers yes/no; jsonschema explains, and judges alone what jsonschema-rs cannot take."""
+"""The compiled checks (renderer/validate/verdict.py) answer yes or no; jsonschema explains."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from renderer.errors import SchemaCompileError
 from renderer.load import parse_text
 from renderer.validate import schema as schema_module
 from renderer.validate import validate
+from renderer.validate.compile import verdict_source, without_annotations
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -22,18 +24,44 @@ def _parsed_negative_cases() -> list[Path]:
     return [case for case in cases if parse_text(case.read_bytes(), case.name).ok]
 
 
-def test_jsonschema_rs_is_a_required_dependency():
-    import jsonschema_rs  # noqa: F401  (an ImportError here is a broken install, not a fallback)
+def test_the_compiled_checks_are_those_of_the_schema_as_it_is():
+    """renderer/validate/verdict.py is what tools/schema_verdict.py writes from the committed schema."""
+    source = verdict_source(json.loads((ROOT / "schema" / "mechanism.schema.json").read_text("utf-8")))
+    committed = (ROOT / "renderer" / "validate" / "verdict.py").read_text("utf-8")
+    assert committed == source, "run: python tools/schema_verdict.py"
 
-    assert schema_module.schema_is_valid(json.loads((ROOT / "mechanisms" / "prefill-decode.mechanism.json")
-                                                    .read_text("utf-8"))) is True
+
+def test_the_compiled_checks_say_yes_to_our_spec_and_no_to_a_wrong_type():
+    data = json.loads((ROOT / "mechanisms" / "prefill-decode.mechanism.json").read_text("utf-8"))
+    assert schema_module.schema_is_valid(data) is True
+    assert schema_module.schema_is_valid(data | {"title": 7}) is False
+    assert schema_module.schema_is_valid(data | {"colour": "red"}) is False  # additionalProperties
 
 
-def test_a_lone_surrogate_is_judged_by_jsonschema_alone():
+def test_only_keywords_that_draft_7_reads_as_2020_12_does_are_compiled():
+    schema = {"type": "object", "properties": {"pairs": {"prefixItems": [{"type": "string"}]},
+                                               "title": {"$ref": "#/$defs/text", "maxLength": 3}},
+              "$defs": {"text": {"type": "string"}}}
+    with pytest.raises(SchemaCompileError) as raised:
+        verdict_source(schema)
+    assert str(raised.value).splitlines()[1:] == [
+        "/properties/pairs/prefixItems: keyword 'prefixItems' is not compiled as 2020-12 means it",
+        "/properties/title: a $ref beside ['maxLength'] (draft 7 ignores them)",
+    ]
+
+
+def test_annotations_are_left_out_but_a_property_called_title_stays():
+    schema = {"title": "spec", "type": "object", "required": ["title"],
+              "properties": {"title": {"type": "string", "description": "its title", "default": "x"}}}
+    assert without_annotations(schema) == {"type": "object", "required": ["title"],
+                                           "properties": {"title": {"type": "string"}}}
+
+
+def test_a_lone_surrogate_is_judged_by_the_compiled_checks_like_any_text():
     text = json.dumps({"version": 1, "language": "en", "title": "bad \ud800 title"}, ensure_ascii=True)
     loaded = parse_text(text.encode("ascii"), "lone.mechanism.json")
     assert loaded.ok
-    assert schema_module.schema_is_valid(loaded.data) is None  # jsonschema-rs cannot take it
+    assert schema_module.schema_is_valid(loaded.data) is False  # required keys are missing
     findings = validate(loaded)
     rules = {(f.pointer, f.rule) for f in findings}
     assert ("", "required") in rules  # the schema findings come from jsonschema

@@ -1,0 +1,41 @@
+"""The text metrics module is what ``tools/font_metrics.py`` writes from the fonts it names."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from renderer import text_metrics
+from renderer.measure import text_width
+
+ROOT = Path(__file__).resolve().parents[2]
+FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+         Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"))
+
+
+def test_the_metrics_module_is_the_tables_the_tool_writes(tmp_path):
+    """Run the tool on a copy of the repository's tools/ and renderer/text_metrics.py; with the Debian
+    fonts (fonts-dejavu-core, fonts-droid-fallback) and fonttools it writes the committed module again."""
+    if importlib.util.find_spec("fontTools") is None or not all(font.is_file() for font in FONTS):
+        pytest.skip("fonttools or the Debian fonts are not installed")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "renderer").mkdir()
+    shutil.copy(ROOT / "tools" / "font_metrics.py", tmp_path / "tools")
+    subprocess.run([sys.executable, str(tmp_path / "tools" / "font_metrics.py"), *map(str, FONTS)], check=True,
+                   timeout=120)
+    written = (tmp_path / "renderer" / "text_metrics.py").read_text("utf-8")
+    assert written == (ROOT / "renderer" / "text_metrics.py").read_text("utf-8")
+
+
+def test_the_tables_measure_latin_arabic_and_cjk():
+    assert text_metrics.UNITS_PER_EM == 1000
+    assert text_metrics.ADVANCES["m"] > text_metrics.ADVANCES["i"] > 0
+    assert "\u0628" in text_metrics.ADVANCES  # Arabic beh, isolated form measured
+    assert any(low <= ord("字") <= high for low, high, _ in text_metrics.BLOCKS)
+    # 14 px DejaVu Sans Bold "m" (1042/1000 em) times the 1.08 safety factor
+    assert text_width("m", 14.0) == pytest.approx(text_metrics.ADVANCES["m"] / 1000 * 14.0 * 1.08, rel=1e-6)
