@@ -8,6 +8,7 @@ Cyrillic, Hebrew and Arabic, Droid Sans Fallback for CJK), times
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
@@ -107,13 +108,31 @@ def _groups(words: list[str]) -> list[list[str]]:
     "7").  A run too wide for a line is broken anyway."""
     groups: list[list[str]] = []
     for i, word in enumerate(words):
-        unit = word.rstrip(_TRAILING) in UNITS and bool(groups) and _NUMBER.fullmatch(groups[-1][-1]) is not None
-        last_number = i == len(words) - 1 and len(word) <= 3 and word.isdigit() and bool(groups)
-        if unit or last_number:
+        if groups and _binds(groups[-1][-1], word, i == len(words) - 1):
             groups[-1].append(word)
         else:
             groups.append([word])
     return groups
+
+
+def _binds(before: str, word: str, last: bool) -> bool:
+    """Whether ``word`` stays on the line of the word ``before`` it: a unit after a number, or a short number
+    that ends the text (``last``)."""
+    unit = word.rstrip(_TRAILING) in UNITS and _NUMBER.fullmatch(before) is not None
+    return unit or (last and len(word) <= 3 and word.isdigit())
+
+
+def keep_together(text: str) -> str:
+    """``text`` with a no-break space (U+00A0) where it has a space inside a run that a line should not break
+    (:func:`_groups`: "92 ms", "fill page 7"), for text the browser wraps (the HTML figure's prose); other
+    whitespace is kept as it is."""
+    parts = re.split(r"(\s+)", text)
+    # parts alternate word, space, word...; a text that starts or ends with space has empty words there.
+    words = [i for i in range(0, len(parts), 2) if parts[i]]
+    for before, at in itertools.pairwise(words):
+        if at == before + 2 and _binds(parts[before], parts[at], at == words[-1]):
+            parts[at - 1] = "\u00a0"
+    return "".join(parts)
 
 
 @lru_cache(maxsize=4096)

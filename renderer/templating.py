@@ -23,6 +23,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
+from .measure import keep_together
+
 #: Characters that Markdown would take as markup outside a code span, and HTML's three.
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_\[\]|`])")
 _HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -65,6 +67,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
     env.filters["zip"] = zip
     env.filters["markdown_text"] = markdown_text
     env.filters["markdown_code"] = markdown_code
+    env.filters["keep_together"] = keep_together
     return env
 
 

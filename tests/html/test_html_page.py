@@ -221,3 +221,16 @@ def test_right_to_left_languages_set_the_direction():
     data["language"] = "en-GB"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
     assert '<html lang="en-GB" dir="ltr">' in page
+
+
+def test_prose_keeps_a_number_with_its_unit_and_a_last_number_with_its_word(tmp_path):
+    """The browser wraps the figure's prose, so "92 ms" and "fill page 7" are joined by a no-break space
+    (U+00A0) there, as the drawing's wrapping keeps them; the words themselves are the author's."""
+    spec = reference_spec()
+    spec["caption"] = "TTFT is 92 ms, and decode adds 2 GiB"
+    spec["limitations"] = ["Decode passes fill page 7"]
+    spec["scenarios"][0]["steps"][0]["description"] = "Queued for (18 ms) at most"
+    page = parse_html(build_html(spec, tmp_path)["page"])
+    assert page.find_all("figcaption")[0].text() == "TTFT is 92\u00a0ms, and decode adds 2\u00a0GiB"
+    assert "Decode passes fill page\u00a07" in [li.text() for li in page.find_all("li")]
+    assert any(p.text() == "Queued for (18\u00a0ms) at most" for p in page.find_all("p"))

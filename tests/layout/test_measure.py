@@ -39,3 +39,13 @@ def test_the_tables_measure_latin_arabic_and_cjk():
     assert any(low <= ord("字") <= high for low, high, _ in text_metrics.BLOCKS)
     # 14 px DejaVu Sans Bold "m" (1042/1000 em) times the 1.08 safety factor
     assert text_width("m", 14.0) == pytest.approx(text_metrics.ADVANCES["m"] / 1000 * 14.0 * 1.08, rel=1e-6)
+
+
+def test_keep_together_joins_the_runs_that_wrapping_keeps_and_nothing_else():
+    from renderer.measure import keep_together
+
+    assert keep_together("queue 18 ms, prefill 74 ms") == "queue 18\u00a0ms, prefill 74\u00a0ms"
+    assert keep_together("fill page 7") == "fill page\u00a07"
+    assert keep_together(" 2 GiB\nand ms ") == " 2\u00a0GiB\nand ms "  # "and ms": no number before the unit
+    assert keep_together("page 7 of 9 pages") == "page 7 of 9 pages"  # "7" does not end the text
+    assert keep_together("7") == "7" and keep_together("") == ""
