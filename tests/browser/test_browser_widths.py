@@ -7,6 +7,7 @@ dark, at the first, middle and last step, go to ``build/screenshots/`` for a per
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from pathlib import Path
@@ -108,6 +109,22 @@ def test_play_and_pause_keep_the_button_width(site, open_page):
     rows = page.evaluate("""() => new Set(Array.from(document.querySelectorAll('.md-controls > *'))
         .map(el => Math.round(el.getBoundingClientRect().top))).size""")
     assert rows <= 2  # buttons on one row, the position under them at most
+
+
+def test_a_transcript_value_that_wraps_sits_under_its_own_label(site, open_page):
+    """At 360 px a state value too long for the label's line goes under it, right under it (within 2 px), while
+    the next label keeps at least 4 px from it: the value reads as its own label's, not the next one's."""
+    page = open_page(site.page("prefill-decode"), viewport=(360, 800))
+    items = page.evaluate("""() => Array.from(document.querySelectorAll('.md-state > div')).map(div => {
+        const dt = div.querySelector('dt').getBoundingClientRect(), dd = div.querySelector('dd').getBoundingClientRect();
+        return {wrapped: dd.top >= dt.bottom - 1, under: dd.top - dt.bottom, top: dt.top, bottom: dd.bottom};
+    })""")
+    wrapped = [item for item in items if item["wrapped"]]
+    assert wrapped, "no value wraps at 360 px"
+    assert all(item["under"] <= 2 for item in wrapped), wrapped
+    for item, after in itertools.pairwise(items):
+        if after["top"] > item["top"]:  # the same list (the next list starts further down)
+            assert after["top"] - item["bottom"] >= 4, (item, after)
 
 
 #: A page style that keeps the wide layout at every width, as a browser without container queries does.
