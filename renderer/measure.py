@@ -107,12 +107,32 @@ def _groups(words: list[str]) -> list[list[str]]:
     ("92 ms", "512 ms,"), and a short number that ends the text with the word before it ("fill page 7", not a last line
     "7").  A run too wide for a line is broken anyway."""
     groups: list[list[str]] = []
+    inside = _bracketed(words)
     for i, word in enumerate(words):
-        if groups and _binds(groups[-1][-1], word, i == len(words) - 1):
+        if groups and (i in inside or _binds(groups[-1][-1], word, i == len(words) - 1)):
             groups[-1].append(word)
         else:
             groups.append([word])
     return groups
+
+
+#: Words a bracket may hold and stay on one line ("(in memory)"): a longer aside may break.
+BRACKET_WORDS = 3
+
+
+def _bracketed(words: list[str]) -> set[int]:
+    """The indexes of the words after the first inside a short bracket ("(in memory)", "[page 7 of 8]", at most
+    :data:`BRACKET_WORDS` words): each stays on the line of the word before it."""
+    inside: set[int] = set()
+    for i, word in enumerate(words):
+        close = {"(": ")", "[": "]"}.get(word[:1])
+        if close is None or close in word:
+            continue
+        for j in range(i + 1, min(i + BRACKET_WORDS, len(words))):
+            if close in words[j]:
+                inside.update(range(i + 1, j + 1))
+                break
+    return inside
 
 
 def _binds(before: str, word: str, last: bool) -> bool:
@@ -129,8 +149,9 @@ def keep_together(text: str) -> str:
     parts = re.split(r"(\s+)", text)
     # parts alternate word, space, word...; a text that starts or ends with space has empty words there.
     words = [i for i in range(0, len(parts), 2) if parts[i]]
+    inside = {words[k] for k in _bracketed([parts[i] for i in words])}
     for before, at in itertools.pairwise(words):
-        if at == before + 2 and _binds(parts[before], parts[at], at == words[-1]):
+        if at in inside or _binds(parts[before], parts[at], at == words[-1]):
             parts[at - 1] = "\u00a0"
     return "".join(parts)
 
@@ -191,8 +212,10 @@ def _greedy(text: str, width: float, size: float) -> tuple[str, ...]:
 def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE) -> tuple[str, ...]:
     """``text`` wrapped as narrow as ``width`` px (to 1 px) allows with at most ``count`` lines, or to ``width``
     when it needs more: lines of even length, none left with a word alone ("Decode pass / 1 of 31", not
-    "Decode pass 1 of / 31")."""
-    low, high = 0.0, width
+    "Decode pass 1 of / 31").  It goes no narrower than the widest run (:func:`_groups`) that ``width`` holds, so
+    that a trial never breaks a run the full width keeps ("Cache / (in memory)", not "Cache (in / memory)")."""
+    runs = [_px(units, size) for _, units, _ in _runs(text)]
+    low, high = max([0.0, *(run for run in runs if run <= width)]), width
     while high - low > 1:
         middle = (low + high) / 2
         if len(_greedy(text, middle, size)) <= count:

@@ -49,3 +49,16 @@ def test_keep_together_joins_the_runs_that_wrapping_keeps_and_nothing_else():
     assert keep_together(" 2 GiB\nand ms ") == " 2\u00a0GiB\nand ms "  # "and ms": no number before the unit
     assert keep_together("page 7 of 9 pages") == "page 7 of 9 pages"  # "7" does not end the text
     assert keep_together("7") == "7" and keep_together("") == ""
+
+
+def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
+    """A new user's "Cache (in memory)" came out as "Cache (in / memory)": the balancing tried widths narrower
+    than the bracket, which the box's full width holds whole."""
+    from renderer.layout.placement import box_lines
+    from renderer.measure import _groups, keep_together
+
+    assert box_lines("Cache (in memory)") == ("Cache", "(in memory)")
+    assert keep_together("Cache (in memory) here") == "Cache (in\u00a0memory) here"
+    # At most BRACKET_WORDS words: a longer aside may break anywhere.
+    assert _groups("a (b c d) e (f g h i) j".split()) == [["a"], ["(b", "c", "d)"], ["e"], ["(f"], ["g"], ["h"],
+                                                          ["i)"], ["j"]]
