@@ -252,8 +252,8 @@ def run_options(options: Options, done: str) -> None:
     total, failed = len(report.results), report.failed_specs
     if options.mode == "build":
         skipped = report.skipped_specs
-        done_in = (f"up to date in {options.output}/ ({total - failed - skipped} built, {skipped} unchanged and "
-                   "skipped; " if skipped else f"built into {options.output}/ (")
+        done_in = (f"up to date in {options.output}/ ({total - failed - skipped} built, {skipped} skipped as unchanged "
+                   "since their last build, --force rebuilds them; " if skipped else f"built into {options.output}/ (")
         message = (f"{total - failed} of {total} spec(s) {done_in}"
                    f"{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
                    + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")

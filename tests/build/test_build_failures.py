@@ -207,7 +207,7 @@ def test_committed_output_is_unchanged_by_a_failing_neighbour(tmp_path, monkeypa
     # the baseline built them all: each is unchanged since, and skipped
     assert result.stderr.splitlines()[-1].startswith(
         f"mechdiagram: {spec_count} of {spec_count + 1} spec(s) up to date in output/ (0 built, {spec_count} "
-        "unchanged and skipped; ")
+        "skipped as unchanged since their last build, --force rebuilds them; ")
     assert "; 1 failed" in result.stderr
     assert _snapshot(tmp_path / "output") == committed
     assert leftovers(tmp_path / "output") == []

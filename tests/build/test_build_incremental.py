@@ -144,7 +144,7 @@ def test_skipped_specs_count_in_the_summary(tmp_path, monkeypatch):
     spec.write_text(spec.read_text("utf-8").replace("Tiny mechanism 1", "Changed"), "utf-8")
     result = run_cli("build", "specs", "-o", "out", "--source-root", ".")
     assert result.exit_code == 0
-    assert "3 of 3 spec(s) up to date in out/ (1 built, 2 unchanged and skipped; " in result.stderr
+    assert "3 of 3 spec(s) up to date in out/ (1 built, 2 skipped as unchanged since their last build, --force rebuilds them; " in result.stderr
     forced = run_cli("build", "specs", "-o", "out", "--source-root", ".", "--force")
     assert "skipped" not in forced.stderr
 
