@@ -60,5 +60,5 @@ def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
     assert box_lines("Cache (in memory)") == ("Cache", "(in memory)")
     assert keep_together("Cache (in memory) here") == "Cache (in\u00a0memory) here"
     # At most BRACKET_WORDS words: a longer aside may break anywhere.
-    assert _groups("a (b c d) e (f g h i) j".split()) == [["a"], ["(b", "c", "d)"], ["e"], ["(f"], ["g"], ["h"],
+    assert _groups(["a", "(b", "c", "d)", "e", "(f", "g", "h", "i)", "j"]) == [["a"], ["(b", "c", "d)"], ["e"], ["(f"], ["g"], ["h"],
                                                           ["i)"], ["j"]]
