@@ -55,7 +55,10 @@ STYLES: dict[str, dict[str, str]] = {
     # the halo over the label.  Browsers, librsvg and resvg draw it as they drew paint-order (measured:
     # README, "Pictures").
     "halo": {"fill": "none", "font-size": _SMALL, "stroke": "@bg", "stroke-width": "4", "stroke-linejoin": "round"},
+    "halo-dim": {"font-style": "italic"},
     "plabel": {"fill": "@muted", "font-size": _SMALL},
+    # The label of a path the scenario does not use (dashed): italic, as its colour is already the muted one.
+    "plabel-dim": {"font-style": "italic"},
     "badge": {"fill": "@bg", "stroke": "@active_stroke", "stroke-width": "1.5"},
     "badge-text": {"fill": "@active_stroke", "font-size": _SMALL, "font-weight": "700", "text-anchor": "middle"},
     "panel": {"fill": "@panel_fill", "stroke": "@node_stroke", "stroke-width": "1"},

@@ -252,10 +252,11 @@ class _Drawer:
             add(self.frame(number))
         # On top: never hidden by a box or a highlight.
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
-        for arrow in (a for a in layout.arrows.values() if a.label_lines):
+        for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
             for role in ("halo", "plabel"):  # the halo first, under its label (renderer.paint)
+                roles = (role, f"{role}-dim") if key in dimmed else (role,)  # a dashed path's label: italic
                 labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
-                                                   (role,), PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
+                                                   roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
         return Pieces(*shell(dwg.get_xml()), layers)
 

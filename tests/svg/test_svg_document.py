@@ -170,10 +170,15 @@ def test_unselected_paths_are_dimmed():
     assert len(arrows) == 1
     assert f"{TINY}-dim" in arrows[0].get("class").split()
     assert arrows[0].find(f"{SVG_NS}path").get("stroke-dasharray") == "5 4"
-    # a selected path is not dimmed
+    # its label (and the label's halo) is italic: its colour is the muted one of every arrow label already
+    styles = {e.get("class"): e.get("font-style") for e in root.iter(f"{SVG_NS}text")
+              if f"{TINY}-plabel" in e.get("class", "") or f"{TINY}-halo" in e.get("class", "")}
+    assert styles == {f"{TINY}-halo {TINY}-halo-dim": "italic", f"{TINY}-plabel {TINY}-plabel-dim": "italic"}
+    # a selected path is not dimmed, nor its label
     root = ET.fromstring(outputs(minimal_spec(), "tiny")["tiny.main.svg"])
     paths = root.find(f".//{SVG_NS}g[@class='{TINY}-paths']")
     assert f"{TINY}-dim" not in list(paths)[0].get("class").split()
+    assert {e.get("font-style") for e in root.iter(f"{SVG_NS}text")} == {None}
 
 
 def test_state_panel_shows_every_state_label(animated, poster):
