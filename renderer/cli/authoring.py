@@ -76,7 +76,8 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
     results = [_write_digests(path, options.source_root) for path in files]
     failed = sum(bool(r.findings) for r in results)
     written = sum(r.changed for r in results)
-    message = (f"{len(results) - failed} of {len(results)} spec(s) current; {written} source digest(s) written"
+    message = (f"{len(results) - failed} of {len(results)} spec(s) now hold their sources' digests; "
+               f"{written} source digest(s) written"
                + (f"; {failed} not updated" if failed else ""))
     if fmt == "json":
         emit([f for r in results for f in r.findings], summary(len(results), failed, int(bool(failed)), message),

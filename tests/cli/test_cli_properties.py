@@ -77,11 +77,14 @@ _BASELINE: dict[str, set[str]] = {}
 
 
 def _baseline() -> dict[str, set[str]]:
-    """Tags and attributes of the plain build (two scenarios, so the scenario picker is included), in a
+    """Tags and attributes of the plain build (two scenarios, so the scenario picker is included, the second
+    leaving a path unused), in a
     left-to-right and a right-to-left language (whose panel headings carry a direction)."""
     if not _BASELINE:
         spec = minimal_spec()
-        spec["scenarios"].append(dict(copy.deepcopy(spec["scenarios"][0]), id="other"))
+        spec["scenarios"].append(dict(copy.deepcopy(spec["scenarios"][0]), id="other", unselected=["ab"]))
+        for step in spec["scenarios"][1]["steps"]:  # a path the scenario does not use: dashed, its label italic
+            step["paths"] = []
         spec["layout"] = {"lanes": [{"key": "a", "label": "A"}, "b"]}
         spec["sources"] = [{"path": "x.md", "description": "d"}]
         spec["targets"]["a0"]["label"] = "a label long enough to wrap over several lines of its box"
