@@ -49,6 +49,15 @@ class LazyGroup(click.Group):
         """Every command's name, sorted, as ``--help`` lists them."""
         return sorted({*super().list_commands(ctx), *COMMANDS})
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        """The command ``args`` names, and its arguments; for a name that is no command ("bulid"), every command
+        is loaded first, so that click's "Did you mean 'build'?" has them all to choose from."""
+        if args and args[0] not in COMMANDS:
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """The command called ``cmd_name``, imported now if it is one of :data:`COMMANDS`; else ``None``."""
         if cmd_name not in self.commands and cmd_name in COMMANDS:

@@ -4,6 +4,8 @@ with an example of that command."""
 from __future__ import annotations
 
 import shlex
+import subprocess
+import sys
 
 import click
 import pytest
@@ -48,3 +50,10 @@ def test_the_group_lists_each_command_once_in_order_whichever_was_loaded_first()
     command("validate")
     assert main.list_commands(click.Context(main)) == COMMANDS
     assert main.get_command(click.Context(main), "nosuch") is None
+
+
+def test_a_mistyped_command_is_told_the_one_meant_though_no_command_was_loaded():
+    done = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", "bulid"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert "No such command 'bulid'" in done.stderr and "Did you mean 'build'?" in done.stderr, done.stderr
