@@ -101,7 +101,7 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
         try:
             with using_templates(template_dir):
                 rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
-                                                selected(extra_formats), validation.diagram)
+                                                selected(extra_formats), validation.diagram, validation.narrow)
             rendered.figure = figure_record(validation.spec)
         except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
             where = display_path(template_dir) if template_dir else "mechdiagram"

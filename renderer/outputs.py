@@ -60,6 +60,7 @@ class RenderJob(Struct, dict=True):
     slug: str
     checks: Sequence[SourceCheck]
     diagram: Diagram | None = None
+    narrow_diagram: Diagram | None = None  # the narrow layout's, when validation computed it already
     step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
 
     @cached_property
@@ -79,7 +80,7 @@ class RenderJob(Struct, dict=True):
         and the HTML figure in a narrow column), with ids of its own (``variant``)."""
         from .svg import prefix_for, render_scenario
 
-        shared = diagram(self.spec, narrow=True)
+        shared = self.narrow_diagram or diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
                                              prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
                 for scenario in self.spec.scenarios}
@@ -411,15 +412,15 @@ class Fragment(OutputFormat):
 
 def render_outputs(spec: Spec, slug: str, checks: Sequence[SourceCheck],
                    chosen: Callable[[OutputFormat], bool] | None = None,
-                   diagram: Diagram | None = None) -> dict[str, bytes]:
+                   diagram: Diagram | None = None, narrow: Diagram | None = None) -> dict[str, bytes]:
     """Every file of one valid spec, by file name: per scenario the per-scenario (and per-step) formats'
     files, then the per-spec formats' files, each in registration order.  ``chosen`` filters the formats
-    (default: those not optional, :func:`selected`); ``diagram`` is the spec's laid-out figure when
-    validation computed it already.  Raises :class:`~renderer.errors.RasterError` for a picture
+    (default: those not optional, :func:`selected`); ``diagram`` and ``narrow`` are the spec's laid-out figure,
+    wide and narrow, when validation computed them already.  Raises :class:`~renderer.errors.RasterError` for a picture
     format without the ``raster`` extra."""
     chosen = chosen or selected(())
     active = [fmt for fmt in formats() if chosen(fmt)]
-    job = RenderJob(spec, slug, checks, diagram, step_stills=any(fmt.reads_steps for fmt in active))
+    job = RenderJob(spec, slug, checks, diagram, narrow, step_stills=any(fmt.reads_steps for fmt in active))
     outputs: dict[str, bytes] = {}
     for scenario in spec.scenarios:
         for fmt in active:

@@ -20,7 +20,7 @@ from ..measure import text_width
 from .geometry import Box, LaneHeader, Point, Rect
 from .labels import FIRST_BASELINE, PlacedLabel, label_size
 from .routing import PathEnds, Route, _head
-from .sizes import CLEARANCE, FONT_SIZE
+from .sizes import ARROW_HEAD, CLEARANCE, FONT_SIZE
 
 #: Distance between neighbouring tracks, and from the column to the first track, in user units.
 TRACK_GAP = 12.0
@@ -74,17 +74,19 @@ def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tu
                    for y in ports for block in blocks)
 
 
-def _at_stub(ports: tuple[float, float], w: float, h: float, taken: list[tuple[float, tuple[float, float]]],
-             blocks: list[Rect], stubs: list[tuple[float, float, float]], right: float) -> Rect | None:
+def _at_stub(ports: tuple[float, float], ends: tuple[Box, Box], w: float, h: float,
+             taken: list[tuple[float, tuple[float, float]]], blocks: list[Rect],
+             stubs: list[tuple[float, float, float]], right: float) -> Rect | None:
     """A label block of ``w`` by ``h`` on one of its route's stubs, by the column: above the stub that leaves
-    the source, below it, then above and below the one that enters the target; ``None`` when none of these
-    is free (:func:`_label_free`).  A label there names the line that starts (or ends) under it at a box,
-    which no neighbouring track can take from it."""
+    the source, below it, then above and below the one that enters the target (clear of its arrowhead);
+    ``None`` when none of these is free (:func:`_label_free`) within the height of the stub's box (``ends``:
+    source and target), whose neighbours' straight runs have the gaps between boxes for their labels.  A label
+    there names the line that starts (or ends) under it at a box, which no neighbouring track can take from it."""
     x = round(right + STUB_LABEL_INSET, 1)
-    for y in ports:
-        for top in (y - OWN_STUB_AIR - h, y + OWN_STUB_AIR):
+    for y, box, air in ((ports[0], ends[0], OWN_STUB_AIR), (ports[1], ends[1], ARROW_HEAD / 2 + OWN_STUB_AIR)):
+        for top in (y - air - h, y + air):
             block = Rect(x, round(top, 1), round(w, 1), h)
-            if _label_free(block, taken, blocks, stubs, right):
+            if box.y <= block.y and block.bottom <= box.bottom and _label_free(block, taken, blocks, stubs, right):
                 return block
     return None
 
@@ -170,7 +172,8 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         w, h = label_size(text) if text else (0.0, 0.0)
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
-        label = _at_stub(ports, w, h, taken, blocks, stubs, right) if text else None
+        ends_of = (boxes[path.source], boxes[path.dest])
+        label = _at_stub(ports, ends_of, w, h, taken, blocks, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
         for _ in range(TRACK_SEARCH):
             if _track_free(x, span, taken, blocks, ports, right):

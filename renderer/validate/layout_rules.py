@@ -76,22 +76,27 @@ def _digit_hint(lane: str, keys: list[str]) -> str:
     return ""
 
 
-def unclean_routes(loaded: LoadedSpec, model: Spec) -> tuple[list[Finding], Diagram]:
+def unclean_routes(loaded: LoadedSpec, model: Spec) -> tuple[list[Finding], Diagram, Diagram]:
     """Rule route (warnings): a path whose route or label could not be kept clear of the boxes and
-    the other labels, which a ``layout.positions`` override can cause.  Runs the layout itself, and
-    returns its diagram for the drawing stage."""
-    drawn = diagram(model)
+    the other labels, in the wide layout (which a ``layout.positions`` override can cause) or in the
+    narrow one, of a phone (long labels on many tracks).  Runs both layouts itself, and returns their
+    diagrams, wide then narrow, for the drawing stage."""
+    drawn, narrow = diagram(model), diagram(model, narrow=True)
     findings = []
     for key, arrow in drawn.arrows.items():
-        if arrow.clean:
+        narrow_clean = narrow.arrows[key].clean if key in narrow.arrows else True
+        if arrow.clean and narrow_clean:
             continue
         pointer = pointer_join("targets", key)
         line, column = loaded.locate(pointer, key=True)
-        findings.append(Finding(
-            loaded.display, pointer, f"path {quote(key)} has no route and label clear of the boxes and the other "
-            "labels; move its nodes apart (layout.positions) or shorten its label", "route", "warning",
-            line, column))
-    return findings, drawn
+        if not arrow.clean:
+            message = (f"path {quote(key)} has no route and label clear of the boxes and the other labels; move its "
+                       "nodes apart (layout.positions) or shorten its label")
+        else:
+            message = (f"path {quote(key)} has no label clear of the boxes and the other labels in the narrow layout "
+                       "(a phone's); shorten its label or the labels near it")
+        findings.append(Finding(loaded.display, pointer, message, "route", "warning", line, column))
+    return findings, drawn, narrow
 
 
 def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:

@@ -502,11 +502,17 @@ def test_the_narrow_layout_stacks_its_panel_up_to_the_wide_layouts_least_width()
     from renderer.layout.sizes import MIN_WIDTH, STACKED_PANEL_WIDTH
 
     assert STACKED_PANEL_WIDTH == MIN_WIDTH - 2 * L.MARGIN  # every wide panel is at least this wide
-    targets = {"work0": "first", "work1": "second"}
-    targets |= {f"m{i}": ("work0", "work1", f"messages {i}") for i in range(5)}
-    spec = spec_from_data(_lanes_spec(targets, ["work"]))
-    narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
-    assert 400 < narrow.width < MIN_WIDTH and narrow.panel.value_x == narrow.panel.label_x
+    checked = 0
+    # messages enough, and long enough, for a figure wider than 400 units and narrower than MIN_WIDTH
+    for count, label in itertools.product(range(3, 10), ("messages {}", "a message {}")):
+        targets = {"work0": "first", "work1": "second"}
+        targets |= {f"m{i}": ("work0", "work1", label.format(i)) for i in range(count)}
+        spec = spec_from_data(_lanes_spec(targets, ["work"]))
+        narrow = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
+        if 400 < narrow.width < MIN_WIDTH:
+            checked += 1
+            assert narrow.panel.value_x == narrow.panel.label_x, count
+    assert checked
 
 
 def test_the_header_column_is_as_wide_as_its_names_need_within_bounds():

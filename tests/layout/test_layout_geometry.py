@@ -215,6 +215,7 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
     """The narrow layout of a topology or gallery spec: each labelled route on a track, with where its label is
     (``"stub"``: on one of its stubs by the column; ``"track"``: beside its track), checking as it goes that the
     nearest line is the one the label names; and the column's right edge."""
+    from renderer.layout.sizes import ARROW_HEAD
     from renderer.layout.stacked import OWN_STUB_AIR, STUB_LABEL_INSET
 
     stub_air, track_air = 10.0, 16.0
@@ -228,8 +229,13 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
         if block is None or len(arrow.points) != 4:  # a straight run between neighbours: its label is beside it
             continue
         stubs = (arrow.points[0][1], arrow.points[-1][1])
+        # On the source's stub, OWN_STUB_AIR from it; on the target's, clear of the arrowhead there too.
+        airs = (OWN_STUB_AIR, ARROW_HEAD / 2 + OWN_STUB_AIR)
         on_stub = abs(block.x - column_right - STUB_LABEL_INSET) < 0.2 and any(
-            abs(block.bottom + OWN_STUB_AIR - y) < 0.2 or abs(block.y - OWN_STUB_AIR - y) < 0.2 for y in stubs)
+            abs(block.bottom + air - y) < 0.2 or abs(block.y - air - y) < 0.2 for y, air in zip(stubs, airs))
+        head = Rect(min(x for x, _ in arrow.head), min(y for _, y in arrow.head), 0, 0)
+        head = Rect(head.x, head.y, max(x for x, _ in arrow.head) - head.x, max(y for _, y in arrow.head) - head.y)
+        assert not block.overlaps(head), (key, block, head)
         beside_track = abs(arrow.points[1][0] - block.right - 6) < 0.2  # its own track, 6 units to its right
         assert on_stub or beside_track, key
         found.append((key, "stub" if on_stub else "track"))

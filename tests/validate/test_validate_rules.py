@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from renderer.load import load_spec, parse_text
-from renderer.validate import validate
+from renderer.validate import check_spec, validate
 from renderer.validate.limits import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS
 from support.cli import run_cli, run_subprocess
 from support.specs import big_spec, minimal_spec
@@ -221,3 +221,30 @@ def test_a_listed_lane_ending_in_a_digit_is_told_why_it_has_no_targets():
     ((pointer, rule, message),) = findings(data)
     assert (pointer, rule) == ("/layout/lanes/0", "unknown-lane")
     assert message.endswith('"app12" is lane "app", index 12: end the lane\'s name with a letter'), message
+
+
+@pytest.mark.parametrize("layout", ["wide", "narrow"])
+def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_pointer(layout, monkeypatch):
+    """Rule route: the layout marks a route or label it could not keep clear of the boxes and other labels
+    (``Arrow.clean``), in the wide layout (a positions override) or the narrow one (long labels on many
+    tracks); validate warns at the path's key, and says which layout."""
+    import msgspec.structs
+
+    from renderer.layout import diagram
+    from renderer.validate import layout_rules
+
+    def unclean(spec, *, narrow=False):
+        drawn = diagram(spec, narrow=narrow)
+        if narrow != (layout == "narrow"):
+            return drawn
+        arrows = dict(drawn.arrows, ab=msgspec.structs.replace(drawn.arrows["ab"], clean=False))
+        return msgspec.structs.replace(drawn, arrows=arrows)
+
+    monkeypatch.setattr(layout_rules, "diagram", unclean)
+    text = json.dumps(minimal_spec(), indent=2)
+    validation = check_spec(parse_text(text.encode(), "x.mechanism.json"))
+    assert validation.spec is not None  # a warning: the spec is still valid
+    [finding] = validation.findings
+    assert (finding.pointer, finding.rule, finding.severity) == ("/targets/ab", "route", "warning")
+    assert finding.line == text.splitlines().index('    "ab": {') + 1
+    assert ("narrow layout" in finding.message) == (layout == "narrow")
