@@ -151,9 +151,17 @@ def keep_together(text: str) -> str:
     words = [i for i in range(0, len(parts), 2) if parts[i]]
     inside = {words[k] for k in _bracketed([parts[i] for i in words])}
     for before, at in itertools.pairwise(words):
-        if at in inside or _binds(parts[before], parts[at], at == words[-1]):
+        if at in inside or _binds(parts[before], parts[at], at == words[-1]) or _names(parts[before], parts[at]):
             parts[at - 1] = "\u00a0"
     return "".join(parts)
+
+
+def _names(before: str, word: str) -> bool:
+    """In prose, a number stays with the word it counts ("96 prompt tokens", "8 pages") and with the name it
+    numbers ("Token 32", "Page 7"): the pairs typesetters tie with a no-break space."""
+    if _NUMBER.fullmatch(before) and before[-1:].isdigit():
+        return word[:1].isalpha()
+    return before[:1].isupper() and before.isalpha() and word.isdigit()
 
 
 @lru_cache(maxsize=4096)

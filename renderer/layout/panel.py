@@ -57,7 +57,7 @@ def panel(spec: Spec, scenario: Scenario, x: float, top: float, width: float) ->
                                  tuple(even_wrap(step.state.get(k, "") or "–", value_w) for k in keys)))
     title_lines = max(len(f.title) for f in frames)
     title_y = top + PAD_Y + TITLE_SIZE
-    frames = [replace(f, title_y=round(title_y + (title_lines - len(f.title)) * TITLE_LINE_HEIGHT, 1)) for f in frames]
+    frames = [replace(f, title_y=round(title_y, 1)) for f in frames]  # at the top: spare room goes under a short one
     y = title_y + (title_lines - 1) * TITLE_LINE_HEIGHT + LINE_HEIGHT + 4
     rows = []
     for r, key in enumerate(keys):

@@ -315,11 +315,11 @@ def test_cjk_wrapping_never_starts_a_line_with_closing_punctuation():
     assert wrap(text, 100)[1] == "文标签，用来"  # "，" stays after the character it follows
 
 
-def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
-    """The panel keeps room for its longest heading; a shorter one sits at the foot of that room, next to the
-    rows it heads, not with a gap under it; a value on several lines is balanced, no word left alone."""
+def test_a_short_panel_heading_sits_at_the_top_and_values_wrap_balanced():
+    """The panel keeps room for its longest heading; a shorter one sits at the top of that room, the spare
+    room under it (a new user and a designer both read a blank band above a heading as a fault); a value on
+    several lines is balanced, no word left alone."""
     from renderer.layout.panel import panel
-    from renderer.layout.sizes import LINE_HEIGHT
 
     data = reference_spec()
     data["scenarios"][0]["steps"][0]["title"] = "A step title long enough for two lines"
@@ -330,7 +330,7 @@ def test_a_short_panel_heading_sits_next_to_the_rows_and_values_wrap_balanced():
     first, second = drawn.steps[0], drawn.steps[1]
     longest = max(len(f.title) for f in (drawn.poster, *drawn.steps))
     assert len(first.title) == longest > len(second.title) == 1, (first.title, second.title)
-    assert first.title_y == drawn.title_y and second.title_y == drawn.title_y + (longest - 1) * (LINE_HEIGHT + 2)
+    assert first.title_y == second.title_y == drawn.title_y == 0 + L.PAD_Y + L.TITLE_SIZE
     values = second.values[0]
     assert values == ("Decode pass 1 of 31", "with the KV cache"), values  # greedy: "… 31 with" / "the KV cache"
 

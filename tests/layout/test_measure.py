@@ -47,7 +47,10 @@ def test_keep_together_joins_the_runs_that_wrapping_keeps_and_nothing_else():
     assert keep_together("queue 18 ms, prefill 74 ms") == "queue 18\u00a0ms, prefill 74\u00a0ms"
     assert keep_together("fill page 7") == "fill page\u00a07"
     assert keep_together(" 2 GiB\nand ms ") == " 2\u00a0GiB\nand ms "  # "and ms": no number before the unit
-    assert keep_together("page 7 of 9 pages") == "page 7 of 9 pages"  # "7" does not end the text
+    # In prose a number also keeps the word it counts and the name it numbers ("8 pages", "Token 32"):
+    assert keep_together("page 7 of 9 pages") == "page 7\u00a0of 9\u00a0pages"  # "7" does not end the text
+    assert keep_together("fill Token 32 now") == "fill Token\u00a032\u00a0now"
+    assert keep_together("2 × layers") == "2 × layers"
     assert keep_together("7") == "7" and keep_together("") == ""
 
 
