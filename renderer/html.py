@@ -226,7 +226,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                          "dark_text": theme.DARK.text},
         "page_padding": theme.EDGE_SPACE,
         "player_css": _player_css(template("player.css"),
-                                  tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float))),
+                                  tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float)),
+                                  tuple(len(scenario.steps) for scenario in spec.scenarios)),
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
         "figure": Markup(""),
@@ -239,11 +240,32 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     return context
 
 
+#: A step tab's least width and height, CSS px (WCAG 2.2 SC 2.5.5, Target Size), and the gap between tabs.
+TAB_SIZE = 44
+TAB_GAP = 2
+
+
+def tab_rows(counts: tuple[int, ...]) -> list[dict[str, int]]:
+    """For each number of steps in ``counts``: the figure widths (CSS px) below which its tabs no longer fit
+    on one row (``one``) and from which they fit on two (``two``), and the columns of two even rows
+    (``columns``): in between, the tabs take two rows of (nearly) as many each, not a full row and a tab
+    or two alone on the next."""
+    rows = []
+    for count in sorted(set(counts)):
+        columns = -(-count // 2)
+        if count > 2:
+            rows.append({"count": count, "columns": columns, "one": count * TAB_SIZE + (count - 1) * TAB_GAP,
+                         "two": columns * TAB_SIZE + (columns - 1) * TAB_GAP})
+    return rows
+
+
 @lru_cache(maxsize=16)
-def _player_css(sheet: Template, switches: tuple[str, ...]) -> Markup:
+def _player_css(sheet: Template, switches: tuple[str, ...], counts: tuple[int, ...] = ()) -> Markup:
     """``sheet`` (``player.css``) rendered for a figure that switches layouts at the widths ``switches`` (CSS
-    px, ascending): the same text for every figure of the same switches."""
-    return Markup(sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=list(switches)))
+    px, ascending) and has scenarios of ``counts`` steps: the same text for every figure of the same
+    switches and counts."""
+    return Markup(sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=list(switches),
+                               tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(counts)))
 
 
 def render_page(context: FigureContext) -> str:

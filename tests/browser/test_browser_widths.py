@@ -127,6 +127,16 @@ def test_a_transcript_value_that_wraps_sits_under_its_own_label(site, open_page)
             assert after["top"] - item["bottom"] >= 4, (item, after)
 
 
+def test_eight_step_tabs_take_two_even_rows_on_a_phone(site, open_page):
+    """batching has eight steps: at 360 px a row holds seven tabs, and the eighth sat alone on a second row;
+    now the tabs take two rows of four, and at 1280 px one row."""
+    for width, expected in ((360, [4, 4]), (1280, [8])):
+        page = open_page(site.page("batching"), viewport=(width, 800))
+        tops = page.evaluate("""() => Array.from(document.querySelectorAll('.md-tabs:not([hidden]) .md-tab'))
+            .map(tab => Math.round(tab.getBoundingClientRect().top))""")
+        assert [tops.count(top) for top in sorted(set(tops))] == expected, (width, tops)
+
+
 #: A page style that keeps the wide layout at every width, as a browser without container queries does.
 WIDE_ONLY = ".md-canvas-inner.md-wide{display:block!important}.md-canvas-inner.md-narrow{display:none!important}"
 

@@ -234,3 +234,12 @@ def test_prose_keeps_a_number_with_its_unit_and_a_last_number_with_its_word(tmp_
     assert page.find_all("figcaption")[0].text() == "TTFT is 92\u00a0ms, and decode adds 2\u00a0GiB"
     assert "Decode passes fill page\u00a07" in [li.text() for li in page.find_all("li")]
     assert any(p.text() == "Queued for (18\u00a0ms) at most" for p in page.find_all("p"))
+
+
+def test_tab_rows_split_a_count_that_one_row_cannot_hold_into_two_even_rows():
+    from renderer.html import TAB_GAP, TAB_SIZE, tab_rows
+
+    assert tab_rows((8, 8, 2, 5)) == [
+        {"count": 5, "columns": 3, "one": 5 * TAB_SIZE + 4 * TAB_GAP, "two": 3 * TAB_SIZE + 2 * TAB_GAP},
+        {"count": 8, "columns": 4, "one": 8 * TAB_SIZE + 7 * TAB_GAP, "two": 4 * TAB_SIZE + 3 * TAB_GAP},
+    ]  # two tabs never need it

@@ -22,12 +22,12 @@ def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
 def test_templates_render_the_same_from_the_cache_without_it_and_when_it_cannot_write(tmp_path):
     folder = tmp_path / "cache"
     folder.mkdir()
-    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
+    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
     assert any(folder.iterdir())  # the compiled template was stored
-    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
+    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
     unwritable = _env(templating._QuietCache(str(tmp_path / "missing"))).get_template("player.css")
-    plain = _env(None).get_template("player.css").render(ui=[], sizes=[], switches=["640"])
-    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[], switches=["640"])
+    plain = _env(None).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
+    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
 
 
 def test_without_a_private_temporary_folder_there_is_no_cache(monkeypatch):
