@@ -12,7 +12,9 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -198,12 +200,20 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
-                          obstacles)
+                          obstacles, _band_gaps(placed.bands))
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
     return _Routed(placed, routes, labels, *_bounds(rects, points), down)
+
+
+def _band_gaps(bands: Sequence[LaneBand]) -> list[Rect]:
+    """The strips of page between neighbouring lane bands: a label across one has the band's edge through
+    its text, so labels keep off them as off a box."""
+    rows = sorted(bands, key=lambda band: band.y)
+    return [Rect(min(a.x, b.x), a.y + a.h, max(a.x + a.w, b.x + b.w) - min(a.x, b.x), b.y - a.y - a.h)
+            for a, b in itertools.pairwise(rows) if b.y > a.y + a.h - 0.01 and abs(a.x - b.x) < a.w]
 
 
 def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:

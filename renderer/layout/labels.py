@@ -3,8 +3,9 @@ node text and no other label, and preferably crosses no other route.
 
 Candidates, best first: beside the longest segments (above or below a horizontal one, right or left
 of a vertical one), at its middle, then at its quarters.  The first candidate free of boxes and
-labels wins; among those it prefers one that crosses no route, then one clearly nearer its own route
-than any other (so that it names the right arrow), then one with room around it.  When every candidate collides, the
+labels wins; among those it prefers one that crosses no route, then one that straddles no strip between
+lane bands, then one clearly nearer its own route than any other (so that it names the right arrow), then
+one with room around it.  When every candidate collides, the
 least bad one is taken and the label marked not clean (``validate`` warns about it).
 """
 
@@ -114,11 +115,14 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
 
 
 def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
-                 obstacles: Sequence[Rect]) -> dict[str, PlacedLabel]:
+                 obstacles: Sequence[Rect], strips: Sequence[Rect] = ()) -> dict[str, PlacedLabel]:
     """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
     preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
-    found no place clear of boxes, labels and routes."""
+    found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
+    and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
+    wherever a place clear of the obstacles and routes allows."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
+    soft = [rect.grown(1.0) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
     placed: dict[str, PlacedLabel] = {}
     for key, points in routes.items():
@@ -134,12 +138,13 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
         near_hard = [rect for rect in hard if area.overlaps(rect)]
         near = [rect for rect in obstacles if area.overlaps(rect.grown(BOX_AIR))]
-        chosen: tuple[tuple[int, int, int, int, int], Rect, tuple[str, ...]] | None = None
-        for lines in ways:
-            score, block = _best(points, segments[key], others, label_size(lines), near_hard, taken, near)
-            if chosen is None or score[:4] < chosen[0][:4]:
-                chosen = (score, block, lines)
-            if score[:2] == (0, 0):
+        near_soft = [rect for rect in soft if area.overlaps(rect)]
+        chosen: tuple[tuple[int, ...], Rect, tuple[str, ...]] | None = None
+        for text in ways:
+            score, block = _best(points, segments[key], others, label_size(text), near_hard, taken, near, near_soft)
+            if chosen is None or score[:5] < chosen[0][:5]:
+                chosen = (score, block, text)
+            if score[:3] == (0, 0, 0):
                 break
         assert chosen is not None
         score, block, lines = chosen
@@ -149,11 +154,12 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
 
 def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: Sequence[tuple[Point, Point]],
           size: tuple[float, float], hard: Sequence[Rect], taken: Sequence[Rect],
-          obstacles: Sequence[Rect]) -> tuple[tuple[int, int, int, int, int], Rect]:
+          obstacles: Sequence[Rect], soft: Sequence[Rect] = ()) -> tuple[tuple[int, ...], Rect]:
     """The best place for a block of ``size`` beside ``points``: its score (bumps into boxes and labels,
-    routes crossed, whether another route is about as near, room, candidate order; lower is better)."""
+    routes crossed, ``soft`` strips straddled, whether another route is about as near, room, candidate
+    order; lower is better)."""
     w, h = size
-    best: tuple[tuple[int, int, int, int, int], Rect] | None = None
+    best: tuple[tuple[int, ...], Rect] | None = None
     for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
         bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
         crosses = _crosses(block, others) + _crosses(block, own)  # its own route too: the halo hides a line
@@ -165,10 +171,11 @@ def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: S
         # Among free places, one with room around it reads as its own route's: it keeps off other
         # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
         room = min(other_gap, *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
-        score = (bumps, crosses, ambiguous, -int(room // 4), order)
+        straddles = sum(block.overlaps(rect) for rect in soft)
+        score = (bumps, crosses, straddles, ambiguous, -int(room // 4), order)
         if best is None or score < best[0]:
             best = (score, block)
-        if score[:4] == (0, 0, 0, -int(CLEAR_AIR // 4)):
+        if score[:5] == (0, 0, 0, 0, -int(CLEAR_AIR // 4)):
             break
     assert best is not None
     return best

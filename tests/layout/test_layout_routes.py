@@ -282,3 +282,21 @@ def test_labels_of_routes_side_by_side_stay_off_the_neighbouring_routes(edges):
         for other_key, other in layout.arrows.items():
             if other_key != key:
                 assert _gap(arrow.label_box, other.points) >= own + min(AMBIGUOUS, 4), (key, other_key)
+
+
+def test_a_label_keeps_off_the_strip_between_lane_bands_where_it_has_room():
+    """A band's edge ran through "page 8 taken" and "all 8 pages returned" (paged-kv-cache at 1280 px): where a
+    place clear of boxes and routes keeps off the page strip between two lane bands, the label takes it."""
+    from renderer.layout import _band_gaps
+    from renderer.layout.labels import place_labels
+
+    route = {"a": [(50.0, 0.0), (50.0, 200.0)]}
+    strip = Rect(0.0, 99.0, 200.0, 2.0)  # across the middle of the route, where the first candidate goes
+    placed = place_labels(route, {"a": (("label",),)}, [], [strip])["a"]
+    assert placed.clean and not placed.block.overlaps(strip.grown(1.0)), placed.block
+    data = json.loads((MECHANISMS / "paged-kv-cache.mechanism.json").read_text("utf-8"))
+    drawn = diagram(spec_from_data(data))
+    strips = _band_gaps(drawn.bands)
+    assert len(strips) == 2
+    assert not [key for key, arrow in drawn.arrows.items() if arrow.label_box is not None
+                and any(arrow.label_box.overlaps(s.grown(1.0)) for s in strips)]
