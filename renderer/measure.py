@@ -144,8 +144,9 @@ def _binds(before: str, word: str, last: bool) -> bool:
 
 def keep_together(text: str) -> str:
     """``text`` with a no-break space (U+00A0) where it has a space inside a run that a line should not break
-    (:func:`_groups`: "92 ms", "fill page 7"), for text the browser wraps (the HTML figure's prose); other
-    whitespace is kept as it is."""
+    (:func:`_groups`: "92 ms", "fill page 7", "(in memory)") or between a number and the word it counts or
+    the name it numbers (:func:`_names`: prose only), for text the browser wraps (the HTML figure's prose);
+    other whitespace is kept as it is."""
     parts = re.split(r"(\s+)", text)
     # parts alternate word, space, word...; a text that starts or ends with space has empty words there.
     words = [i for i in range(0, len(parts), 2) if parts[i]]

@@ -210,7 +210,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
 
 def _band_gaps(bands: Sequence[LaneBand]) -> list[Rect]:
     """The strips of page between neighbouring lane bands: a label across one has the band's edge through
-    its text, so labels keep off them as off a box."""
+    its text, so labels keep off them where a place clear of boxes and routes allows (a preference of
+    :func:`~renderer.layout.labels.place_labels`, not an obstacle)."""
     rows = sorted(bands, key=lambda band: band.y)
     return [Rect(min(a.x, b.x), a.y + a.h, max(a.x + a.w, b.x + b.w) - min(a.x, b.x), b.y - a.y - a.h)
             for a, b in itertools.pairwise(rows) if b.y > a.y + a.h - 0.01 and abs(a.x - b.x) < a.w]
