@@ -6,16 +6,26 @@ from __future__ import annotations
 
 import json
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+
+def _files(package: str) -> Traversable:
+    """:func:`importlib.resources.files` of ``package``, imported when first asked for: importing it costs
+    5 ms (it brings :mod:`tempfile`, and that :mod:`shutil` and :mod:`random`), which a command that reads
+    no package data (``validate`` of a spec with no message overrides) need not pay."""
+    from importlib import resources
+
+    return resources.files(package)
 
 
 def _schema_folder() -> Traversable:
     try:
-        return resources.files("renderer.schema")
+        return _files("renderer.schema")
     except ModuleNotFoundError:  # an editable install of a source checkout: schema/ beside renderer/
-        return resources.files("renderer").joinpath("..", "schema")
+        return _files("renderer").joinpath("..", "schema")
 
 
 @lru_cache(maxsize=1)
@@ -34,7 +44,7 @@ def schema() -> dict[str, Any]:
 @cache
 def static_text(name: str) -> str:
     """A file under ``renderer/static`` (the player's JS and CSS)."""
-    return resources.files("renderer").joinpath("static", name).read_text("utf-8")
+    return _files("renderer").joinpath("static", name).read_text("utf-8")
 
 
 #: Package data folders whose files decide what a build writes (see :func:`package_data`).
@@ -59,15 +69,15 @@ def package_data() -> tuple[tuple[str, bytes], ...]:
     sorted ``(name, bytes)`` pairs; the build key hashes them."""
     files: list[tuple[str, bytes]] = []
     for name in _OUTPUT_DATA:
-        files.extend(_walk(resources.files("renderer").joinpath(name), name))
+        files.extend(_walk(_files("renderer").joinpath(name), name))
     files.append(("schema/mechanism.schema.json", schema_text().encode("utf-8")))
     # The text metrics are a module (it loads without importlib.resources), but data all the same.
-    files.append(("text_metrics.py", resources.files("renderer").joinpath("text_metrics.py").read_bytes()))
+    files.append(("text_metrics.py", _files("renderer").joinpath("text_metrics.py").read_bytes()))
     return tuple(files)
 
 
 def _locale_folder() -> Traversable:
-    return resources.files("renderer").joinpath("locales")
+    return _files("renderer").joinpath("locales")
 
 
 @lru_cache(maxsize=1)

@@ -97,7 +97,18 @@ def _split_word(word: str, width: float, size: float) -> list[str]:
 #: Unit symbols a number keeps beside it on one line ("92 ms", "2 GiB"): time, data, percent.
 UNITS = frozenset({"ns", "µs", "us", "ms", "s", "min", "h", "B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB",
                    "TiB", "%"})
-_NUMBER = re.compile(r"[(\[]?[~≈<>±+-]?[0-9][0-9.,]*%?")
+_DIGITS = frozenset("0123456789")
+
+
+def _number(word: str) -> bool:
+    """Whether ``word`` is a number as prose writes one: an optional opening bracket, an optional sign or
+    comparison (``~ ≈ < > ± + -``), an ASCII digit, then digits, points and commas, and an optional ``%``
+    ("(~2.5", "512", "1,024", "90%")."""
+    at = 1 if word[:1] in ("(", "[") else 0
+    if word[at:at + 1] in ("~", "≈", "<", ">", "±", "+", "-"):
+        at += 1
+    body = word[at:].removesuffix("%")
+    return body[:1] in _DIGITS and all(char in _DIGITS or char in ".," for char in body)
 #: Punctuation a unit may carry ("512 ms, then"): it stays with the unit.
 _TRAILING = ",.;:!?)]}»”’،؛…"
 
@@ -138,7 +149,7 @@ def _bracketed(words: list[str]) -> set[int]:
 def _binds(before: str, word: str, last: bool) -> bool:
     """Whether ``word`` stays on the line of the word ``before`` it: a unit after a number, or a short number
     that ends the text (``last``)."""
-    unit = word.rstrip(_TRAILING) in UNITS and _NUMBER.fullmatch(before) is not None
+    unit = word.rstrip(_TRAILING) in UNITS and _number(before)
     return unit or (last and len(word) <= 3 and word.isdigit())
 
 
@@ -160,7 +171,7 @@ def keep_together(text: str) -> str:
 def _names(before: str, word: str) -> bool:
     """In prose, a number stays with the word it counts ("96 prompt tokens", "8 pages") and with the name it
     numbers ("Token 32", "Page 7"): the pairs typesetters tie with a no-break space."""
-    if _NUMBER.fullmatch(before) and before[-1:].isdigit():
+    if _number(before) and before[-1:].isdigit():
         return word[:1].isalpha()
     return before[:1].isupper() and before.isalpha() and word.isdigit()
 

@@ -13,28 +13,17 @@ documents; the summary line goes to stderr as in ``text``.
 from __future__ import annotations
 
 import json
-import re
 
 import click
 
+from .charsets import UNPRINTABLE, UNPRINTABLE_JSON, escaped
 from .findings import Finding
 
-#: Characters never printed raw: C0 and C1 controls and DEL (a terminal acts on ESC and CSI), line
-#: separators (one finding, one line), bidirectional overrides and isolates (they reorder what a
-#: reader sees), lone surrogates (not encodable as UTF-8), noncharacters and the invisible U+FEFF.
-#: Each is printed as a \\uXXXX escape.
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                          "\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
 
-
-#: The same for a JSON document, whose strings json.dumps already escapes C0 controls in.
-_UNPRINTABLE_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                               "\ud800-\udfff\ufdd0-\ufdef\ufeff\ufffe\uffff]")
-
-
-def printable(text: str, pattern: re.Pattern[str] = _UNPRINTABLE) -> str:
-    """``text`` with every character of :data:`_UNPRINTABLE` replaced by its ``\\uXXXX`` escape."""
-    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def printable(text: str, characters: frozenset[str] = UNPRINTABLE) -> str:
+    """``text`` with every character of ``characters`` (:data:`~renderer.charsets.UNPRINTABLE`) replaced by
+    its ``\\uXXXX`` escape."""
+    return escaped(text, characters)
 
 
 def format_finding(finding: Finding) -> str:
@@ -94,7 +83,7 @@ def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summa
     if fmt == "json":
         document = report_document(findings, summary, digests)
         # Outside strings the document is ASCII, so escaping these characters keeps it valid JSON.
-        click.echo(printable(json.dumps(document, indent=2, ensure_ascii=False), _UNPRINTABLE_JSON))
+        click.echo(printable(json.dumps(document, indent=2, ensure_ascii=False), UNPRINTABLE_JSON))
         return
     for finding in findings:
         if fmt == "github":

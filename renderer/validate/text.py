@@ -8,26 +8,23 @@ standard's parse errors for controls and noncharacters, Unicode UAX #9
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
+from ..charsets import BIDI_CONTROLS, HTML_FORBIDDEN, XML_FORBIDDEN
 from .context import RuleContext, Where
 from .wording import quote
-
-_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-#: Characters XML 1.0 allows but discourages (section 2.2) and HTML makes parse errors: DEL, the C1
-#: controls and the noncharacters.  They are refused too, so no output file holds one.
-_HTML_FORBIDDEN = re.compile("[\x7f-\x9f\ufdd0-\ufdef" + "".join(
-    chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(1, 17)) + "]")
 
 _BLANKS = frozenset("\u2800\u3164\uffa0\u115f\u1160\u180e")  # blank symbols that are not white space
 _BIDI_EMBEDDINGS = "\u202a\u202b\u202d\u202e"  # LRE RLE LRO RLO, closed by PDF U+202C
 _BIDI_ISOLATES = "\u2066\u2067\u2068"  # LRI RLI FSI, closed by PDI U+2069
-_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
-#: Any character one of the three patterns above finds: most strings have none, and are checked once.
-_SUSPECT = re.compile("|".join(p.pattern for p in (_XML_FORBIDDEN, _HTML_FORBIDDEN, _BIDI_CONTROLS)))
+#: Any character one of the three rules looks for: most strings have none, and are looked at once.
+_SUSPECT = XML_FORBIDDEN | HTML_FORBIDDEN | BIDI_CONTROLS
+
+
+def _first(text: str, characters: frozenset[str]) -> str | None:
+    return next((char for char in text if char in characters), None)
 
 
 def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
@@ -53,7 +50,7 @@ def visible(char: str) -> bool:
 
 def unclosed_bidi(text: str) -> str | None:
     """The first explicit directional formatting character of ``text`` left open (Unicode UAX #9), or None."""
-    if not _BIDI_CONTROLS.search(text):
+    if BIDI_CONTROLS.isdisjoint(text):
         return None
     stack: list[str] = []
     for char in text:
@@ -75,18 +72,16 @@ def text_rules(ctx: RuleContext, data: Any) -> None:
             ctx.add(path, f"text {quote(text)} has no visible character (only spaces, format characters or "
                     "blank symbols); write visible text", "invisible-text")
             continue
-        if not _SUSPECT.search(text):
+        if _SUSPECT.isdisjoint(text):
             continue
-        bad = _XML_FORBIDDEN.search(text)
-        if bad:
-            char = bad.group()
+        char = _first(text, XML_FORBIDDEN)
+        if char is not None:
             kind = "a control character" if ord(char) < 0x20 else "a character"
             ctx.add(path, f"{what} {quote(text)} contains U+{ord(char):04X}, {kind} that XML 1.0 does not allow "
                     "in SVG or HTML; remove it", "xml-character", key=is_key)
             continue
-        bad = _HTML_FORBIDDEN.search(text)
-        if bad:
-            char = bad.group()
+        char = _first(text, HTML_FORBIDDEN)
+        if char is not None:
             kind = "a control character" if ord(char) <= 0x9F else "a noncharacter"
             ctx.add(path, f"{what} {quote(text)} contains U+{ord(char):04X}, {kind} that XML 1.0 discourages and "
                     "HTML does not allow; remove it", "xml-character", key=is_key)

@@ -126,8 +126,8 @@ def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
 
 @pytest.mark.slow
 def test_the_console_script_collects_young_objects_less_often_while_it_starts():
-    probe = ("import gc, sys\nfrom renderer import entry\nsys.argv = ['mechdiagram', '--version']\n"
-             "try:\n    entry.run()\nexcept SystemExit:\n    pass\nprint('THRESHOLD', gc.get_threshold()[0])")
+    probe = ("import atexit, gc, sys\nfrom renderer import entry\nsys.argv = ['mechdiagram', '--version']\n"
+             "atexit.register(lambda: print('THRESHOLD', gc.get_threshold()[0]))\nentry.run()")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     from renderer.entry import YOUNG_COLLECTION_THRESHOLD
 

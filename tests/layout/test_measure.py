@@ -65,3 +65,14 @@ def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
     # At most BRACKET_WORDS words: a longer aside may break anywhere.
     assert _groups(["a", "(b", "c", "d)", "e", "(f", "g", "h", "i)", "j"]) == [["a"], ["(b", "c", "d)"], ["e"], ["(f"], ["g"], ["h"],
                                                           ["i)"], ["j"]]
+
+
+@pytest.mark.parametrize(("word", "number"), [
+    ("512", True), ("(~2.5", True), ("1,024", True), ("90%", True), ("[≈3", True), ("-7.", True), ("±0", True),
+    ("", False), ("%", False), ("(", False), ("~", False), ("a1", False), ("1a", False), ("1%%", False),
+    ("((1", False), ("+-1", False), ("٣", False), ("1 2", False),
+])
+def test_a_number_as_prose_writes_one(word, number):
+    from renderer.measure import _number
+
+    assert _number(word) is number

@@ -66,3 +66,28 @@ def test_text_with_characters_xml_forbids(bad):
     assert (finding.pointer, finding.rule) == ("/targets/a0/label", "xml-character")
     assert finding.message.startswith('text "fi\\u0007rst" contains U+0007' if bad == "\u0007"
                                       else 'text "fi\uffferst" contains U+FFFE')
+
+
+def test_the_forbidden_characters_are_those_xml_and_unicode_name():
+    from renderer.charsets import BIDI_CONTROLS, HTML_FORBIDDEN, UNPRINTABLE, UNPRINTABLE_JSON, XML_FORBIDDEN
+
+    def xml_char(c: int) -> bool:  # XML 1.0 production [2] Char
+        return c in (0x9, 0xA, 0xD) or 0x20 <= c <= 0xD7FF or 0xE000 <= c <= 0xFFFD or 0x10000 <= c <= 0x10FFFF
+
+    def noncharacter(c: int) -> bool:  # Unicode section 23.7: 66 of them
+        return 0xFDD0 <= c <= 0xFDEF or c & 0xFFFE == 0xFFFE
+
+    every = range(0x110000)
+    assert {chr(c) for c in every if not xml_char(c)} == XML_FORBIDDEN
+    assert {chr(c) for c in every if xml_char(c) and (0x7F <= c <= 0x9F or noncharacter(c))} == HTML_FORBIDDEN
+    assert sum(map(noncharacter, every)) == 66
+    assert BIDI_CONTROLS == frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert {"\t", "\n", "\x1b", "\u2028", "\ufeff", "\U0010ffff"} <= UNPRINTABLE
+    assert "\n" not in UNPRINTABLE_JSON and "\x1b" not in UNPRINTABLE_JSON and "\u202e" in UNPRINTABLE_JSON
+
+
+def test_a_report_escapes_what_it_cannot_print_raw():
+    from renderer.report import printable
+
+    assert printable("plain é 中") == "plain é 中"
+    assert printable("a\x1b[31mb\u202ec\n\ud800\U0001fffe") == "a\\u001b[31mb\\u202ec\\u000a\\ud800\\u1fffe"
