@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from .errors import OutputError, OutputExistsError
 
 if TYPE_CHECKING:
@@ -249,6 +251,25 @@ def _synced(temp: str, path: Path) -> str:
     return temp
 
 
+class _Written(Struct):
+    """A file :class:`Staging` wrote on the calling thread, answering as a finished ``Future`` does: its
+    temporary file's name (``None``: the file held its bytes already), or the error writing it raised."""
+
+    temp: str | None
+    error: OutputError | None = None
+
+    def result(self) -> str | None:
+        if self.error is not None:
+            raise self.error
+        return self.temp
+
+    def cancelled(self) -> bool:
+        return False
+
+    def exception(self) -> OutputError | None:
+        return self.error
+
+
 class Staging:
     """Files written in two steps, so that writing overlaps the work that makes them: :meth:`stage` writes
     a file to a temporary file in its folder (synced, as :func:`write_file` does) on a pool of threads,
@@ -257,12 +278,17 @@ class Staging:
     not renamed.  Each file is staged for an ``owner`` (a spec), so two owners of one name (a collision
     that fails one of them) never share a temporary file.  A file that already holds its bytes is not
     written, and counts as unchanged.
+
+    The first owner's files are written on the calling thread, and the threads start with the second
+    owner's: a build of one spec has no rendering to overlap its writes with, and starting a pool (and
+    importing :mod:`concurrent.futures`, which brings :mod:`logging`) would cost it more than the writes.
     """
 
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
         self._pool: ThreadPoolExecutor | None = None
-        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | None] = {}
+        self._first: str | None = None  # the owner whose files are written on the calling thread
+        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | _Written | None] = {}
 
     def adopt(self, owner: str, name: str, temp: str | None) -> None:
         """Take over file ``name`` of ``owner`` as a worker process staged it (one marked by
@@ -274,8 +300,17 @@ class Staging:
         self._staged[(owner, name)] = synced
 
     def stage(self, owner: str, name: str, data: bytes) -> None:
-        """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner``."""
-        self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
+        """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner`` (the first owner's
+        now, on this thread; an error is kept for :meth:`commit` to raise, as a thread's is)."""
+        if self._first is None:
+            self._first = owner
+        if owner != self._first:
+            self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
+            return
+        try:
+            self._staged[(owner, name)] = _Written(stage_file(self.folder / name, data, sync=True))
+        except OutputError as exc:
+            self._staged[(owner, name)] = _Written(None, exc)
 
     def _threads_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:  # started by the first file: a no-op build starts none

@@ -144,3 +144,47 @@ def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch)
     assert Path(temp).read_bytes() == NEW and Path(temp).name.endswith(".tmp")
     os.replace(temp, tmp_path / "out" / "figure.svg")
     assert stage_file(tmp_path / "out" / "figure.svg", NEW) is None
+
+
+def test_staging_writes_the_first_owners_files_itself_and_the_others_on_threads(tmp_path):
+    import threading
+
+    from renderer import files as files_module
+    from renderer.files import Staging
+
+    writers: dict[str, str] = {}
+    real = files_module.stage_file
+
+    def recording(path, data, *, sync=False):
+        writers[path.name] = threading.current_thread().name
+        return real(path, data, sync=sync)
+
+    staging = Staging(tmp_path, 2)
+    try:
+        files_module.stage_file, saved = recording, files_module.stage_file
+        staging.stage("a", "a.svg", b"A")
+        staging.stage("b", "b.svg", b"B")
+        staging.stage("a", "a.html", b"H")
+        assert staging.commit([("a", "a.svg", b"A"), ("b", "b.svg", b"B"), ("a", "a.html", b"H")]) == [True] * 3
+    finally:
+        files_module.stage_file = saved
+        staging.close()
+    main = threading.main_thread().name
+    assert writers["a.svg"] == main and writers["a.html"] == main
+    assert writers["b.svg"] != main
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {"a.svg": b"A", "b.svg": b"B", "a.html": b"H"}
+
+
+def test_an_error_writing_the_first_owners_file_comes_at_commit_and_leaves_nothing(tmp_path):
+    from renderer.files import Staging
+
+    (tmp_path / "a.svg").mkdir()  # a folder where the file goes
+    staging = Staging(tmp_path, 2)
+    try:
+        staging.stage("a", "a.svg", NEW)  # raises nothing yet: the build goes on to the other specs
+        staging.stage("a", "a.html", NEW)
+        with pytest.raises(OutputError, match=r"a\.svg"):
+            staging.commit([("a", "a.svg", NEW), ("a", "a.html", NEW)])
+    finally:
+        staging.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg"]  # the folder, no temporary file

@@ -81,7 +81,7 @@ def test_the_forbidden_characters_are_those_xml_and_unicode_name():
     assert {chr(c) for c in every if not xml_char(c)} == XML_FORBIDDEN
     assert {chr(c) for c in every if xml_char(c) and (0x7F <= c <= 0x9F or noncharacter(c))} == HTML_FORBIDDEN
     assert sum(map(noncharacter, every)) == 66
-    assert BIDI_CONTROLS == frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069") == BIDI_CONTROLS
     assert {"\t", "\n", "\x1b", "\u2028", "\ufeff", "\U0010ffff"} <= UNPRINTABLE
     assert "\n" not in UNPRINTABLE_JSON and "\x1b" not in UNPRINTABLE_JSON and "\u202e" in UNPRINTABLE_JSON
 
