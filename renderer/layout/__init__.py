@@ -142,7 +142,9 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     room = NARROW_MIN_WIDTH - 2 * MARGIN
     if not any(p.source in cells and p.dest in cells for p in spec.paths):
         overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
-        return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang))
+        # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
+        # not a narrow one beside an empty strip).
+        return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
     drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
     slack = room - (drawn.right - drawn.left)
     if slack < WIDEN_AT_LEAST:
@@ -171,13 +173,14 @@ class _Routed(Struct, frozen=True):
 
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
-            narrow_box_max: float | None = None, strips: bool = True) -> _Routed:
+            narrow_box_max: float | None = None, strips: bool = True, fill: bool = False) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
-    ``narrow_box_max`` wide) when that is given, else the wide layout (lane names in strips above their
-    lanes where :func:`~renderer.layout.placement.place` and ``strips`` allow)."""
+    ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
+    names in strips above their lanes where :func:`~renderer.layout.placement.place` and ``strips`` allow)."""
     narrow = narrow_box_max is not None
     if narrow_box_max is not None:
-        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS)
+        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
+                       fill=fill)
     else:
         placed = place(spec, cells, lane_labels, strips=strips)
     boxes = placed.boxes

@@ -223,16 +223,17 @@ def _widths(base: float, counts: list[int]) -> list[float]:
 
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
-          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True) -> Placement:
+          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
+          fill: bool = False) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
-    column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`);
-    ``box_max`` bounds box widths there and ``gaps`` replaces the least gaps (:data:`GAP_X`,
-    :data:`GAP_Y`).  A lane grid whose names need more than :data:`LANE_HEADER_LINES` lines in the header
-    column heads its lanes from strips above them instead (:class:`LaneHeader` ``above``), when ``strips``
-    allows, no path runs from one lane to another (it would have to cross a name) and the lanes are at least
-    twice the column's width."""
+    column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
+    bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
+    the drawing's width) and ``gaps`` replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
+    whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
+    strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
+    lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
     if lanes_on_top:
-        return _place_stacked(spec, cells, lane_labels, box_max, gaps)
+        return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
     lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
     n_cols = max((c for _, c in cells.values()), default=-1) + 1
@@ -290,14 +291,14 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
 
 
 def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
-                   gaps: tuple[float, float] | None) -> Placement:
+                   gaps: tuple[float, float] | None, fill: bool = False) -> Placement:
     """:func:`place` for the narrow variant: every box in one column, in the order of ``cells`` (row,
     then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
     its header in a band of their own; routes run in the room to the right of the column."""
     order = sorted(cells, key=lambda key: (cells[key], key))
     labels = {t.key: t.label or "" for t in spec.nodes}
     lines = {key: box_lines(labels[key], box_max) for key in order}
-    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order)])
+    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order), *([box_max] if fill else [])])
     # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
     # word in one box widened the column).
     lines = {key: box_lines(labels[key], width) if natural_width(lines[key]) < width else lines[key]

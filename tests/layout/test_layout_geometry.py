@@ -335,3 +335,20 @@ def test_a_track_with_no_free_place_is_not_clean():
     data = with_graph({"a": "A", "b": "B", "c": "C"}, [("a", "c", "x")] * 40 + [("c", "a", "x")] * 40)
     drawn = diagram(spec_from_data(data), narrow=True)
     assert any(not arrow.clean for arrow in drawn.arrows.values())  # every one said clean before
+
+
+def test_a_narrow_column_with_no_routes_beside_it_takes_the_drawings_width():
+    """batching and kv-cache-bytes have no paths: their phone column was as narrow as "step 1" needs (96 units)
+    beside an empty strip of 150; now every box is the drawing's width less its margins and the bands' pads."""
+    from renderer.layout.sizes import BAND_PAD, MARGIN, NARROW_MIN_WIDTH
+
+    data = json.loads((MECHANISMS / "batching.mechanism.json").read_text("utf-8"))
+    drawn = diagram(spec_from_data(data), narrow=True)
+    assert drawn.width == NARROW_MIN_WIDTH
+    assert {box.w for box in drawn.boxes.values()} == {NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD}
+    assert all(band.x >= MARGIN - BAND_PAD and band.x + band.w <= drawn.width - MARGIN + BAND_PAD
+               for band in drawn.bands)
+    data["targets"]["pathx"] = {"id": "p", "kind": "path", "from": next(iter(drawn.boxes)),
+                                "to": list(drawn.boxes)[-1]}
+    with_route = diagram(spec_from_data(data), narrow=True)
+    assert max(box.w for box in with_route.boxes.values()) < NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD
