@@ -115,6 +115,30 @@ def _run_span(a: Box, b: Box, headers: Sequence[LaneHeader]) -> tuple[float, flo
     return (clear, right - clear) if right - clear >= RUN_ROOM else (left, right - left)
 
 
+def _ports(boxes: dict[str, Box], long: Sequence[PathEnds]) -> dict[tuple[str, str], float]:
+    """The y of each track's two ports (``(path key, "out")`` at its source, ``(path key, "in")`` at its
+    target), on the boxes' right sides, spread evenly, in an order that nests the tracks' spans.
+
+    Tracks are drawn shortest span first, nearest the column, so a stub crosses another track only where it
+    ends inside that track's span.  On each box, then, the routes to boxes above take the upper ports and
+    those to boxes below the lower ones; among those to one side the farther a route goes, the nearer its
+    port is to that side's far end of the box (upward routes: lower; downward: upper), so that the longer
+    span holds the shorter one.  Routes between the same two boxes take the ports in one order at the upper
+    box and in the other at the lower one, so that they nest as well.
+    """
+    ends: dict[str, list[tuple[int, float, int, str, str]]] = {}
+    for rank, path in enumerate(long):
+        source, dest = boxes[path.source], boxes[path.dest]
+        for box_key, box, other, role in ((path.source, source, dest, "out"), (path.dest, dest, source, "in")):
+            below = other.y > box.y
+            ends.setdefault(box_key, []).append((int(below), -other.y, rank if below else -rank, path.key, role))
+    port_y: dict[tuple[str, str], float] = {}
+    for key, items in ends.items():
+        for index, (*_, path_key, role) in enumerate(sorted(items)):
+            port_y[(path_key, role)] = _spread(boxes[key], len(items), index)
+    return port_y
+
+
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
                    headers: Sequence[LaneHeader] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
@@ -146,15 +170,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         sides = ("bottom", "top") if down else ("top", "bottom")
         head, base = _head((x, b.y if down else b.bottom), sides[1])
         routes[path.key] = Route(((x, a.bottom if down else a.y), base), head, sides, True)
-    # Ports on the right side, one per route end, spread in the order the routes' other ends come.
-    ends: dict[str, list[tuple[float, str, str]]] = {}
-    for path in long:
-        ends.setdefault(path.source, []).append((boxes[path.dest].y, path.key, "out"))
-        ends.setdefault(path.dest, []).append((boxes[path.source].y, path.key, "in"))
-    port_y: dict[tuple[str, str], float] = {}
-    for key, items in ends.items():
-        for index, (_, path_key, role) in enumerate(sorted(items)):
-            port_y[(path_key, role)] = _spread(boxes[key], len(items), index)
+    port_y = _ports(boxes, long)
     right = max((box.right for box in boxes.values()), default=0.0)
     first = right + TRACK_GAP + CLEARANCE
     pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
@@ -162,7 +178,11 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     taken: list[tuple[float, tuple[float, float]]] = []
     blocks: list[Rect] = []
     placed: dict[str, PlacedLabel] = {}
-    for path in sorted(long, key=lambda p: (abs(position[p.source] - position[p.dest]), position[p.source], p.key)):
+    # Shortest span first, nearest the column: with the ports of _ports, a track inside another's span is nearer.
+    def span_of(p: PathEnds) -> float:
+        return abs(port_y[(p.key, "out")] - port_y[(p.key, "in")])
+
+    for path in sorted(long, key=lambda p: (span_of(p), position[p.source], p.key)):
         ports = (port_y[(path.key, "out")], port_y[(path.key, "in")])
         y0, y1 = sorted(ports)
         span = (y0, y1)

@@ -352,3 +352,33 @@ def test_a_narrow_column_with_no_routes_beside_it_takes_the_drawings_width():
                                 "to": list(drawn.boxes)[-1]}
     with_route = diagram(spec_from_data(data), narrow=True)
     assert max(box.w for box in with_route.boxes.values()) < NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD
+
+
+def _crossings(arrows) -> int:
+    """How often one route's segment crosses another's (a horizontal through a vertical, ends apart)."""
+    def crossed(s, t) -> bool:
+        (a, b), (c, d) = s, t
+        if a[0] == b[0] and c[1] == d[1]:
+            (x, _), ys, y, xs = a, (a[1], b[1]), c[1], (c[0], d[0])
+        elif a[1] == b[1] and c[0] == d[0]:
+            (x, _), ys, y, xs = c, (c[1], d[1]), a[1], (a[0], b[0])
+        else:
+            return False
+        return min(xs) < x < max(xs) and min(ys) < y < max(ys)
+
+    return sum(crossed(s, t) for p, q in itertools.combinations(arrows, 2) for s in _segments(p) for t in _segments(q))
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_narrow_tracks_cross_only_where_their_spans_interleave(name):
+    """In the narrow column every track is to the right of the boxes, so two tracks whose spans of boxes
+    interleave (one starts inside the other's and ends outside it) must cross once; any other crossing is one
+    too many.  The ports nest the rest: serving-stack's narrow drawing had 6 crossings and has 3 (its 3 pairs of
+    interleaving spans), prefill-decode's, prefill-vs-decode's and web-worker's had one each and have none."""
+    spec = spec_from_data(SHAPES[name])
+    drawn = diagram(spec, narrow=True)
+    order = {key: i for i, key in enumerate(sorted(drawn.boxes, key=lambda k: drawn.boxes[k].y))}
+    spans = [tuple(sorted((order[p.source], order[p.dest]))) for p in spec.paths
+             if p.source in order and p.dest in order and abs(order[p.source] - order[p.dest]) > 1]
+    interleaving = sum(a < c < b < d or c < a < d < b for (a, b), (c, d) in itertools.combinations(spans, 2))
+    assert _crossings(drawn.arrows.values()) == interleaving
