@@ -18,7 +18,7 @@ from msgspec import Struct
 
 from ..measure import text_width
 from .geometry import Point, Rect
-from .sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE
+from .sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
 
 #: Gap between a label and the segment it names.
 LABEL_GAP = 5.0
@@ -57,12 +57,20 @@ def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
     return found
 
 
-def _nudged(candidates: list[Rect], hard: Sequence[Rect]) -> list[Rect]:
+def _nudged(candidates: list[Rect], hard: Sequence[Rect], soft: Sequence[Rect] = (),
+            own: Sequence[tuple[Point, Point]] = ()) -> list[Rect]:
     """Each candidate, then, where it overlaps an obstacle, the same block slid along the route just
-    clear of it (by at most half its own size)."""
+    clear of it (by at most half its own size); and where it straddles one of the ``soft`` strips, slid
+    just above and just below it (by at most its height) where that keeps it as near its ``own`` route
+    (beside a vertical run, not away from a horizontal one)."""
     out: list[Rect] = []
     for block in candidates:
         out.append(block)
+        for rect in soft:
+            if block.overlaps(rect):
+                near = _gap_to_segments(block, own) + 0.5
+                out.extend(moved for dy in (rect.y - block.bottom, rect.bottom - block.y) if abs(dy) <= block.h
+                           if _gap_to_segments(moved := Rect(block.x, block.y + dy, block.w, block.h), own) <= near)
         for rect in hard:
             if not block.overlaps(rect):
                 continue
@@ -122,7 +130,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
     wherever a place clear of the obstacles and routes allows."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
-    soft = [rect.grown(1.0) for rect in strips]
+    soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
     placed: dict[str, PlacedLabel] = {}
     for key, points in routes.items():
@@ -160,7 +168,7 @@ def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: S
     order; lower is better)."""
     w, h = size
     best: tuple[tuple[int, ...], Rect] | None = None
-    for order, block in enumerate(_nudged(_candidates(points, w, h), hard)):
+    for order, block in enumerate(_nudged(_candidates(points, w, h), hard, soft, own)):
         bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
         crosses = _crosses(block, others) + _crosses(block, own)  # its own route too: the halo hides a line
         if best is not None and (bumps, crosses) > best[0][:2]:

@@ -43,6 +43,7 @@ from .sizes import (
     PATH_LABEL_WIDTH,
     PORT_SPREAD,
     ROUTE_PITCH,
+    STRIP_AIR,
     TARGET_STUB,
 )
 
@@ -152,9 +153,12 @@ class Placement(Struct, frozen=True):
 
 
 def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
-             label_width: float = PATH_LABEL_WIDTH) -> tuple[float, float]:
+             label_width: float = PATH_LABEL_WIDTH, banded: bool = False) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
-    of a path that runs along that gap; at least ``least``."""
+    of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
+    page between two lanes' bands, split by the line between them (:data:`BAND_GAP`): a label of a path
+    between rows gets room in one band's half, clear of the boxes and of that line (:data:`STRIP_AIR`), so
+    that the line does not run through its text."""
     gap_x, gap_y = least
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or not path.label:
@@ -166,6 +170,9 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
             gap_x = max(gap_x, wide + 24)
         else:  # the label sits beside a vertical run or above a horizontal one in a row gap
             gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
+            if banded:
+                half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
+                gap_y = max(gap_y, 2 * half + BAND_GAP)
             if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
                 narrowest = path_label_wraps(path.label, label_width)[-1]
                 gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
@@ -245,7 +252,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
     header_w, header_lines = lane_headers(lane_labels[:n_rows])
-    gap_x, gap_y = _channel(spec, cells)
+    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)

@@ -35,6 +35,8 @@ LANE_HEADER_GAP = RING_GAP + 7.0
 BAND_PAD = RING_GAP + 7.0
 #: The page-coloured line between two lanes' bands in a grid: thin, so that a path label across it reads whole.
 BAND_GAP = 2.0
+#: How far a path label keeps from that line where it has room (labels.place_labels), in user units.
+STRIP_AIR = 1.0
 PATH_LABEL_SIZE = 13.0
 #: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
 MIN_TEXT_PX = 12.0

@@ -382,3 +382,20 @@ def test_narrow_tracks_cross_only_where_their_spans_interleave(name):
              if p.source in order and p.dest in order and abs(order[p.source] - order[p.dest]) > 1]
     interleaving = sum(a < c < b < d or c < a < d < b for (a, b), (c, d) in itertools.combinations(spans, 2))
     assert _crossings(drawn.arrows.values()) == interleaving
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_no_arrow_label_straddles_the_line_between_two_lane_bands(name):
+    """The page-coloured line between two lanes' bands ran through prefill-decode's "logits" and "next
+    input": a row gap that a labelled path crosses now holds the label in one band's half, and the label slides
+    off the line along its route."""
+    from renderer.layout.sizes import STRIP_AIR
+
+    drawn = diagram(spec_from_data(SHAPES[name]))
+    bands = sorted(drawn.bands, key=lambda band: band.y)
+    lines = [(a.y + a.h, b.y) for a, b in itertools.pairwise(bands)]
+    for key, arrow in drawn.arrows.items():
+        block = arrow.label_box
+        if block is not None:
+            assert not any(block.y < bottom + STRIP_AIR and top - STRIP_AIR < block.bottom for top, bottom in lines), \
+                (key, block, lines)
