@@ -147,10 +147,12 @@ def _bracketed(words: list[str]) -> set[int]:
 
 
 def _binds(before: str, word: str, last: bool) -> bool:
-    """Whether ``word`` stays on the line of the word ``before`` it: a unit after a number, or a short number
-    that ends the text (``last``)."""
+    """Whether ``word`` stays on the line of the word ``before`` it: a unit after a number, a short number
+    that ends the text (``last``), or a short number with a colon, which numbers the word before it
+    ("forward 2: decode", "page 7: positions")."""
     unit = word.rstrip(_TRAILING) in UNITS and _number(before)
-    return unit or (last and len(word) <= 3 and word.isdigit())
+    numbered = word[-1:] == ":" and 1 < len(word) <= 4 and word[:-1].isdigit()
+    return unit or numbered or (last and len(word) <= 3 and word.isdigit())
 
 
 def keep_together(text: str) -> str:

@@ -55,6 +55,8 @@ STYLES: dict[str, dict[str, str]] = {
     # the halo over the label.  Browsers, librsvg and resvg draw it as they drew paint-order (measured:
     # README, "Pictures").
     "halo": {"fill": "none", "font-size": _SMALL, "stroke": "@bg", "stroke-width": "4", "stroke-linejoin": "round"},
+    # A label on a lane's band: its halo is the band's colour (the page's made a dark patch on a dark band).
+    "halo-band": {"stroke": "@lane_fill"},
     "halo-dim": {"font-style": "italic"},
     "plabel": {"fill": "@muted", "font-size": _SMALL},
     # The label of a path the scenario does not use (dashed): italic, as its colour is already the muted one.

@@ -254,7 +254,11 @@ class _Drawer:
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
             for role in ("halo", "plabel"):  # the halo first, under its label (renderer.paint)
-                roles = (role, f"{role}-dim") if key in dimmed else (role,)  # a dashed path's label: italic
+                roles: tuple[str, ...] = (role,)
+                if role == "halo" and arrow.label_on_band:
+                    roles += ("halo-band",)
+                if key in dimmed:
+                    roles += (f"{role}-dim",)  # a dashed path's label: italic
                 labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)

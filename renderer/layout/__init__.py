@@ -117,18 +117,25 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     arrows = {}
     for key, route in routes.items():
         label = labels.get(key)
+        # Most of the label on a lane's band: its halo takes the band's colour (the drawing's "halo-band").
+        on_band = label is not None and 2 * _area_on(label.block, placed.bands) > label.block.w * label.block.h
         arrows[key] = Arrow(
             key, tuple(_shift_point(p, dx, dy) for p in route.points),
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
              _shift_point(route.head[2], dx, dy)),
             _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
-            route.clean and (label is None or label.clean))
+            route.clean and (label is None or label.clean), on_band)
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if drawn.down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
+
+
+def _area_on(block: Rect, bands: Sequence[LaneBand]) -> float:
+    """How much of ``block`` lies on the lane bands (which never overlap one another)."""
+    return sum((block.area_within(Rect(b.x, b.y, b.w, b.h)) for b in bands), 0.0)
 
 
 #: Least room, in user units, that the narrow layout's boxes must gain for it to be laid out again wider.

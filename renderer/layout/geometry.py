@@ -60,6 +60,12 @@ class Rect(Struct, frozen=True):
         return (self.x < other.x + other.w and other.x < self.x + self.w
                 and self.y < other.y + other.h and other.y < self.y + self.h)
 
+    def area_within(self, other: Rect) -> float:
+        """The area of the part of this rectangle inside ``other`` (0 when they do not overlap)."""
+        w = min(self.x + self.w, other.x + other.w) - max(self.x, other.x)
+        h = min(self.y + self.h, other.y + other.h) - max(self.y, other.y)
+        return w * h if w > 0 and h > 0 else 0.0
+
     def crossed_by(self, a: Point, b: Point) -> bool:
         """True when the horizontal or vertical segment ``a``-``b`` passes through the interior (a segment
         along an edge or ending on one does not; coordinates within 0.05 of an edge count as on it)."""
@@ -91,7 +97,9 @@ class Box(Rect, frozen=True):
 class Arrow(Struct, frozen=True):
     """A path target's route: ``points`` an orthogonal polyline from the port on the source box to the
     base of the arrowhead, ``head`` the arrowhead triangle (tip first, at the target's port), the label's
-    anchor point ``label_at`` and its lines, and ``label_box`` the rectangle the label covers.
+    anchor point ``label_at`` and its lines, and ``label_box`` the rectangle the label covers;
+    ``label_on_band`` says that most of that rectangle lies on a lane's tinted band (its halo is then the
+    band's colour, not the page's).
 
     ``clean`` is False when no route or label position free of boxes and other labels was found.
     """
@@ -104,6 +112,7 @@ class Arrow(Struct, frozen=True):
     label_lines: tuple[str, ...] = ()
     label_box: Rect | None = None
     clean: bool = True
+    label_on_band: bool = False
 
     @property
     def start(self) -> Point:

@@ -173,7 +173,9 @@ def test_unselected_paths_are_dimmed():
     # its label (and the label's halo) is italic: its colour is the muted one of every arrow label already
     styles = {e.get("class"): e.get("font-style") for e in root.iter(f"{SVG_NS}text")
               if f"{TINY}-plabel" in e.get("class", "") or f"{TINY}-halo" in e.get("class", "")}
-    assert styles == {f"{TINY}-halo {TINY}-halo-dim": "italic", f"{TINY}-plabel {TINY}-plabel-dim": "italic"}
+    # (the label lies on its lane's band, so its halo is the band's colour: halo-band, before the variant)
+    assert styles == {f"{TINY}-halo {TINY}-halo-band {TINY}-halo-dim": "italic",
+                      f"{TINY}-plabel {TINY}-plabel-dim": "italic"}
     # a selected path is not dimmed, nor its label
     root = ET.fromstring(outputs(minimal_spec(), "tiny")["tiny.main.svg"])
     paths = root.find(f".//{SVG_NS}g[@class='{TINY}-paths']")
@@ -227,8 +229,9 @@ def test_arrow_labels_sit_on_a_halo_drawn_before_them():
         assert [e for e in root.iter() if e.get("paint-order") is not None] == []
         (group,) = with_class(root, f"{TINY}-plabels")
         halo, label = list(group)
-        assert halo.get("class") == f"{TINY}-halo" and label.get("class") == f"{TINY}-plabel"
-        assert (halo.get("fill"), halo.get("stroke"), halo.get("stroke-width")) == ("none", palette.bg, "4")
+        # The label lies on its lane's band: the halo is the band's colour, which the page's made a patch on.
+        assert halo.get("class") == f"{TINY}-halo {TINY}-halo-band" and label.get("class") == f"{TINY}-plabel"
+        assert (halo.get("fill"), halo.get("stroke"), halo.get("stroke-width")) == ("none", palette.lane_fill, "4")
         assert (label.get("fill"), label.get("stroke")) == (palette.muted, None)
         assert [(t.get("x"), t.get("y"), t.text) for t in halo] == [(t.get("x"), t.get("y"), t.text) for t in label]
         assert [t.text for t in label] == ["flow back to", "the queue"], name
@@ -252,3 +255,19 @@ def test_lane_bands_stand_out_from_the_page_in_both_schemes():
     for palette in (theme.LIGHT, theme.DARK):
         assert ratio(palette.lane_fill, palette.bg) >= 1.1, palette
     assert ratio(theme.DARK.lane_fill, theme.DARK.bg) >= 1.2
+
+
+def test_a_label_off_the_bands_has_a_halo_of_the_page_colour():
+    """A halo is the colour of what lies under most of its label: a lane's band, or the page (a label beside a
+    track of the narrow layout, or any label of a figure without lanes)."""
+    from renderer.layout import diagram
+    from renderer.model import spec_from_data
+    from renderer.theme import LIGHT
+    from support.topologies import topologies
+
+    data = topologies()["serving"]  # a layered layout: no lanes, no bands
+    assert diagram(spec_from_data(data)).bands == ()
+    root = ET.fromstring(next(v for k, v in outputs(data, "flow").items() if k.endswith(".svg") and k.count(".") == 2))
+    halos = [e for e in root.iter(f"{SVG_NS}text") if "-halo" in e.get("class", "")]
+    assert halos and {(h.get("class").split()[-1].rsplit("-", 1)[-1], h.get("stroke")) for h in halos} == {
+        ("halo", LIGHT.bg)}
