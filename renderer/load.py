@@ -214,6 +214,8 @@ def _syntax_message(exc: json.JSONDecodeError) -> tuple[str, int]:
     message = _syntax_text(exc)
     if message.startswith("a comma before"):
         return message, len(exc.doc[:exc.pos].rstrip()) - 1
+    if message.startswith("a comma is missing"):  # where the comma goes: right after the value before
+        return message, len(exc.doc[:exc.pos].rstrip())
     return message, exc.pos
 
 
@@ -235,8 +237,24 @@ def _syntax_text(exc: json.JSONDecodeError) -> str:
         return "a comment: JSON has no comments; remove it (put notes in a description)"
     if here == "'":
         return "a string in single quotes: JSON strings use double quotes"
-    if exc.msg.startswith("Expecting ',' delimiter") and here == '"':
-        return "a missing comma between two members or items"
+    if exc.msg.startswith("Expecting ',' delimiter"):
+        if here == '"' or here in "{[" or here.isalnum() or here == "-":
+            return "a comma is missing after this value, before the next member or item; add one"
+        return "a comma or a closing bracket is missing here"
+    if exc.msg.startswith("Expecting ':' delimiter"):
+        return 'a colon is missing after the key; write "key": value'
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_-]*", exc.doc[exc.pos:])
+    if exc.msg.startswith("Expecting property name"):
+        hint = f' ("{word.group()}")' if word else ""
+        return f"a key must be a string in double quotes{hint}"
+    if exc.msg.startswith("Expecting value"):
+        if not before:
+            return "a mechanism spec is a JSON object, starting with {"
+        if word and word.group() in ("True", "False", "None", "TRUE", "FALSE", "NULL", "Null"):
+            return f"{word.group()}: JSON writes true, false and null in lower case"
+        if word:
+            return f'text without quotes: a JSON string is in double quotes ("{word.group()}")'
+        return "a value is missing here: a string, a number, true, false, null, an object or an array"
     return exc.msg
 
 

@@ -171,7 +171,10 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
         raise UsageError(f"source root {options.source_root} is not a folder")
     missing = [str(p) for p in options.specs if not p.exists()]
     if missing:
-        raise UsageError(f"no such spec file or folder: {', '.join(missing)}")
+        # Named by nobody on the command line: say where the folder came from, and how to name another.
+        why = "" if specs else (f" (specs in {base / 'pyproject.toml'} [tool.mechdiagram]; name a spec or folder "
+                                "to use another)" if "specs" in settings else " (the default; name a spec or folder)")
+        raise UsageError(f"no such spec file or folder: {', '.join(missing)}{why}")
     unreadable: list[Finding] = []
     if not discover(options.specs, unreadable):
         passed = "".join(f"; {f.file}: {f.message}" for f in unreadable)
@@ -254,8 +257,11 @@ def run_options(options: Options, done: str) -> None:
         skipped = report.skipped_specs
         done_in = (f"up to date in {options.output}/ ({total - failed - skipped} built, {skipped} skipped as unchanged "
                    "since their last build, --force rebuilds them; " if skipped else f"built into {options.output}/ (")
-        message = (f"{total - failed} of {total} spec(s) {done_in}"
-                   f"{len(report.written)} file(s) written, {len(report.unchanged)} unchanged"
+        # A no-op rebuild compares only the manifest (and the gallery page): "1 unchanged" read as if one of the
+        # gallery's files were, so it says that nothing was written.
+        files = ("no file written" if skipped and not report.written and not report.deleted
+                 else f"{len(report.written)} file(s) written, {len(report.unchanged)} unchanged")
+        message = (f"{total - failed} of {total} spec(s) {done_in}{files}"
                    + (f", {len(report.deleted)} retired file(s) deleted" if report.deleted else "") + ")")
     else:
         message = f"{total - failed} of {total} spec(s) {done}"

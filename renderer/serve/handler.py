@@ -47,7 +47,8 @@ class PreviewHTTPServer(ThreadingHTTPServer):
 
 
 class PreviewHandler(BaseHTTPRequestHandler):
-    """Answers GET and HEAD; any other method gets 501 from the base class."""
+    """Answers GET and HEAD; the other methods of HTTP (RFC 9110 section 9) get 405 Method Not Allowed, with
+    an ``Allow`` header, and a method HTTP does not define gets 501 from the base class."""
 
     server_version = "mechdiagram-preview"
     sys_version = ""
@@ -69,6 +70,19 @@ class PreviewHandler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         """Answer a HEAD request: a GET's headers without its body."""
         self._answer(head=True)
+
+    def _not_allowed(self) -> None:
+        body = b"only GET and HEAD are answered\n"
+        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED.value)
+        self.send_header("Allow", "GET, HEAD")
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in COMMON_HEADERS.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_CONNECT = do_TRACE = _not_allowed  # noqa: N815
 
     def _send(self, response: Response, head: bool) -> None:
         self.send_response(response.status)

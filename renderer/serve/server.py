@@ -119,7 +119,8 @@ class PreviewServer:
         try:
             self._http = PreviewHTTPServer((LOOPBACK, self.requested_port), self._state, self.single)
         except OSError as exc:
-            raise ServeError(f"cannot listen on {LOOPBACK}:{self.requested_port}: {exc.strerror or exc}") from exc
+            hint = "; leave out --port for a free one" if self.requested_port else ""
+            raise ServeError(f"cannot listen on {LOOPBACK}:{self.requested_port}: {exc.strerror or exc}{hint}") from exc
         if self.on_build is not None:
             self.on_build(BuildEvent(self._state.snapshot, True, (time.perf_counter() - start) * 1000))
         self._threads = [threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.1},

@@ -205,3 +205,17 @@ def test_the_build_key_does_not_depend_on_an_unused_optional_extra(monkeypatch):
     monkeypatch.setattr(outputs, "rasteriser_version", missing)
     assert buildkey.run_key(template_dir=None).digest == with_extra
     assert buildkey.run_key(template_dir=None, extra_formats={"png"}).digest != with_extra
+
+
+def test_a_no_op_rebuild_says_that_nothing_was_written(tmp_path, monkeypatch):
+    """It compared the manifest alone, and "0 file(s) written, 1 unchanged" read as if one figure file were."""
+    from support.specs import minimal_spec
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "tiny.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    first = run_cli("build", "specs", "-o", "out", "--source-root", "specs")
+    assert first.exit_code == 0 and "file(s) written" in first.stderr
+    again = run_cli("build", "specs", "-o", "out", "--source-root", "specs")
+    assert again.stderr.splitlines()[-1] == ("mechdiagram: 1 of 1 spec(s) up to date in out/ (0 built, 1 skipped as "
+                                             "unchanged since their last build, --force rebuilds them; no file written)")

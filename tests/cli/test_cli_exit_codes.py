@@ -107,3 +107,14 @@ def test_the_top_level_error_comes_from_run_without_traceback(tmp_path):
     result, _ = run_subprocess("validate", "--source-root", ".", "x.mechanism.json", cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_missing_default_folder_says_it_was_the_default(tmp_path, monkeypatch):
+    """`validate` with no SPECS in a folder without mechanisms/ said only "no such spec file or folder:
+    mechanisms", as if the author had named it."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke("validate")
+    assert result.exit_code == 2
+    assert "no such spec file or folder: mechanisms (the default; name a spec or folder)" in result.stderr
+    named = invoke("validate", "nowhere")  # click names a path given on the command line itself
+    assert named.exit_code == 2 and "Path 'nowhere' does not exist" in named.stderr

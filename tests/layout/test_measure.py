@@ -76,3 +76,13 @@ def test_a_number_as_prose_writes_one(word, number):
     from renderer.measure import _number
 
     assert _number(word) is number
+
+
+def test_a_number_with_a_colon_stays_with_the_word_it_numbers():
+    from renderer.layout.placement import box_lines
+    from renderer.measure import keep_together
+
+    assert box_lines("forward 1: prefill") == ("forward 1:", "prefill")  # not "forward / 1: prefill"
+    assert box_lines("page 7: positions 97–112") == ("page 7:", "positions", "97–112")
+    assert keep_together("then step 3: done") == "then step\u00a03: done"
+    assert keep_together("ratio 16:9 or 1:") == "ratio 16:9 or\u00a01:" and keep_together("at 10000: x") == "at 10000: x"

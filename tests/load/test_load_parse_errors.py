@@ -19,7 +19,7 @@ def only(spec) -> object:
 
 
 @pytest.mark.parametrize("raw, rule, line, column, pointer, words", [
-    (b'{\n  "version": 1,\n  "title" "Tiny"\n}\n', "json-syntax", 3, 11, None, "Expecting ':' delimiter"),
+    (b'{\n  "version": 1,\n  "title" "Tiny"\n}\n', "json-syntax", 3, 11, None, "a colon is missing after the key"),
     (b'{\n  "version": 1,\n}\n', "json-syntax", 2, 15, None, "JSON allows no trailing comma"),
     (b'{"version": 1} {"version": 1}', "json-syntax", 1, 16, None, "more text after the end"),
     (b'{\n  "title": "Tiny\n}', "json-syntax", 2, 17, None, "a line ends inside a string"),
@@ -63,7 +63,14 @@ def test_every_duplicate_and_non_finite_number_is_reported():
     ('{"a": [1, 2,]}', 1, 12, "a comma before ']': JSON allows no trailing comma; remove the comma"),
     ('{"a": 1 // note\n}', 1, 9, "a comment: JSON has no comments; remove it (put notes in a description)"),
     ("{'a': 1}", 1, 2, "a string in single quotes: JSON strings use double quotes"),
-    ('{"a": 1\n "b": 2}', 2, 2, "a missing comma between two members or items"),
+    ('{"a": 1\n "b": 2}', 1, 8, "a comma is missing after this value, before the next member or item; add one"),
+    ('{"a": [1 2]}', 1, 9, "a comma is missing after this value, before the next member or item; add one"),
+    ('{"a": 1 }}', 1, 10, "more text after the end of the top-level JSON value"),
+    ('{\n  version: 1\n}', 2, 3, 'a key must be a string in double quotes ("version")'),
+    ('{"a": }', 1, 7, "a value is missing here: a string, a number, true, false, null, an object or an array"),
+    ('{"a": True}', 1, 7, "True: JSON writes true, false and null in lower case"),
+    ('{"a": hello}', 1, 7, 'text without quotes: a JSON string is in double quotes ("hello")'),
+    ("# Notes\n", 1, 1, "a mechanism spec is a JSON object, starting with {"),
 ])
 def test_common_json_slips_get_a_hint(text, line, column, hint):
     loaded = parse_text(text.encode("utf-8"), "x.json")

@@ -116,8 +116,11 @@ def test_answers_are_neither_cached_nor_sniffed_nor_shared(served):
 def test_only_get_and_head(served):
     assert request(served.port, "/tiny.html", method="HEAD").body == b""
     assert request(served.port, "/tiny.html", method="HEAD").status == 200
-    for method in ("POST", "PUT", "DELETE"):
-        assert request(served.port, "/tiny.html", method=method).status == 501
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        answer = request(served.port, "/tiny.html", method=method)
+        assert (answer.status, answer.headers["allow"]) == (405, "GET, HEAD"), method
+        assert answer.body == b"only GET and HEAD are answered\n"
+    assert request(served.port, "/tiny.html", method="BREW").status == 501  # not a method of HTTP
 
 
 def test_nothing_is_written_unless_asked(served, site, tmp_path):
@@ -150,7 +153,7 @@ def test_a_port_in_use_is_an_error(site, tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         server = PreviewServer(Options(specs=[site], source_root=tmp_path, jobs=1), port=taken.getsockname()[1])
-        with pytest.raises(ServeError, match=r"cannot listen on 127\.0\.0\.1:\d+"):
+        with pytest.raises(ServeError, match=r"cannot listen on 127\.0\.0\.1:\d+: .*; leave out --port for a free one"):
             server.start()
         server.stop()
 
