@@ -115,6 +115,7 @@ class FigureContext(TypedDict):
     player_css: Markup
     page_colours: dict[str, str]
     page_padding: str  # CSS length: the standalone page's space beside its content
+    measure: str  # CSS length: the longest line of prose (theme.MEASURE), the page's summary and the caption
     csp: str
     figure: Markup  # figure.html rendered with this context: the figure, player and transcript
     fit_width: str  # CSS px: the figure's width where its container sizes to content (its narrowest layout's)
@@ -225,6 +226,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
         "page_padding": theme.EDGE_SPACE,
+        "measure": theme.MEASURE,
         "player_css": _player_css(template("player.css"),
                                   tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float)),
                                   tuple(len(scenario.steps) for scenario in spec.scenarios)),

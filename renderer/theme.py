@@ -59,5 +59,11 @@ FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
 #: 1rem, down to .5rem on a phone (2.5 % of the viewport's width), where every pixel goes to the drawing.
 EDGE_SPACE = "clamp(.5rem,2.5vw,1rem)"
 
-#: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding.
-UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", EDGE_SPACE))
+#: The longest line of prose: the figure's caption and the standalone page's summary under its heading
+#: (about 70 characters, within the 45 to 75 that typographers give a comfortable line).
+MEASURE = "70ch"
+
+#: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding, the
+#: longest line of its prose.
+UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", EDGE_SPACE),
+            ("--md-ui-measure", MEASURE))

@@ -243,3 +243,14 @@ def test_tab_rows_split_a_count_that_one_row_cannot_hold_into_two_even_rows():
         {"count": 5, "columns": 3, "one": 5 * TAB_SIZE + 4 * TAB_GAP, "two": 3 * TAB_SIZE + 2 * TAB_GAP},
         {"count": 8, "columns": 4, "one": 8 * TAB_SIZE + 7 * TAB_GAP, "two": 4 * TAB_SIZE + 3 * TAB_GAP},
     ]  # two tabs never need it
+
+
+def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
+    """The summary under the page's heading ran the whole 82rem page (170 characters a line) at the browser's
+    tight line height, beside a caption of 70 characters: one measure for both, from renderer.theme."""
+    from renderer import theme
+
+    page = build_html(minimal_spec(), tmp_path)["page"]
+    assert f".md-page>p{{max-width:{theme.MEASURE};line-height:1.5}}" in page
+    assert f"--md-ui-measure:{theme.MEASURE}" in page
+    assert "figcaption{margin-top:.5rem;color:var(--md-ui-text);max-width:var(--md-ui-measure)}" in page
