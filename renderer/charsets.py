@@ -10,6 +10,8 @@ controls and noncharacters, Unicode UAX #9 (explicit directional embeddings, ove
 
 from __future__ import annotations
 
+from functools import cache
+
 
 def code_points(*ranges: tuple[int, int]) -> frozenset[str]:
     """The characters of the inclusive code point ranges ``(first, last)``."""
@@ -41,9 +43,24 @@ UNPRINTABLE = XML_FORBIDDEN | HTML_FORBIDDEN | BIDI_CONTROLS | SEPARATORS | code
 UNPRINTABLE_JSON = UNPRINTABLE - code_points((0x00, 0x1F))
 
 
+def _escape(char: str) -> str:
+    """``\\u`` and four hexadecimal digits; a character past U+FFFF as its UTF-16 surrogate pair, as JSON
+    writes one (``\\ud83f\\udffe`` for U+1FFFE), so that a JSON document stays one."""
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+@cache
+def _table(characters: frozenset[str]) -> dict[int, str]:
+    return {ord(char): _escape(char) for char in characters}
+
+
 def escaped(text: str, characters: frozenset[str]) -> str:
-    """``text`` with each of ``characters`` replaced by ``\\u`` and its code point in hexadecimal (at least
-    four digits: U+1FFFE is ``\\u1fffe``)."""
+    """``text`` with each of ``characters`` replaced by its escape: ``\\u`` and four hexadecimal digits, and a
+    character past U+FFFF as its surrogate pair (``\\ud83f\\udffe``), as JSON writes them."""
     if characters.isdisjoint(text):
         return text
-    return "".join(f"\\u{ord(c):04x}" if c in characters else c for c in text)
+    return text.translate(_table(characters))

@@ -13,13 +13,19 @@ functions).  Two costs follow from them, and the console script avoids both:
   :mod:`atexit` functions run and standard output and error are flushed.  Instagram's servers end this way
   (``atexit.register(os._exit, 0)``) for the same reason.
 
-:func:`renderer.cli.main`, which the tests and ``CliRunner`` call, is untouched by either.
+:func:`renderer.cli.main`, which the tests and ``CliRunner`` call, is untouched by either, and
+``python -m renderer`` ends as Python does (a profiler or debugger around it does its own exit work).
 """
+
+from __future__ import annotations
 
 import gc
 import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # not imported at run time: the earlier Ctrl-C meets the guard of run(), the better
+    from typing import NoReturn
 
 #: Allocations between two collections of the youngest generation (CPython's default is 700).
 #: Garbage that is not a cycle is freed at once all the same; cycles wait a little longer.
@@ -65,18 +71,25 @@ def leave(code: object) -> NoReturn:
     os._exit(status)
 
 
-def run() -> NoReturn:
+def run(*, teardown: bool = False) -> NoReturn:
     """Import and run :func:`renderer.cli.run`, then :func:`leave` with its status (1 when interrupted
-    while importing)."""
+    while importing).  With ``teardown`` (``python -m renderer``, which profilers, debuggers and
+    ``runpy`` callers wrap) the status is raised as ``SystemExit`` instead, and the interpreter ends as usual,
+    its callers' own exit work included."""
     young, middle, old = gc.get_threshold()
     gc.set_threshold(max(young, YOUNG_COLLECTION_THRESHOLD), middle, old)
+    end = _raise if teardown else leave
     try:
         from .cli import run as cli_run
     except KeyboardInterrupt:
         sys.stderr.write("Aborted!\n")
-        leave(1)
+        end(1)
     try:
         cli_run()
     except SystemExit as exc:
-        leave(exc.code)
-    leave(0)
+        end(exc.code)
+    end(0)
+
+
+def _raise(code: object) -> NoReturn:
+    raise SystemExit(code)

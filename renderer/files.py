@@ -11,11 +11,10 @@ import errno
 import itertools
 import os
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from msgspec import Struct
 
 from .errors import OutputError, OutputExistsError
 
@@ -251,22 +250,42 @@ def _synced(temp: str, path: Path) -> str:
     return temp
 
 
-class _Written(Struct):
-    """A file :class:`Staging` wrote on the calling thread, answering as a finished ``Future`` does: its
-    temporary file's name (``None``: the file held its bytes already), or the error writing it raised."""
+class _Written(threading.Thread):
+    """A file of :class:`Staging`'s first owner, written and synced by :func:`stage_file` on a thread of its own,
+    answering as a ``Future`` of the pool does: the temporary file's name (``None``: the file held its bytes
+    already), or the error writing it raised.  A plain thread, not the pool: one spec's files need no more,
+    and :mod:`concurrent.futures` (with :mod:`logging`) would cost such a build more than its writes."""
 
-    temp: str | None
-    error: OutputError | None = None
+    def __init__(self, path: Path, data: bytes) -> None:
+        super().__init__(name="mechdiagram-write")
+        self.path, self.data = path, data
+        self.temp: str | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.temp = stage_file(self.path, self.data, sync=True)
+        except BaseException as exc:  # raised on the build's thread by result(), as a Future raises it
+            self.error = exc
+
+    def _finished(self) -> None:
+        if self.ident is not None:  # started (an interrupt may come between the record and the start)
+            self.join()
 
     def result(self) -> str | None:
+        """The temporary file's name once written; raises what writing it raised."""
+        self._finished()
         if self.error is not None:
             raise self.error
         return self.temp
 
     def cancelled(self) -> bool:
+        """Never: a thread that did not start wrote nothing (:meth:`result` is then ``None``)."""
         return False
 
-    def exception(self) -> OutputError | None:
+    def exception(self) -> BaseException | None:
+        """What writing the file raised, once written; ``None`` when it was written."""
+        self._finished()
         return self.error
 
 
@@ -279,7 +298,7 @@ class Staging:
     that fails one of them) never share a temporary file.  A file that already holds its bytes is not
     written, and counts as unchanged.
 
-    The first owner's files are written on the calling thread, and the threads start with the second
+    The first owner's files are written each on a thread of its own, and the pool starts with the second
     owner's: a build of one spec has no rendering to overlap its writes with, and starting a pool (and
     importing :mod:`concurrent.futures`, which brings :mod:`logging`) would cost it more than the writes.
     """
@@ -300,17 +319,15 @@ class Staging:
         self._staged[(owner, name)] = synced
 
     def stage(self, owner: str, name: str, data: bytes) -> None:
-        """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner`` (the first owner's
-        now, on this thread; an error is kept for :meth:`commit` to raise, as a thread's is)."""
+        """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner`` (an error is kept for
+        :meth:`commit` to raise)."""
         if self._first is None:
             self._first = owner
         if owner != self._first:
             self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
             return
-        try:
-            self._staged[(owner, name)] = _Written(stage_file(self.folder / name, data, sync=True))
-        except OutputError as exc:
-            self._staged[(owner, name)] = _Written(None, exc)
+        writer = self._staged[(owner, name)] = _Written(self.folder / name, data)
+        writer.start()
 
     def _threads_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:  # started by the first file: a no-op build starts none

@@ -61,16 +61,17 @@ def _nudged(candidates: list[Rect], hard: Sequence[Rect], soft: Sequence[Rect] =
             own: Sequence[tuple[Point, Point]] = ()) -> list[Rect]:
     """Each candidate, then, where it overlaps an obstacle, the same block slid along the route just
     clear of it (by at most half its own size); and where it straddles one of the ``soft`` strips, slid
-    just above and just below it (by at most its height) where that keeps it as near its ``own`` route
-    (beside a vertical run, not away from a horizontal one)."""
+    just above and just below it (by at most its height) where that keeps it as far from its ``own`` route
+    as it was (along a vertical run: not away from a horizontal one, nor onto the one its run turns into)."""
     out: list[Rect] = []
     for block in candidates:
         out.append(block)
         for rect in soft:
             if block.overlaps(rect):
-                near = _gap_to_segments(block, own) + 0.5
+                gap = _gap_to_segments(block, own)
                 out.extend(moved for dy in (rect.y - block.bottom, rect.bottom - block.y) if abs(dy) <= block.h
-                           if _gap_to_segments(moved := Rect(block.x, block.y + dy, block.w, block.h), own) <= near)
+                           if abs(_gap_to_segments(moved := Rect(block.x, block.y + dy, block.w, block.h), own) - gap)
+                           <= 0.5)
         for rect in hard:
             if not block.overlaps(rect):
                 continue

@@ -86,3 +86,17 @@ def test_a_reader_that_goes_away_gets_no_traceback():
     err = probe.stderr.read().decode()
     assert probe.wait(timeout=60) == 1, err
     assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_python_m_renderer_ends_as_python_does_for_what_wraps_it(tmp_path):
+    """cProfile writes its profile at exit: with the console script's quick exit, `python -m cProfile -o F -m
+    renderer` wrote none."""
+    profile = tmp_path / "prof.out"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "renderer", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("mechdiagram, version ")
+    assert profile.stat().st_size > 1000
+    usage = subprocess.run([sys.executable, "-m", "renderer", "validate", "--no-such-option"], capture_output=True,
+                           text=True, timeout=60)
+    assert usage.returncode == 2

@@ -90,4 +90,12 @@ def test_a_report_escapes_what_it_cannot_print_raw():
     from renderer.report import printable
 
     assert printable("plain é 中") == "plain é 中"
-    assert printable("a\x1b[31mb\u202ec\n\ud800\U0001fffe") == "a\\u001b[31mb\\u202ec\\u000a\\ud800\\u1fffe"
+    assert printable("a\x1b[31mb\u202ec\n\ud800\U0001fffe") == "a\\u001b[31mb\\u202ec\\u000a\\ud800\\ud83f\\udffe"
+
+
+def test_a_json_report_of_a_supplementary_noncharacter_decodes_to_it(tmp_path):
+    """U+1FFFE was escaped as \\u1fffe, which JSON reads as U+1FFF and an "e"."""
+    from renderer.charsets import UNPRINTABLE_JSON, escaped
+
+    text = json.dumps({"message": "Batch \U0001fffe x \u2028 y"}, ensure_ascii=False)
+    assert json.loads(escaped(text, UNPRINTABLE_JSON)) == {"message": "Batch \U0001fffe x \u2028 y"}
