@@ -23,7 +23,6 @@ from .discovery import slug_for
 from .files import certainly_missing, display_path, file_digest_or_none
 from .findings import Finding
 from .outputs import format_of, owned_by
-from .raster import rasteriser
 from .results import SpecResult
 
 MANIFEST = "manifest.json"
@@ -52,6 +51,8 @@ def _output_record(result: SpecResult, name: str) -> dict[str, str]:
     record = {"path": name, "sha256": result.digest(name)}
     fmt = format_of(result.slug, name)
     if fmt is not None and fmt.rasterised:
+        from .raster import rasteriser  # a picture's record only: other builds never load the module
+
         record["rasteriser"] = rasteriser()  # so that check can name an upgrade that changed the pixels
     return record
 

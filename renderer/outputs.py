@@ -28,8 +28,6 @@ from .errors import RasterError
 from .layout import Diagram, diagram, layout_scenario
 from .model import Scenario, Spec
 from .provenance import SourceCheck
-from .raster import gif, rasterise
-from .raster import rasteriser as rasteriser_version
 
 if TYPE_CHECKING:
     from .html import FigureContext
@@ -89,6 +87,8 @@ class RenderJob(Struct, dict=True):
     def pictures(self) -> dict[tuple[str, int], bytes]:
         """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
         Raises :class:`~renderer.errors.RasterError` without the ``raster`` extra."""
+        from .raster import rasterise  # only the picture formats load the rasteriser's module
+
         return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
                 for k, svg in sorted(drawn.stills.items())}
 
@@ -157,7 +157,9 @@ class OutputFormat:
         if not self.rasterised:
             return []
         try:
-            return [rasteriser_version()]
+            from .raster import rasteriser
+
+            return [rasteriser()]
         except RasterError:
             return ["no rasteriser"]  # not installed: only a build that asks for pictures fails
 
@@ -374,6 +376,8 @@ class AnimatedGif(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.gif``: step stills 1 to N, each for its ``duration`` (see :func:`renderer.raster.gif`)."""
+        from .raster import gif
+
         return gif([job.pictures[(scenario.id, k)] for k in range(1, len(scenario.steps) + 1)],
                    [step.duration for step in scenario.steps])
 

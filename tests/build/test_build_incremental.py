@@ -195,14 +195,14 @@ def test_the_build_key_does_not_depend_on_where_the_project_lives(tmp_path):
 def test_the_build_key_does_not_depend_on_an_unused_optional_extra(monkeypatch):
     """A build without --png must key the same whether or not the raster extra is installed (a committed
     manifest once changed with the machine's installed extras)."""
-    from renderer import buildkey, errors, outputs
+    from renderer import buildkey, errors, raster
 
     with_extra = buildkey.run_key(template_dir=None).digest
 
     def missing() -> str:
         raise errors.RasterError("not installed")
 
-    monkeypatch.setattr(outputs, "rasteriser_version", missing)
+    monkeypatch.setattr(raster, "rasteriser", missing)
     assert buildkey.run_key(template_dir=None).digest == with_extra
     assert buildkey.run_key(template_dir=None, extra_formats={"png"}).digest != with_extra
 
