@@ -99,9 +99,8 @@
       Array.prototype.forEach.call(scene.querySelectorAll("svg"), function (svg) {
         svg.setAttribute("data-md-player", "");
       });
+      /* Each scene keeps its title above its drawing: the scenario menu, further down, may cut a long one short. */
       scene.hidden = index !== self.scenario;
-      var title = scene.querySelector(".md-scene-title");
-      if (title) { title.hidden = true; }
     });
     this.root.querySelector(".md-controls").hidden = false;
     /* A figure wider than its column scrolls in its frame: then the frame takes keyboard focus, so that

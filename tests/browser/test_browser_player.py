@@ -335,3 +335,19 @@ def test_two_copies_of_one_figure_do_not_interfere(site, open_page):
     click(page, ".md-play", 1)
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PLAY_LABEL, bs.PAUSE_LABEL]
     assert [bs.state(page, i)["svgPaused"] for i in range(2)] == [True, False]
+
+
+def test_the_shown_scenario_is_titled_above_its_drawing(site, open_page):
+    """The scenario menu, below the figure, cuts a long title short at 360 px: the shown scene keeps its title
+    above its drawing, whole, and the others' titles hide with their scenes."""
+    page = open_page(site.page("relay"), clock=True, viewport=(360, 900))
+
+    def titles():
+        return page.evaluate("""() => Array.from(document.querySelectorAll('[data-md-figure] .md-scene-title'))
+          .map(t => t.getClientRects().length ? t.innerText : null)""")
+
+    spec = site.specs["relay"]
+    names = [scenario["title"] for scenario in spec["scenarios"]]
+    assert titles() == [names[0], None]
+    page.select_option("[data-md-figure] .md-scenario", "1")
+    assert titles() == [None, names[1]]
