@@ -250,7 +250,11 @@ def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
     tight line height, beside a caption of 70 characters: one measure for both, from renderer.theme."""
     from renderer import theme
 
-    page = build_html(minimal_spec(), tmp_path)["page"]
+    data = minimal_spec()
+    data["description"] = "A request waits 18 ms in the queue."
+    page = build_html(data, tmp_path)["page"]
     assert f".md-page>p{{max-width:{theme.MEASURE};line-height:1.5}}" in page
+    assert "<p>A request waits 18\u00a0ms in the queue.</p>" in page  # a number keeps its unit there too
+    assert ".md-transcript p,.md-transcript dl,.md-limitations li,.md-sources li{max-width:var(--md-ui-measure)}" in page
     assert f"--md-ui-measure:{theme.MEASURE}" in page
     assert "figcaption{margin-top:.5rem;color:var(--md-ui-text);max-width:var(--md-ui-measure)}" in page
