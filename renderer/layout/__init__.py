@@ -147,7 +147,7 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     leave of that width (up to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.
     Without paths that room is known before the layout; else a first layout shows what its routes take."""
     room = NARROW_MIN_WIDTH - 2 * MARGIN
-    if not any(p.source in cells and p.dest in cells for p in spec.paths):
+    if not _needs_tracks(spec, cells):
         overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
         # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
         # not a narrow one beside an empty strip).
@@ -158,6 +158,22 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         return drawn
     wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
     return wider if wider.right - wider.left <= room else drawn
+
+
+def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
+    """Whether a path of the narrow column runs on a track beside it: one that is not a straight run between
+    two boxes next to each other in the column (at most two such runs a pair), as
+    :func:`~renderer.layout.stacked.stacked_routes` draws them."""
+    order = {key: i for i, key in enumerate(sorted(cells, key=lambda key: (cells[key], key)))}
+    pairs: dict[frozenset[str], int] = {}
+    for path in spec.paths:
+        if path.source not in order or path.dest not in order or path.source == path.dest:
+            continue
+        pair = frozenset((path.source, path.dest))
+        pairs[pair] = pairs.get(pair, 0) + 1
+        if abs(order[path.source] - order[path.dest]) != 1 or pairs[pair] > 2:
+            return True
+    return False
 
 
 class _Routed(Struct, frozen=True):

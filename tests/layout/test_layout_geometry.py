@@ -348,8 +348,12 @@ def test_a_narrow_column_with_no_routes_beside_it_takes_the_drawings_width():
     assert {box.w for box in drawn.boxes.values()} == {NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD}
     assert all(band.x >= MARGIN - BAND_PAD and band.x + band.w <= drawn.width - MARGIN + BAND_PAD
                for band in drawn.bands)
-    data["targets"]["pathx"] = {"id": "p", "kind": "path", "from": next(iter(drawn.boxes)),
-                                "to": list(drawn.boxes)[-1]}
+    column = sorted(drawn.boxes, key=lambda key: drawn.boxes[key].y)
+    # A straight run between two neighbours in the column needs no track beside it (chunked-prefill's "token 1").
+    data["targets"]["pathn"] = {"id": "pn", "kind": "path", "from": column[0], "to": column[1], "label": "next"}
+    straight = diagram(spec_from_data(data), narrow=True)
+    assert {box.w for box in straight.boxes.values()} == {NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD}
+    data["targets"]["pathx"] = {"id": "p", "kind": "path", "from": column[0], "to": column[-1]}
     with_route = diagram(spec_from_data(data), narrow=True)
     assert max(box.w for box in with_route.boxes.values()) < NARROW_MIN_WIDTH - 2 * MARGIN - 2 * BAND_PAD
 
