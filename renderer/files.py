@@ -306,7 +306,7 @@ class Staging:
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
         self._pool: ThreadPoolExecutor | None = None
-        self._first: str | None = None  # the owner whose files are written on the calling thread
+        self._first: str | None = None  # the owner whose files are written on threads of their own
         self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | _Written | None] = {}
 
     def adopt(self, owner: str, name: str, temp: str | None) -> None:
