@@ -6,7 +6,8 @@ it with the output folder, and retirement asks the formats which names a spec
 may own (:func:`owned_by`), so a new format is one new class and nothing else
 changes.  A format names its files with a pattern of ``{slug}`` (the spec's
 output name), for a file per scenario ``{scenario}`` (the scenario id) and, for
-a file per step, ``{step}`` (the step's number, from 1).  A format belongs to a
+a file per step, ``{step}`` (the step's number, from 1), as :mod:`renderer.filenames`
+reads them.  Each format renders from one :class:`~renderer.job.RenderJob`.  A format belongs to a
 ``group`` that the command line and ``formats`` in ``[tool.mechdiagram]``
 select; an ``optional`` group is written only when selected.
 
@@ -17,95 +18,15 @@ never load them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
-from functools import cache, cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from msgspec import Struct
-
+from . import filenames
 from .errors import RasterError
-from .layout import Diagram, diagram, layout_scenario
+from .job import RenderJob
+from .layout import Diagram
 from .model import Scenario, Spec
 from .provenance import SourceCheck
-
-if TYPE_CHECKING:
-    from .html import FigureContext
-    from .svg import ScenarioSvgs
-
-#: Scenario ids as the schema allows them (``{scenario}`` in a pattern).
-_SCENARIO_ID = r"[A-Za-z][A-Za-z0-9_-]*"
-
-#: Step numbers (``{step}`` in a pattern): from 1, no leading zero.
-_STEP_NUMBER = r"[1-9][0-9]*"
-
-
-@cache
-def _name_pattern(pattern: str) -> re.Pattern[str]:
-    """A format's file-name ``pattern`` as a compiled regular expression, the slug captured as ``slug``
-    (a slug never holds a dot, so it cannot run into the parts after it)."""
-    regex = re.escape(pattern).replace(re.escape("{slug}"), "(?P<slug>[^.]+)")
-    return re.compile(regex.replace(re.escape("{scenario}"), _SCENARIO_ID).replace(re.escape("{step}"), _STEP_NUMBER))
-
-
-class RenderJob(Struct, dict=True):
-    """One valid spec on its way to files: what every format reads, each part computed once.
-
-    ``slug`` is the spec's output name; ``checks`` its source verification results.
-    """
-
-    spec: Spec
-    slug: str
-    checks: Sequence[SourceCheck]
-    diagram: Diagram | None = None
-    narrow_diagram: Diagram | None = None  # the narrow layout's, when validation computed it already
-    step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
-
-    @cached_property
-    def drawings(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once, by scenario id: the animated SVG, its poster still and, with
-        ``step_stills``, the still of every step."""
-        from .svg import prefix_for, render_scenario
-
-        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
-                                             prefix_for(self.slug, scenario.id),
-                                             tuple(range(len(scenario.steps) + 1)) if self.step_stills else (0,))
-                for scenario in self.spec.scenarios}
-
-    @cached_property
-    def narrow(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``
-        and the HTML figure in a narrow column), with ids of its own (``variant``)."""
-        from .svg import prefix_for, render_scenario
-
-        shared = self.narrow_diagram or diagram(self.spec, narrow=True)
-        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
-                                             prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
-                for scenario in self.spec.scenarios}
-
-    @cached_property
-    def pictures(self) -> dict[tuple[str, int], bytes]:
-        """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
-        Raises :class:`~renderer.errors.RasterError` without the ``raster`` extra."""
-        from .raster import rasterise  # only the picture formats load the rasteriser's module
-
-        return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
-                for k, svg in sorted(drawn.stills.items())}
-
-    @cached_property
-    def figure(self) -> FigureContext:
-        """The HTML template context, inlining every scenario's animated SVG in both layouts, wide and
-        narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
-        the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
-        today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
-        from .html import figure_context
-
-        drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
-        narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
-        return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
-                              [d.width for d in drawn],
-                              [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
-                               for d, n in zip(drawn, narrow, strict=True)])
 
 
 class OutputFormat:
@@ -147,8 +68,7 @@ class OutputFormat:
     @classmethod
     def owns(cls, slug: str, name: str) -> bool:
         """Whether ``name`` is a file this format writes for the spec named ``slug``, for any scenario id."""
-        found = _name_pattern(cls.pattern).fullmatch(name)
-        return found is not None and found.group("slug") == slug
+        return filenames.matches(cls.pattern, name, slug)
 
     def key_parts(self) -> list[str]:
         """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
@@ -181,9 +101,12 @@ _REGISTRY: dict[str, type[OutputFormat]] = {}
 
 def register(cls: type[OutputFormat]) -> type[OutputFormat]:
     """Class decorator: add a format to the registry (in definition order).  Raises ``TypeError`` for a
-    name already registered."""
+    name already registered, or a pattern that does not start with ``{slug}.`` or has a dot-separated piece
+    with more than one placeholder or an unknown one (:func:`_matches` reads patterns piece by piece)."""
     if cls.name in _REGISTRY:
         raise TypeError(f"output format {cls.name!r} is registered twice")
+    if not filenames.readable(cls.pattern):
+        raise TypeError(f"output format {cls.name!r}: pattern {cls.pattern!r} is not one owns() can read")
     _REGISTRY[cls.name] = cls
     return cls
 

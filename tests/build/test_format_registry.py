@@ -83,6 +83,22 @@ def test_ownership_follows_the_patterns():
     assert not owned_by("q", "q-one.main.svg")  # another spec's file
     assert not owned_by("q", "q.main.steps.txt")  # no registered format writes it
     assert not owned_by("q", "../q.html") and not owned_by("q", "notes.md")
+    assert outputs.format_of("q", "q.main.frame-12.svg") is outputs.FrameSvg
+    assert outputs.format_of("q", "q.a_b-2.narrow.dark.svg") is outputs.NarrowDarkSvg
+    # A step counts from 1 with no leading zero; a scenario id starts with an ASCII letter and holds no dot.
+    for name in ("q.main.frame-0.svg", "q.main.frame-01.svg", "q.main.frame-.svg", "q.main.frame-x.svg",
+                 "q.main.frame-\u0663.svg", "q.1main.svg", "q._main.svg", "q..svg", "q.ma.in.svg", "q.m\u00e9.svg",
+                 "q.main.svg.svg", "q.main.SVG", "q"):
+        assert not owned_by("q", name.encode().decode("unicode_escape")), name
+
+
+@pytest.mark.parametrize("pattern", ["{slug}-{scenario}.svg", "x.{slug}.svg", "{slug}.{scenario}{step}.svg",
+                                     "{slug}.{name}.svg", "{slug}.frame-{step.svg", "{slug}.}.svg"])
+def test_a_pattern_owns_cannot_read_is_refused(pattern):
+    fmt = type("Odd", (OutputFormat,), {"name": "odd", "pattern": pattern, "summary": "odd"})
+    with pytest.raises(TypeError, match="is not one owns"):
+        outputs.register(fmt)
+    assert "odd" not in outputs._REGISTRY
 
 
 def test_a_new_format_is_built_checked_and_retired_with_no_other_change(tmp_path, with_transcript):
