@@ -17,10 +17,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import svgwrite
-from markupsafe import Markup
 from msgspec import Struct, field
 
 from . import theme
@@ -31,12 +29,9 @@ from .layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RIN
 from .locale import words_for
 from .markup import Leaf, Pieces, Shapes, shell
 from .model import Scenario, Spec
-from .paint import FONT_FAMILY, attributes, colour_rules
-from .templating import template
+from .paint import FONT_FAMILY, attributes
+from .stylesheet import colour_sheet, motion_sheet
 from .timeline import Timeline
-
-if TYPE_CHECKING:
-    from jinja2 import Template
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -192,10 +187,10 @@ class _Drawer:
 
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
-        Templates come from the one jinja2 environment (autoescape on) of every template."""
-        motion = _motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
-                               tuple(steps for _, steps in self.highlights))
-        return _colour_sheet(self.p) + motion if inline else motion
+        The sheets are rendered from templates (:mod:`renderer.stylesheet`)."""
+        motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
+                              tuple(steps for _, steps in self.highlights))
+        return colour_sheet(self.p) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -263,56 +258,6 @@ class _Drawer:
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
         return Pieces(*shell(dwg.get_xml()), layers)
-
-
-class _Frame(Struct, frozen=True):
-    """A step's panel text in ``svg.css``: its number (from 1) and its keyframes ``[(percent, opacity)]``.
-    (Attributes, not dict keys: jinja2 looks an attribute up first, and a dict's failure costs more.)"""
-
-    number: int
-    stops: list[tuple[str, int]]
-
-
-class _Shown(Struct, frozen=True):
-    """A highlight in ``svg.css``: its index, the steps (from 1) that show it and its keyframes."""
-
-    index: int
-    steps: tuple[int, ...]
-    stops: list[tuple[str, int]]
-
-
-@lru_cache(maxsize=64)
-def _motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
-    """The motion of a drawing with ``prefix`` (``svg.css``), steps of ``durations`` (ms) and highlights
-    shown in the steps of each of ``highlights``; the wide and narrow layouts of a scenario, and its
-    standalone and inline forms, share it."""
-    timeline = Timeline.from_durations(list(durations))
-    count = len(durations)
-    frames = [_Frame(w.index + 1, timeline.text_stops(w)) for w in timeline.windows]
-    shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in range(1, count + 1)]))
-             for i, steps in enumerate(highlights)]
-    return template("svg.css").render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
-                                      total=timeline.total, ease=timeline.ease_ms)
-
-
-#: Stands for the prefix in the colour rules rendered once (:func:`_colour_rules_of`); a control character
-#: that neither a prefix nor the palette holds.
-_PREFIX_MARK = "\x02"
-
-
-def _colour_sheet(prefix: str) -> str:
-    """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
-    (``svg-colours.css``): its colours follow the page's colour scheme."""
-    return _colour_rules_of(template("svg-colours.css")).replace(_PREFIX_MARK, prefix)
-
-
-@lru_cache(maxsize=4)
-def _colour_rules_of(sheet: Template) -> str:
-    """``sheet`` (``svg-colours.css``, the package's or a site's) rendered once, with :data:`_PREFIX_MARK` for the
-    prefix: the rules are the same for every drawing but for their prefix."""
-    return sheet.render(
-        prefix=_PREFIX_MARK, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-        colours=colour_rules(), font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle
 
 
 #: A palette of placeholders: the drawing is made and serialised once with these, and each colour
