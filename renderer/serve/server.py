@@ -4,7 +4,8 @@ that rebuilds after every save.
 :class:`PreviewServer` runs two threads besides the request threads: one serves HTTP
 (:mod:`renderer.serve.handler`), one watches the specs and their sources with watchfiles and
 rebuilds.  Builds run one at a time and each reads the files as they are when it starts, so after
-a stream of saves the last build is of the last save; each build replaces the snapshot whole.
+a stream of saves the last build is of the last save; each build replaces the snapshot whole.  A save
+whose file-system event was lost is caught when the watcher next wakes (:mod:`renderer.serve.stamps`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from ..errors import ServeError
 from ..findings import Finding
 from .handler import PreviewHTTPServer
 from .snapshot import Snapshot, build_snapshot, is_relevant, watch_roots
+from .stamps import DiskStamp, disk_state
 from .state import PreviewState
 
 #: The only address the preview listens on.
 LOOPBACK = "127.0.0.1"
 
 #: watchfiles timing, in ms: a build starts once no change came for STEP_MS, or DEBOUNCE_MS after the
-#: first change of a stream of saves; the watcher wakes every WAKE_MS to notice a stop.
+#: first change of a stream of saves; the watcher wakes every WAKE_MS to notice a stop and a lost event.
 STEP_MS = 15
 DEBOUNCE_MS = 300
 WAKE_MS = 500
@@ -67,6 +69,7 @@ class PreviewServer:
         self._state: PreviewState | None = None
         self._http: PreviewHTTPServer | None = None
         self._threads: list[threading.Thread] = []
+        self._built = DiskStamp({}, 0)  # the files as the last build began
 
     @property
     def state(self) -> PreviewState:
@@ -88,6 +91,8 @@ class PreviewServer:
         return f"http://{LOOPBACK}:{self.port}/"
 
     def _build(self) -> Snapshot:
+        sources = self._state.snapshot.sources if self._state is not None else frozenset()
+        self._built = DiskStamp(disk_state(self.options.specs, sources), time.time_ns())
         try:
             return build_snapshot(self.options, self.write)
         except Exception as exc:  # a bug in mechdiagram must not end the preview: show it, keep the old files
@@ -129,6 +134,9 @@ class PreviewServer:
         for thread in self._threads:
             thread.start()
 
+    def _saved_since_build(self) -> bool:
+        return self._built.changed(disk_state(self.options.specs, self.state.snapshot.sources))
+
     def _roots(self) -> list[Path]:
         return watch_roots(self.options.specs, self.state.snapshot.sources)
 
@@ -144,13 +152,13 @@ class PreviewServer:
                 return is_relevant(Path(path), specs, sources, deleted=change == watchfiles.Change.deleted)
 
             try:
-                first = True
                 for changes in watchfiles.watch(*roots, watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,
                                                 stop_event=self._stop, rust_timeout=WAKE_MS, yield_on_timeout=True,
                                                 raise_interrupt=False, recursive=False):
-                    if not (changes or first):
+                    # A wake with no change still looks at the files: a save made before the watch began, or
+                    # one whose event watchfiles lost.
+                    if not (changes or self._saved_since_build()):
                         continue
-                    first = False  # the first wake also covers saves made before the watch began
                     self.rebuild()
                     if self._stop.is_set() or self._roots() != roots:
                         break  # watch a new folder, or the folders of a changed list of sources

@@ -108,7 +108,9 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
     general: list[Finding] = []  # about the build as a whole: an unreadable folder, the output folder's findings
     if write:
         try:
-            report = execute(msgspec.structs.replace(options, mode="build"))
+            # force: a spec the build key would skip still renders, so that the preview shows it (a skipped
+            # spec has no outputs in memory); files whose bytes are unchanged are still not rewritten.
+            report = execute(msgspec.structs.replace(options, mode="build", force=True))
             results = report.results
             general.extend(report.output_findings)
         except MechdiagramError as exc:  # the output folder: report it, and still preview in memory

@@ -171,3 +171,21 @@ def test_a_renamed_spec_leaves_a_page_that_waits_for_it(served, site):
         stream.close()
     assert request(served.port, "/preview/tiny").status == 200
     assert request(served.port, "/preview/%3Cb%3E").text.count("<b>") == 0  # the name is escaped
+
+
+def test_a_save_whose_event_was_lost_is_still_built(site, start_server, monkeypatch):
+    # watchfiles that reports no change at all, only its timeouts (as when it drops an event at a timeout).
+    from renderer.serve import server as server_module
+
+    def deaf_watch(*roots, stop_event, **kwargs):
+        while not stop_event.wait(0.05):
+            yield set()
+
+    monkeypatch.setattr(server_module.watchfiles, "watch", deaf_watch)
+    served = start_server(site)
+    time.sleep(0.3)
+    assert [e.snapshot.generation for e in served.events] == [1]  # no change on disk: no build on waking
+    spec = site / "tiny.mechanism.json"
+    spec.write_text(spec_with_title("Saved while deaf"), "utf-8")
+    wait_for(lambda: served.state.snapshot.generation == 2 or None, seconds=5, what="the rebuild")
+    assert "<title>Saved while deaf</title>" in request(served.port, "/tiny.html").text

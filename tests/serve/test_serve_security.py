@@ -140,6 +140,19 @@ def test_with_output_it_writes_what_build_writes(site, start_server, tmp_path):
     assert not any(b"__mechdiagram" in (tmp_path / "output" / name).read_bytes() for name in written)
 
 
+def test_with_output_an_unchanged_spec_is_still_previewed(site, start_server, tmp_path):
+    # The watcher's first wake rebuilds; with --output, the build key would skip the unchanged spec and
+    # leave the preview empty.
+    server = start_server(site, write=True)
+    files = dict(server.state.snapshot.files)
+    manifest = (tmp_path / "output" / "manifest.json").stat().st_mtime_ns
+    event = server.rebuild()
+    assert not event.changed  # the page is the same: no reload
+    assert dict(server.state.snapshot.files) == files and "tiny.html" in files
+    assert "<svg" in request(server.port, "/preview/tiny").text
+    assert (tmp_path / "output" / "manifest.json").stat().st_mtime_ns == manifest  # nothing rewritten
+
+
 def test_an_output_folder_that_cannot_be_written_is_shown_not_fatal(site, start_server, tmp_path):
     (tmp_path / "output").write_text("a file, not a folder")
     server = start_server(site, write=True)

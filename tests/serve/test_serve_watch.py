@@ -4,10 +4,13 @@ and of declared sources, never more; and which changes start a build."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 from renderer.config import Options
 from renderer.serve.snapshot import build_snapshot, is_relevant, watch_roots
+from renderer.serve.stamps import DiskStamp, disk_state
 from support.specs import minimal_spec
 
 
@@ -48,3 +51,44 @@ def test_which_changes_count(tmp_path: Path):
     assert not is_relevant((tmp_path / "two.mechanism.json").resolve(), given, frozenset())
     assert is_relevant(source, given, frozenset({source}))
     assert not is_relevant(source, given, frozenset())
+
+
+def test_a_save_since_the_build_began_is_seen_on_disk(tmp_path: Path):
+    specs = tmp_path / "specs"
+    (specs / "sub").mkdir(parents=True)
+    spec = specs / "sub" / "a.mechanism.json"
+    spec.write_text("{}")
+    (specs / "notes.txt").write_text("not a spec")
+    source = (tmp_path / "notes.md").resolve()
+    source.write_text("v1")
+    stamp = DiskStamp(disk_state([specs], frozenset({source})), time.time_ns())
+    assert set(stamp.state) == {specs.resolve(), (specs / "sub").resolve(), spec.resolve(), source}
+    assert not stamp.changed(disk_state([specs], frozenset({source})))
+
+    def later(path: Path, text: str) -> None:  # a save, with a modification time after the build began
+        path.write_text(text)
+        os.utime(path, ns=(stamp.started + 10**9, stamp.started + 10**9))
+
+    later(source, "v2")
+    assert stamp.changed(disk_state([specs], frozenset({source})))
+    source.unlink()
+    assert stamp.changed(disk_state([specs], frozenset({source})))  # gone: (-1, -1)
+
+    fresh = DiskStamp(disk_state([specs], frozenset()), time.time_ns())
+    (specs / "sub" / "b.mechanism.json").write_text("{}")  # a new spec changes its folder
+    os.utime(specs / "sub", ns=(fresh.started + 10**9, fresh.started + 10**9))
+    assert fresh.changed(disk_state([specs], frozenset()))
+
+
+def test_a_source_the_build_declared_counts_only_when_saved_after_the_build_began(tmp_path: Path):
+    spec = tmp_path / "a.mechanism.json"
+    spec.write_text("{}")
+    old, new = (tmp_path / "old.md").resolve(), (tmp_path / "new.md").resolve()
+    for path in (old, new):
+        path.write_text("x")
+    os.utime(old, ns=(10**18, 10**18))  # long before
+    stamp = DiskStamp(disk_state([spec], frozenset()), 2 * 10**18)
+    assert not stamp.changed(disk_state([spec], frozenset({old})))
+    os.utime(new, ns=(2 * 10**18 + 1, 2 * 10**18 + 1))
+    assert stamp.changed(disk_state([spec], frozenset({new})))
+    assert not DiskStamp(stamp.state, 2 * 10**18).changed(disk_state([tmp_path / "missing.mechanism.json"], frozenset()))

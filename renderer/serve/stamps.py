@@ -1,0 +1,65 @@
+"""What the served files look like on disk, so that the watcher catches a save its file-system events missed.
+
+watchfiles can lose an event: when its wait for changes times out, it clears the changes it holds, and a
+change that arrives between its last look and that clear is dropped (``RustNotify.watch`` in watchfiles'
+``src/lib.rs``); the kernel's event queue can overflow, too.  So each time the watcher wakes with no change
+(every ``WAKE_MS``), it compares the files with what they were when the last build began: each spec file
+given, each folder of specs given (a file added, removed or renamed in a folder changes the folder's
+modification time) and the ``*.mechanism.json`` files in it, and each declared source.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from msgspec import Struct
+
+from ..discovery import SPEC_GLOB
+
+#: A path's (modification time in ns, size in bytes); (-1, -1) when it is missing or unreadable.
+Stat = tuple[int, int]
+
+#: How far, in ns, a file's modification time may lag the clock: the kernel stamps files from a coarse
+#: clock, so a save just after a build began may carry a time a few milliseconds before it.
+CLOCK_SLACK_NS = 50_000_000
+
+
+def _stat(path: Path) -> Stat:
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return (-1, -1)
+    return (found.st_mtime_ns, found.st_size)
+
+
+def disk_state(specs: list[Path], sources: frozenset[Path]) -> dict[Path, Stat]:
+    """The :data:`Stat` of every watched path: each of ``specs`` (a file or a folder), for a folder every
+    folder below it and every spec file in them, and each of ``sources`` (resolved)."""
+    state: dict[Path, Stat] = {}
+    for spec in specs:
+        resolved = spec.resolve()
+        state[resolved] = _stat(resolved)
+        if resolved.is_dir():
+            for path in resolved.rglob("*"):
+                if path.is_dir() or path.name.endswith(SPEC_GLOB[1:]):
+                    state[path] = _stat(path)
+    for source in sources:
+        state[source] = _stat(source)
+    return state
+
+
+class DiskStamp(Struct, frozen=True):
+    """The watched files as a build found them: ``state`` from :func:`disk_state` and ``started``, the wall
+    clock (ns since the epoch) when the build began."""
+
+    state: dict[Path, Stat]
+    started: int
+
+    def changed(self, now: dict[Path, Stat]) -> bool:
+        """Whether ``now`` (a later :func:`disk_state`) shows a save since the build began: a path both hold
+        that differs, or a path only ``now`` holds (a source the build declared, a new spec file) modified
+        after the build began."""
+        return any(self.state[path] != stat if path in self.state
+                   else stat[0] >= self.started - CLOCK_SLACK_NS
+                   for path, stat in now.items())
