@@ -108,11 +108,24 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
             raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
                                 f"(while rendering {loaded.display})") from exc
         except jinja2.TemplateError as exc:
-            where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "a template"
-            line = getattr(exc, "lineno", None)
+            named: str | None = getattr(exc, "filename", None) or getattr(exc, "name", None)
+            line: int | None = getattr(exc, "lineno", None)
+            # An error while rendering (an undefined name) has no place of its own: the template's frame has it.
+            where, line = (named, line) if named is not None else _template_frame(exc)
             raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
                                 f"(while rendering {loaded.display})") from exc
     return rendered
+
+
+def _template_frame(exc: BaseException) -> tuple[str, int | None]:
+    """The template file and line where rendering raised ``exc``: jinja2 rewrites the traceback of a
+    rendering error so that each template's frame carries its file name and template line.  ``("a
+    template", None)`` when no frame is a template's."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith(".py")
+              and not f.filename.startswith("<")]
+    return (display_path(Path(frames[-1].filename)), frames[-1].lineno) if frames else ("a template", None)
 
 
 __all__ = ["RenderedSpec", "render_spec"]

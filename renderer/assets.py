@@ -47,6 +47,18 @@ def static_text(name: str) -> str:
     return _files("renderer").joinpath("static", name).read_text("utf-8")
 
 
+#: The templates a site may replace with its own (``--template-dir``, ``mechdiagram templates``), under
+#: ``renderer/templates``: the standalone page, the fragment, the figure both put in, the player's style
+#: sheet, the drawing's motion and the colour rules of an SVG inlined in HTML.
+SITE_TEMPLATES = ("page.html", "fragment.html", "figure.html", "player.css", "svg.css", "svg-colours.css")
+
+
+def template_bytes(name: str) -> bytes:
+    """The bytes of the package template ``name`` (one of :data:`SITE_TEMPLATES`, or another file under
+    ``renderer/templates``).  Raises ``OSError`` when there is none."""
+    return _files("renderer").joinpath("templates", name).read_bytes()
+
+
 #: Package data folders whose files decide what a build writes (see :func:`package_data`).
 _OUTPUT_DATA = ("templates", "static")
 

@@ -297,7 +297,8 @@ def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: d
             names.append(INDEX)
             changed.append(write_file(output / INDEX, index.data))
         digest = sha256_hex(index.data) if index is not None else recorded_index(output)
-        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest)))
+        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest,
+                                                                    options.template_dir is not None)))
     for name, was_written in zip([*names, MANIFEST], changed, strict=True):
         (report.written if was_written else report.unchanged).append(name)
 
@@ -366,7 +367,8 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         if index is not None:
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
-                                            sha256_hex(index.data) if index is not None else recorded_index(output))
+                                            sha256_hex(index.data) if index is not None else recorded_index(output),
+                                            options.template_dir is not None)
         from .stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
 
         stale_outputs(report, output, expected, retiring, previous, options)

@@ -3,8 +3,9 @@
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 ``source-root`` (string), ``output`` (string), ``specs`` (list of strings),
 ``allow-missing-sources`` (boolean), ``formats`` (list of format groups, such as
-``["svg", "html", "frames", "png"]``) and ``index`` (boolean).  ``output``, ``specs``,
-``formats`` and ``index`` come from the project of the working directory;
+``["svg", "html", "frames", "png"]``), ``index`` (boolean) and ``template-dir`` (string: a
+folder of templates of your own, as ``--template-dir``).  ``output``, ``specs``, ``formats``,
+``index`` and ``template-dir`` come from the project of the working directory;
 ``source-root`` and ``allow-missing-sources`` from the project each spec is in
 (:func:`spec_project`), so specs of different projects checked in one run each use their own.
 """
@@ -132,7 +133,7 @@ def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, A
     if not isinstance(table, dict):
         raise ConfigError(f"{shown}: [tool.mechdiagram] must be a table")
     expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool,
-                                 "formats": list, "index": bool}
+                                 "formats": list, "index": bool, "template-dir": str}
     for key, value in table.items():
         if key not in expected:
             raise ConfigError(f"{shown}: [tool.mechdiagram] has unknown key {key!r}; known keys: "

@@ -57,8 +57,11 @@ def _output_record(result: SpecResult, name: str) -> dict[str, str]:
     return record
 
 
-def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry]) -> dict[str, Entry]:
-    """The manifest's entries by spec key after this run: the built specs' new entries over ``previous``.
+def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry],
+                     own_templates: bool = False) -> dict[str, Entry]:
+    """The manifest's entries by spec key after this run: the built specs' new entries over ``previous``;
+    with ``own_templates`` (a build with ``--template-dir``) each new entry says ``"templates": "own"``, so
+    that ``check`` without them can say why the HTML differs.
 
     Failed and skipped specs keep their ``previous`` entry so their output stays described.
     """
@@ -71,16 +74,20 @@ def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry]) 
             entry["build"] = result.build_key
         entry["outputs"] = [_output_record(result, name) for name in sorted(result.outputs)]
         entry["sources"] = [check.as_dict() for check in result.checks]
+        if own_templates:
+            entry["templates"] = "own"
         if result.figure is not None:
             entry["figure"] = result.figure
         entries[result.key] = entry
     return entries
 
 
-def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], index: str | None = None) -> bytes:
-    """``manifest.json``: the version, :func:`manifest_entries` sorted by spec path, and ``index``, the
-    SHA-256 of the gallery page ``index.html`` when mechdiagram wrote one.  No timestamps."""
-    entries = manifest_entries(results, previous)
+def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], index: str | None = None,
+                   own_templates: bool = False) -> bytes:
+    """``manifest.json``: the version, :func:`manifest_entries` sorted by spec path (``own_templates`` as
+    there), and ``index``, the SHA-256 of the gallery page ``index.html`` when mechdiagram wrote one.
+    No timestamps."""
+    entries = manifest_entries(results, previous, own_templates)
     body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "format": 1}
     if index is not None:
         body["index"] = {"path": INDEX, "sha256": index}

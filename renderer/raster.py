@@ -27,7 +27,8 @@ FONT_FAMILY = "DejaVu Sans"
 #: The PyPI distributions that make pictures, in the order :func:`rasteriser` names them.
 DISTRIBUTIONS = ("resvg-py", "pillow")
 #: How to get them.
-INSTALL_HINT = "install the raster extra: pip install 'mechdiagram[raster]'"
+INSTALL_HINT = ("install the raster extra: pip install '.[raster]' in a clone of mechdiagram, "
+                "or pip install 'mechdiagram[raster]' from a package index that has it")
 
 _CUSTOM_PROPERTY = re.compile(r"var\((--md-[a-z-]+)\)")
 _KEEP = contextlib.ExitStack()  # keeps the font files extracted for the life of the process (zip installs)

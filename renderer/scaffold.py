@@ -1,4 +1,5 @@
-"""``mechdiagram new NAME`` and ``mechdiagram schema``: a spec to start from, and the schema for editors.
+"""``mechdiagram new NAME``, ``mechdiagram schema`` and ``mechdiagram templates``: a spec to start from, the
+schema for editors, and copies of the templates to start a ``--template-dir`` from.
 
 :func:`plan_new` checks the name and works out the files; :func:`write_new` writes the notes
 source (``NAME.notes.md``) and then the spec (``NAME.mechanism.json``) that pins the notes'
@@ -12,11 +13,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from msgspec import Struct
 
-from .assets import schema, schema_text
+from .assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from .errors import OutputError, OutputExistsError, UsageError
 from .files import display_path, sha256_hex, write_file
 
@@ -165,3 +167,31 @@ def write_schema(path: Path, folder: bool = False) -> tuple[Path, bool]:
     """
     target = path / SCHEMA_FILE if folder or path.is_dir() else path
     return target, write_file(target, schema_text().encode("utf-8"))
+
+
+def write_templates(folder: Path, names: Sequence[str] = ()) -> list[Path]:
+    """Copy the package templates ``names`` (default: every one of :data:`~renderer.assets.SITE_TEMPLATES`)
+    into ``folder`` (made when missing), to edit there and name with ``--template-dir``; returns the files.
+
+    Nothing is written when a name is not a site template (:class:`~renderer.errors.UsageError`, naming the
+    ones there are) or when one of the files exists already (:class:`~renderer.errors.UsageError`, naming
+    them all: a template of your own is never replaced).  Raises :class:`~renderer.errors.OutputError` when a
+    file cannot be written.
+    """
+    chosen = list(dict.fromkeys(names)) or list(SITE_TEMPLATES)
+    unknown = [name for name in chosen if name not in SITE_TEMPLATES]
+    if unknown:
+        raise UsageError(f"not a template a site can replace: {', '.join(unknown)}; the templates are "
+                         + ", ".join(SITE_TEMPLATES))
+    targets = [folder / name for name in chosen]
+    there = [display_path(path) for path in targets if os.path.lexists(path)]
+    if there:
+        raise UsageError(f"{', '.join(there)} already exist{'s' if len(there) == 1 else ''}: a template of your "
+                         "own is never replaced (move it away to copy the built-in one again)")
+    for name, target in zip(chosen, targets, strict=True):
+        try:
+            write_file(target, template_bytes(name), overwrite=False)
+        except OutputExistsError as exc:  # appeared meanwhile
+            raise UsageError(f"{display_path(exc.path)} exists already: a template of your own is never "
+                             "replaced") from None
+    return targets

@@ -24,11 +24,16 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
     gallery page, or the manifest) and the command that rebuilds it (:func:`rebuild_command`: that spec alone, or
     the check's specs for the gallery page and the manifest), and one for each file of
     ``retiring`` (name to why it goes) still there.  A picture drawn by another rasteriser than this build's
-    (recorded in ``previous``, the manifest's entries) says so."""
+    (recorded in ``previous``, the manifest's entries) says so, as does a file built with templates of the
+    author's own (``--template-dir``) when this check has none."""
     owners = {name: result.loaded.display for result in report.results if not result.failed
               for name in result.outputs}
     pictures = {item.get("path"): item.get("rasteriser") for entry in previous.values()
                 for item in entry.get("outputs", []) if isinstance(item, dict) and "rasteriser" in item}
+    # Files a build with templates of the author's own wrote, where this check has none.
+    templated = set() if options.template_dir is not None else {
+        item.get("path") for entry in previous.values() if entry.get("templates") == "own"
+        for item in entry.get("outputs", []) if isinstance(item, dict)}
     every = rebuild_command(options)
     for name, data in sorted(expected.items()):
         rebuild = rebuild_command(options, [owners[name]]) if name in owners else every
@@ -44,6 +49,11 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
             if isinstance(made_by, str) and made_by != rasteriser():
                 message = (f"differs from a fresh build ({spec}): it was rasterised by {made_by}, this build uses "
                            f"{rasteriser()}, whose pixels differ; run {rebuild} to redraw the pictures")
+            elif name in templated:
+                message = (f"differs from a fresh build ({spec}): it was built with templates of your own "
+                           "(--template-dir), which this check was not given; give check the same --template-dir "
+                           f"(or set template-dir in [tool.mechdiagram]), or run {rebuild} to build it with the "
+                           "built-in templates")
             else:
                 message = f"differs from a fresh build ({spec}): run {rebuild}"
             report.output_findings.append(Finding(shown, None, message, "stale-output"))

@@ -1,4 +1,4 @@
-"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema | serve``.
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema | templates | serve``.
 
 Each command fills one :class:`renderer.config.Options` and calls
 :func:`renderer.build.execute` (or the hash, scaffold or preview helpers).
@@ -7,7 +7,7 @@ failed, 2 for a usage error (click's ``UsageError``).  Messages go to stderr;
 there is no traceback.
 
 The commands live in three modules: :mod:`.specs` (``build``, ``validate``,
-``check``), :mod:`.authoring` (``hash``, ``new``, ``schema``) and
+``check``), :mod:`.authoring` (``hash``, ``new``, ``schema``, ``templates``) and
 :mod:`.preview` (``serve``); :mod:`.common` holds what they share.
 
 Start-up stays short: importing this package loads click and :mod:`.common`
@@ -37,6 +37,7 @@ COMMANDS = {
     "hash": "authoring:hash_command",
     "new": "authoring:new_command",
     "schema": "authoring:schema_command",
+    "templates": "authoring:templates_command",
     "serve": "preview:serve",
 }
 

@@ -78,7 +78,8 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
     written = sum(r.changed for r in results)
     message = (f"{len(results) - failed} of {len(results)} spec(s) now hold their sources' digests; "
                f"{written} source digest(s) written"
-               + (f"; {failed} not updated" if failed else ""))
+               + (f"; {failed} not updated: a spec with an error keeps its digests until it is fixed"
+                  if failed else ""))
     if fmt == "json":
         emit([f for r in results for f in r.findings], summary(len(results), failed, int(bool(failed)), message),
              "json")
@@ -147,3 +148,24 @@ def schema_command(output: str | None) -> None:
         return
     target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
     click.echo(f"{display_path(target)}: " + ("schema written" if changed else "schema already current"), err=True)
+
+
+@click.command("templates", short_help="Copy the built-in templates into a folder, to make them your own.",
+               epilog="Example: mechdiagram templates figure.html player.css -o site/templates")
+@click.argument("names", nargs=-1)
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to copy them into (made when missing); then build with --template-dir FOLDER.")
+@translated
+def templates_command(names: tuple[str, ...], output: Path) -> None:
+    """Copy the built-in templates NAMES (default: all of them) into a folder to edit.
+
+    Name that folder with --template-dir (or template-dir in [tool.mechdiagram]);
+    the files you keep there replace the built-in ones, the others stay.  Never
+    replaces a file.  Templates are trusted code: they run with the build's rights.
+    """
+    from ..files import display_path
+    from ..scaffold import write_templates
+
+    written = write_templates(output, names)
+    click.echo(f"wrote {', '.join(display_path(path) for path in written)}; build with --template-dir "
+               f"{display_path(output)}", err=True)

@@ -129,7 +129,8 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
                  allow_missing: bool | None, fmt: Format, jobs: int = 0,
                  pictures: dict[str, bool | None] | None = None, index: bool | None = None) -> Options:
     """The :class:`~renderer.config.Options` of one command: its arguments, then ``[tool.mechdiagram]`` of the
-    ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``).
+    ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``,
+    ``template-dir``).
     Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
     :class:`~renderer.errors.ConfigError` for an unknown format group."""
     from ..config import Options, project_settings
@@ -162,6 +163,11 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
         from ..raster import rasteriser
 
         rasteriser()  # fails early, with what to install, when the raster extra is missing
+    if "template-dir" in settings:
+        options.template_dir = rel(settings["template-dir"])
+        if not options.template_dir.is_dir():
+            raise ConfigError(f"{display_path(base / 'pyproject.toml')}: [tool.mechdiagram] template-dir "
+                              f"{settings['template-dir']!r} is not a folder")
     options.index = bool(index if index is not None else settings.get("index", True))
     options.configured_index = bool(settings.get("index", True))
     options.configured_formats = _selected_formats(settings, {}, base / "pyproject.toml")
@@ -218,11 +224,11 @@ def picture_options(func: F) -> F:
                         help="Also write NAME.SCENARIO.frame-K.svg, a still of each step K.")(func)
 
 
-#: The ``--template-dir`` option of ``build`` and ``check``.
+#: The ``--template-dir`` option of ``build``, ``check`` and ``serve``.
 TEMPLATE_DIR = click.option(
     "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-    help="Folder of jinja2 templates (page.html, fragment.html, figure.html, svg.css, player.css) used "
-         "before the built-in ones. Templates are trusted code: use only your own.")
+    help="Folder of jinja2 templates used before the built-in ones (mechdiagram templates -o FOLDER copies "
+         "them there to start from). Templates are trusted code: use only your own.")
 
 
 def summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:

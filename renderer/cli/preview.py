@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXISTING, SOURCE_ROOT_HELP, fill_options, translated
+from .common import EXISTING, SOURCE_ROOT_HELP, TEMPLATE_DIR, fill_options, translated
 
 if TYPE_CHECKING:
     from ..serve import BuildEvent
@@ -44,19 +44,22 @@ def _print_build(event: BuildEvent) -> None:
               help="Report sources whose files are missing as unverified instead of failing.")
 @click.option("--source-root", type=click.Path(path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
+@TEMPLATE_DIR
 @translated
 def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None) -> None:
+          allow_missing_sources: bool | None, template_dir: Path | None) -> None:
     """Preview SPEC (a spec file or a folder of specs) in a browser, rebuilt after every save.
 
     Listens on 127.0.0.1 only and prints the URL; open pages reload by
     themselves, and a spec with errors shows its findings instead of its
     figure.  Nothing is written unless --output is given.  Ctrl-C stops it.
+    Editing a template of --template-dir rebuilds too.
     """
     from ..files import display_path
     from ..serve import PreviewServer  # watchfiles is imported by this command only
 
     options = fill_options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1)
+    options.template_dir = template_dir or options.template_dir  # the command line's, else pyproject.toml's
     server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
     # Ctrl-C stops the server even when this process was started with SIGINT ignored (as a background
     # job of a non-interactive shell is): Python then installs no KeyboardInterrupt handler of its own.

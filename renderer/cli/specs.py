@@ -38,7 +38,8 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     """
     options = fill_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs,
                            {"frames": frames, "png": png, "gif": gif}, index)
-    options.template_dir, options.force = template_dir, force
+    options.template_dir = template_dir or options.template_dir  # the command line's, else pyproject.toml's
+    options.force = force
     run_options(options, "built")
 
 
@@ -69,5 +70,5 @@ def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     """
     options = fill_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs,
                            {"frames": frames, "png": png, "gif": gif}, index)
-    options.template_dir = template_dir
+    options.template_dir = template_dir or options.template_dir
     run_options(options, "valid")

@@ -92,7 +92,7 @@ class PreviewServer:
 
     def _build(self) -> Snapshot:
         sources = self._state.snapshot.sources if self._state is not None else frozenset()
-        self._built = DiskStamp(disk_state(self.options.specs, sources), time.time_ns())
+        self._built = DiskStamp(disk_state(self.options.specs, sources, self.options.template_dir), time.time_ns())
         try:
             return build_snapshot(self.options, self.write)
         except Exception as exc:  # a bug in mechdiagram must not end the preview: show it, keep the old files
@@ -135,21 +135,31 @@ class PreviewServer:
             thread.start()
 
     def _saved_since_build(self) -> bool:
-        return self._built.changed(disk_state(self.options.specs, self.state.snapshot.sources))
+        now = disk_state(self.options.specs, self.state.snapshot.sources, self.options.template_dir)
+        return self._built.changed(now)
+
+    def _templates(self) -> Path | None:
+        folder = self.options.template_dir
+        return folder.resolve() if folder is not None and folder.is_dir() else None
 
     def _roots(self) -> list[Path]:
-        return watch_roots(self.options.specs, self.state.snapshot.sources)
+        templates = self._templates()
+        return sorted({*watch_roots(self.options.specs, self.state.snapshot.sources),
+                       *([templates] if templates is not None else [])})
 
     def _watch(self) -> None:
         while not self._stop.is_set():
             specs, sources, roots = self.options.specs, self.state.snapshot.sources, self._roots()
+            templates = self._templates()
             if not roots:  # every watched folder is gone: look again shortly
                 self._stop.wait(REWATCH_SECONDS)
                 continue
 
             def relevant(change: watchfiles.Change, path: str, specs: list[Path] = specs,
-                         sources: frozenset[Path] = sources) -> bool:
-                return is_relevant(Path(path), specs, sources, deleted=change == watchfiles.Change.deleted)
+                         sources: frozenset[Path] = sources, templates: Path | None = templates) -> bool:
+                changed = Path(path)
+                return changed.parent == templates or is_relevant(changed, specs, sources,
+                                                                  deleted=change == watchfiles.Change.deleted)
 
             try:
                 for changes in watchfiles.watch(*roots, watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,

@@ -5,11 +5,13 @@ change that arrives between its last look and that clear is dropped (``RustNotif
 ``src/lib.rs``); the kernel's event queue can overflow, too.  So each time the watcher wakes with no change
 (every ``WAKE_MS``), it compares the files with what they were when the last build began: each spec file
 given, each folder of specs given (a file added, removed or renamed in a folder changes the folder's
-modification time) and the ``*.mechanism.json`` files in it, and each declared source.
+modification time) and the ``*.mechanism.json`` files in it, each declared source, and the templates of
+``--template-dir``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -33,10 +35,16 @@ def _stat(path: Path) -> Stat:
     return (found.st_mtime_ns, found.st_size)
 
 
-def disk_state(specs: list[Path], sources: frozenset[Path]) -> dict[Path, Stat]:
+def disk_state(specs: list[Path], sources: frozenset[Path], templates: Path | None = None) -> dict[Path, Stat]:
     """The :data:`Stat` of every watched path: each of ``specs`` (a file or a folder), for a folder every
-    folder below it and every spec file in them, and each of ``sources`` (resolved)."""
+    folder below it and every spec file in them, each of ``sources`` (resolved), and the folder of
+    ``templates`` (``--template-dir``) with the files in it."""
     state: dict[Path, Stat] = {}
+    if templates is not None:
+        folder = templates.resolve()
+        state[folder] = _stat(folder)
+        with contextlib.suppress(OSError):
+            state.update((path, _stat(path)) for path in folder.iterdir())
     for spec in specs:
         resolved = spec.resolve()
         state[resolved] = _stat(resolved)

@@ -116,6 +116,41 @@ def test_a_broken_user_template_is_an_error_naming_it(tmp_path, monkeypatch, wri
     assert json.loads(json.dumps(result.stderr))  # one line of text, no exception escaped
 
 
+def test_an_undefined_name_in_a_user_template_names_its_file_and_line(tmp_path, monkeypatch, write_spec):
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "fragment.html").write_text("<p>\n{{ title }}\n{{ nosuchvar }}</p>\n", "utf-8")
+    with pytest.raises(TemplateError, match=r"mine/fragment\.html:3: 'nosuchvar' is undefined"):
+        render_spec(spec, template_dir=folder)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "mine")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "mine/fragment.html:3: 'nosuchvar' is undefined (while rendering tiny.mechanism.json)" in result.stderr
+
+
+def test_template_dir_in_pyproject_and_a_check_without_the_templates(tmp_path, monkeypatch, write_spec):
+    write_spec(minimal_spec())
+    _templates(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\ntemplate-dir = "templates"\n', "utf-8")
+    assert run_cli("build", "tiny.mechanism.json", "-o", "out", "--source-root", ".").exit_code == 0
+    assert "site-note" in (tmp_path / "out" / "tiny.fragment.html").read_text("utf-8")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text("utf-8"))
+    assert manifest["specs"][0]["templates"] == "own"
+    assert run_cli("check", "tiny.mechanism.json", "-o", "out", "--source-root", ".").exit_code == 0
+    (tmp_path / "pyproject.toml").write_text("", "utf-8")  # the same check, now without the templates
+    stale = run_cli("check", "tiny.mechanism.json", "-o", "out", "--source-root", ".")
+    assert stale.exit_code == 1
+    assert ("out/tiny.fragment.html: error: differs from a fresh build (output of tiny.mechanism.json): it was built "
+            "with templates of your own (--template-dir), which this check was not given; give check the same "
+            "--template-dir (or set template-dir in [tool.mechdiagram]), or run mechdiagram build -o out "
+            "--source-root . tiny.mechanism.json to build it with the built-in templates [stale-output]") in stale.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\ntemplate-dir = "nowhere"\n', "utf-8")
+    refused = run_cli("check", "tiny.mechanism.json", "-o", "out", "--source-root", ".")
+    assert refused.exit_code == 1 and "template-dir 'nowhere' is not a folder" in refused.stderr
+
+
 def test_a_string_path_is_taken_and_a_missing_template_folder_is_refused(tmp_path):
     spec = tmp_path / "string.mechanism.json"
     spec.write_text(json.dumps(minimal_spec()), "utf-8")

@@ -154,7 +154,7 @@ def test_hash_write_reports_located_findings_as_json_and_github(tmp_path, monkey
          "rule": "source-missing", "severity": "error",
          "message": "source gone.md: no such file under the source root (the current folder); nothing written"}],
         "summary": {"specs": 2, "failed": 1, "stale": 0, "exit": 1,
-                    "message": "1 of 2 spec(s) now hold their sources' digests; 1 source digest(s) written; 1 not updated"}}
+                    "message": "1 of 2 spec(s) now hold their sources' digests; 1 source digest(s) written; 1 not updated: a spec with an error keeps its digests until it is fixed"}}
     conforms(document)
     assert (tmp_path / "bad.mechanism.json").read_text("utf-8") == bad_text
     annotated = invoke("hash", "--write", "--format", "github", "bad.mechanism.json")

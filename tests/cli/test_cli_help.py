@@ -13,7 +13,7 @@ import pytest
 from renderer.cli import main
 from support.cli import invoke
 
-COMMANDS = ["build", "check", "hash", "new", "schema", "serve", "validate"]
+COMMANDS = ["build", "check", "hash", "new", "schema", "serve", "templates", "validate"]
 
 
 def command(name: str) -> click.Command:

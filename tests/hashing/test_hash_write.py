@@ -126,7 +126,7 @@ def test_write_refuses_when_a_source_is_missing(pinned):
     assert result.stderr.splitlines() == [
         "reference.mechanism.json:24:15: error: /sources/3/path: source notes/gone.md: no such file under the source "
         "root (the current folder); nothing written [source-missing]",
-        "mechdiagram: 0 of 1 spec(s) now hold their sources' digests; 0 source digest(s) written; 1 not updated",
+        "mechdiagram: 0 of 1 spec(s) now hold their sources' digests; 0 source digest(s) written; 1 not updated: a spec with an error keeps its digests until it is fixed",
     ]
     assert spec.read_bytes() == before
     assert spec.stat().st_mtime_ns == mtime
@@ -251,6 +251,6 @@ def test_a_spec_that_cannot_be_written_does_not_stop_the_others(pinned, monkeypa
     assert document["findings"] == [{"file": "a.mechanism.json", "line": None, "column": None, "pointer": None,
                                      "rule": "hash-write", "severity": "error",
                                      "message": "cannot write a.mechanism.json: Read-only file system"}]
-    assert document["summary"]["message"] == "1 of 2 spec(s) now hold their sources' digests; 3 source digest(s) written; 1 not updated"
+    assert document["summary"]["message"] == "1 of 2 spec(s) now hold their sources' digests; 3 source digest(s) written; 1 not updated: a spec with an error keeps its digests until it is fixed"
     assert [s["sha256"] for s in json.loads((root / "b.mechanism.json").read_text("utf-8"))["sources"]] == [
         digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]

@@ -107,7 +107,7 @@ def test_without_the_raster_extra_the_message_says_what_to_install(monkeypatch):
     monkeypatch.setattr(metadata, "version", version)
     raster._rasteriser.cache_clear()
     try:
-        with pytest.raises(RasterError, match=r"need resvg-py: install the raster extra: pip install 'mechdiagram\[raster\]'"):
+        with pytest.raises(RasterError, match=r"need resvg-py: install the raster extra: pip install '\.\[raster\]' in a clone of mechdiagram, or pip install 'mechdiagram\[raster\]' from a package index that has it"):
             raster.rasteriser()
     finally:
         raster._rasteriser.cache_clear()

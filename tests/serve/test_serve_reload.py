@@ -189,3 +189,18 @@ def test_a_save_whose_event_was_lost_is_still_built(site, start_server, monkeypa
     spec.write_text(spec_with_title("Saved while deaf"), "utf-8")
     wait_for(lambda: served.state.snapshot.generation == 2 or None, seconds=5, what="the rebuild")
     assert "<title>Saved while deaf</title>" in request(served.port, "/tiny.html").text
+
+
+def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
+    from renderer.serve import PreviewServer
+
+    templates = tmp_path / "site-templates"
+    templates.mkdir()
+    (templates / "fragment.html").write_text("<p>first</p>{{ figure }}", "utf-8")
+    options = Options(specs=[site], output=tmp_path / "output", source_root=tmp_path, jobs=1, template_dir=templates)
+    with PreviewServer(options) as server:
+        assert "<p>first</p>" in request(server.port, "/tiny.fragment.html").text
+        (templates / "fragment.html").write_text("<p>second</p>{{ figure }}", "utf-8")
+        wait_for(lambda: "<p>second</p>" in request(server.port, "/tiny.fragment.html").text or None,
+                 seconds=5, what="the page of the edited template")
+        assert server.state.snapshot.generation == 2

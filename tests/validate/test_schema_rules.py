@@ -74,7 +74,7 @@ def test_unknown_key_without_a_close_one_lists_the_valid_keys():
 
 
 @pytest.mark.parametrize("where, value, pointer, message", [
-    (("title",), 5, "/title", "title must be a string, not an integer"),
+    (("title",), 5, "/title", "title must be a string, not an integer; write \"5\" in quotes"),
     (("targets",), [], "/targets", "targets must be an object, not an array"),
     (("scenarios", 0, "steps", 0, "active"), "work0", "/scenarios/0/steps/0/active",
      "active must be an array, not a string"),
@@ -179,7 +179,7 @@ def test_dollar_schema_key_is_accepted():
     data = {"$schema": "../schema/mechanism.schema.json", **reference_spec()}
     assert findings_of(data) == []
     data["$schema"] = 5
-    assert findings_of(data) == [("/$schema", "type", "$schema must be a string, not an integer")]
+    assert findings_of(data) == [("/$schema", "type", "$schema must be a string, not an integer; write \"5\" in quotes")]
 
 
 @pytest.mark.parametrize("with_label", [True, False], ids=["label", "no-label"])
