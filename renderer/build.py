@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .api import render_spec
+from .collisions import output_collisions, refuse_specs_in_the_way
 from .config import Options, Project, spec_project
 from .discovery import discover, slug_for
 from .errors import MechdiagramError, OutputError
@@ -89,17 +90,6 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
                            extra_formats=options.extra_formats)
     return SpecResult(rendered.loaded, rendered.slug, manifest_key(path, options.output), rendered.findings,
                       rendered.checks, rendered.files, figure=rendered.figure)
-
-
-def _slug_collisions(results: list[SpecResult]) -> None:
-    owner: dict[str, SpecResult] = {}
-    for result in results:
-        first = owner.setdefault(result.slug, result)
-        if first is not result:
-            result.refuse(Finding(
-                result.loaded.display, None,
-                f"writes the same output files ({result.slug}.*) as {first.loaded.display}; rename one of them",
-                "output-collision"))
 
 
 def _start_worker(parent: int) -> None:
@@ -309,7 +299,7 @@ def render_all(options: Options, unreadable: list[Finding] | None = None) -> lis
     A folder that cannot be read gets its ``unreadable-folder`` warning in ``unreadable`` when a list is given.
     The preview server (:mod:`renderer.serve`) starts here.  Never raises for bad input."""
     results = _process_all(discover(options.specs, unreadable), options)
-    _slug_collisions(results)
+    output_collisions(results)
     return results
 
 
@@ -341,9 +331,11 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
 
         previous = read_manifest(output)
     unreadable: list[Finding] = []
-    results = _run_specs(discover(options.specs, unreadable), options, previous, progress,
-                         partial(_stage, staging) if staging is not None else None)
-    _slug_collisions(results)
+    paths = discover(options.specs, unreadable)
+    if options.mode != "validate":
+        refuse_specs_in_the_way(paths, output)
+    results = _run_specs(paths, options, previous, progress, partial(_stage, staging) if staging is not None else None)
+    output_collisions(results, output if options.mode != "validate" else None)
     report = Report(results)
     report.output_findings.extend(unreadable)
     if options.mode == "validate":

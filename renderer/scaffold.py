@@ -19,6 +19,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from .assets import SITE_TEMPLATES, schema, schema_text, template_bytes
+from .collisions import RESERVED_SLUG
 from .errors import OutputError, OutputExistsError, UsageError
 from .files import display_path, sha256_hex, write_file
 
@@ -94,7 +95,8 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSp
 
     ``name`` may end with ``.mechanism.json``.  Raises :class:`~renderer.errors.UsageError` for
     a name that is a path (it would leave ``folder``) or not a letter followed by up to 63
-    letters, digits, ``-`` or ``_``; for a ``folder`` that is not a folder or not under
+    letters, digits, ``-`` or ``_``, or ``index`` (:data:`~renderer.collisions.RESERVED_SLUG`); for a
+    ``folder`` that is not a folder or not under
     ``source_root`` (the notes must be, to be pinned); and when either file exists already.
     """
     stem = name.removesuffix(SPEC_SUFFIX)
@@ -103,6 +105,9 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSp
                          "give a plain name and choose the folder with --dir")
     if not _NAME.fullmatch(stem):
         raise UsageError(f"NAME {name!r} must be a letter followed by up to 63 letters, digits, '-' or '_'")
+    if stem == RESERVED_SLUG:
+        raise UsageError(f"NAME {name!r} would write its page as index.html, the gallery page's name; choose "
+                         "another name")
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{display_path(folder)} is not a folder")
     spec, notes = folder / f"{stem}{SPEC_SUFFIX}", folder / f"{stem}{NOTES_SUFFIX}"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +37,9 @@ class PreviewHTTPServer(ThreadingHTTPServer):
     """
 
     daemon_threads = True
-    allow_reuse_address = False
+    #: Bind a port whose last connections still wait out TIME_WAIT (a restart on the same --port), as
+    #: ``http.server`` does; not on Windows, where SO_REUSEADDR would let another program bind it too.
+    allow_reuse_address = os.name != "nt"
 
     def __init__(self, address: tuple[str, int], state: PreviewState, single: bool) -> None:
         super().__init__(address, PreviewHandler)
@@ -102,10 +105,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
         self._send(Response(status.value, "text/plain; charset=utf-8", (text + "\n").encode("utf-8")), head)
 
     def _answer(self, head: bool) -> None:
-        host = self.headers.get("Host")
-        if host is None:
-            self._plain(HTTPStatus.BAD_REQUEST, "a Host header is required", head)
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:  # RFC 9112 section 3.2: none, or more than one, is a bad request
+            self._plain(HTTPStatus.BAD_REQUEST, "one Host header is required", head)
             return
+        host = hosts[0]
         if host.strip().lower() not in self.preview.hosts:
             # DNS rebinding: a page of another site that resolves its own name to 127.0.0.1 sends its own Host.
             self._plain(HTTPStatus.MISDIRECTED_REQUEST,
@@ -113,8 +117,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return
         path, _, query = self.path.partition("?")
         path = path.partition("#")[0]
-        if path == URLS["events"] and not head:
-            self._events(query)
+        if path == URLS["events"]:
+            if head:  # what a GET would start with: the stream's type, and no event
+                self._send(Response(HTTPStatus.OK.value, "text/event-stream; charset=utf-8", b""), head)
+            else:
+                self._events(query)
             return
         response = resolve(path, self.preview.state.snapshot, self.preview.single)
         if response is None:
@@ -126,6 +133,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         """The reload stream: one ``reload`` event once the build generation differs from ``since``."""
         values = parse_qs(query).get("since", ["0"])
         since = int(values[0]) if re.fullmatch(r"[0-9]{1,18}", values[0]) else 0
+        sessions = parse_qs(query).get("session", [])
+        session = sessions[0] if sessions and re.fullmatch(r"[0-9a-f]{1,32}", sessions[0]) else None
         state = self.preview.state
         self.send_response(HTTPStatus.OK.value)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
@@ -136,7 +145,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.wfile.write(f"retry: {RECONNECT_MS}\n\n".encode())
             self.wfile.flush()
             while True:
-                generation = state.wait_for_change(since, HEARTBEAT_SECONDS)
+                generation = state.wait_for_change(since, HEARTBEAT_SECONDS, session)
                 if state.stopping:
                     return
                 if generation is None:

@@ -88,7 +88,7 @@ def _spec(spec: SpecPreview, snapshot: Snapshot | None = None) -> dict[str, Any]
 
 
 def _page(name: str, snapshot: Snapshot, figure: bool = False, **context: Any) -> Response:
-    text = template(name).render(urls=URLS, generation=snapshot.generation,
+    text = template(name).render(urls=URLS, generation=snapshot.generation, session=snapshot.session,
                                  general=[_finding(f) for f in snapshot.general], **context)
     csp = OWN_PAGE_CSP.format(player=" " + player_script_source() if figure else "",
                               inline=" 'unsafe-inline'" if figure else "")

@@ -65,6 +65,7 @@ class Snapshot(Struct, frozen=True):
     files: Mapping[str, bytes]
     general: tuple[Finding, ...] = ()
     sources: frozenset[Path] = frozenset()
+    session: str = ""  # the serving process's, set by PreviewState: a page of an earlier server reloads at once
 
     @property
     def findings(self) -> list[Finding]:
@@ -85,9 +86,9 @@ class Snapshot(Struct, frozen=True):
         """The spec whose output name is ``slug``, or ``None``."""
         return next((spec for spec in self.specs if spec.slug == slug), None)
 
-    def numbered(self, generation: int) -> Snapshot:
-        """This snapshot with another ``generation``."""
-        return msgspec.structs.replace(self, generation=generation)
+    def numbered(self, generation: int, session: str = "") -> Snapshot:
+        """This snapshot with another ``generation`` (and ``session``)."""
+        return msgspec.structs.replace(self, generation=generation, session=session)
 
 
 def _preview(result: SpecResult) -> SpecPreview:

@@ -4,6 +4,7 @@ threads that read it and wait for the next one."""
 from __future__ import annotations
 
 import threading
+import time
 
 from .snapshot import Snapshot
 
@@ -17,7 +18,10 @@ class PreviewState:
     """
 
     def __init__(self, first: Snapshot) -> None:
-        self._snapshot = first.numbered(1)
+        #: This server's token (hexadecimal ns of its start): pages carry it, and a page made by an earlier
+        #: server on the same port (whose generations also start at 1) is told to reload at once.
+        self.session = f"{time.time_ns():x}"
+        self._snapshot = first.numbered(1, self.session)
         self._condition = threading.Condition()
         self._stopping = False
 
@@ -31,19 +35,22 @@ class PreviewState:
         with self._condition:
             if snapshot.fingerprint == self._snapshot.fingerprint:
                 # Same pages: keep the generation (no reload), but follow a changed list of sources.
-                self._snapshot = snapshot.numbered(self._snapshot.generation)
+                self._snapshot = snapshot.numbered(self._snapshot.generation, self.session)
                 return False
-            self._snapshot = snapshot.numbered(self._snapshot.generation + 1)
+            self._snapshot = snapshot.numbered(self._snapshot.generation + 1, self.session)
             self._condition.notify_all()
             return True
 
-    def wait_for_change(self, since: int, timeout: float) -> int | None:
-        """Block until the generation is not ``since``, for at most ``timeout`` seconds.
+    def wait_for_change(self, since: int, timeout: float, session: str | None = None) -> int | None:
+        """Block until the generation is not ``since``, for at most ``timeout`` seconds; at once when
+        ``session`` is given and is not this server's (the page is an earlier server's).
 
-        Returns the current generation when it differs from ``since``, ``None`` on a timeout or when
-        the server is stopping (see :attr:`stopping`).
+        Returns the current generation when it differs from ``since`` (or the session differs), ``None`` on a
+        timeout or when the server is stopping (see :attr:`stopping`).
         """
         with self._condition:
+            if session is not None and session != self.session and not self._stopping:
+                return self._snapshot.generation
             self._condition.wait_for(lambda: self._stopping or self._snapshot.generation != since, timeout)
             if self._stopping or self._snapshot.generation == since:
                 return None

@@ -21,11 +21,17 @@ MAX_NODE_DRAWINGS = 10000
 MAX_LABEL_TEXT = 500000
 #: Most steps over all scenarios of a spec.
 MAX_TOTAL_STEPS = 2000
+#: Most arrows (``path`` targets): placing their routes and labels grows with the square of their number, and
+#: 150 between random pairs of 60 boxes build in 2 s (600 took a minute); no figure stays readable with more.
+MAX_PATHS = 150
 
 
-def limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text: int = 0) -> list[str]:
+def limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text: int = 0,
+                   paths: int = 0) -> list[str]:
     """The messages of every limit the counts exceed (none when all are within)."""
     messages = []
+    if paths > MAX_PATHS:
+        messages.append(f"the spec has {paths} arrows (path targets); the limit is {MAX_PATHS}: split the spec")
     if drawings > MAX_NODE_DRAWINGS:
         messages.append(f"the scenarios draw {drawings} nodes in all (nodes times scenarios); the limit is "
                         f"{MAX_NODE_DRAWINGS}: split the spec")
@@ -52,7 +58,8 @@ def over_limits(spec: LoadedSpec) -> list[Finding]:
     drawn = [t for t in targets.values() if isinstance(t, dict)] if isinstance(targets, dict) else []
     count = len(scenarios) if isinstance(scenarios, list) else 0
     label_text = sum(len(t["label"]) for t in drawn if isinstance(t.get("label"), str))
-    messages = limit_messages(len(steps), entries, len(drawn) * count, label_text * count)
+    paths = sum(t.get("kind") == "path" for t in drawn)
+    messages = limit_messages(len(steps), entries, len(drawn) * count, label_text * count, paths)
     if not messages:
         return []
     line, column = spec.locate("/scenarios")

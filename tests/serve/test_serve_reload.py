@@ -204,3 +204,25 @@ def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
         wait_for(lambda: "<p>second</p>" in request(server.port, "/tiny.fragment.html").text or None,
                  seconds=5, what="the page of the edited template")
         assert server.state.snapshot.generation == 2
+
+
+def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path):
+    from renderer.serve import PreviewServer
+
+    options = Options(specs=[site], source_root=tmp_path, jobs=1)
+    with PreviewServer(options) as first:
+        port = first.port
+        page = request(port, "/preview/tiny").text
+    session = re.search(r'data-session="([0-9a-f]+)"', page)
+    assert session and generation_of(page) == 1
+    (site / "tiny.mechanism.json").write_text(spec_with_title("Changed while stopped"), "utf-8")
+    with PreviewServer(options, port=port) as second:
+        assert second.state.snapshot.generation == 1  # a new server counts from 1 again
+        assert f'data-session="{second.state.snapshot.session}"' in request(port, "/preview/tiny").text
+        assert second.state.snapshot.session != session.group(1)
+        stream = EventStream(port, 1, session=session.group(1))
+        try:
+            assert stream.next_event() == ("reload", "1")  # at once, though the generation is the same
+        finally:
+            stream.close()
+        assert second.state.wait_for_change(1, 0.2, second.state.snapshot.session) is None  # its own page waits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 from pathlib import Path
@@ -92,6 +93,36 @@ def test_a_foreign_host_header_is_refused(served):
 def test_a_missing_host_header_is_refused(served):
     answer = request(served.port, "/tiny.html", host=None)
     assert answer.status == 400 and b"Tiny" not in answer.body
+
+
+def test_two_host_headers_are_refused_whichever_comes_first(served):
+    for first, second in ((f"127.0.0.1:{served.port}", "evil.example"), ("evil.example", f"127.0.0.1:{served.port}"),
+                          (f"127.0.0.1:{served.port}", f"127.0.0.1:{served.port}")):
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        try:
+            conn.putrequest("GET", "/tiny.html", skip_host=True, skip_accept_encoding=True)
+            conn.putheader("Host", first)
+            conn.putheader("Host", second)
+            conn.endheaders()
+            answer = conn.getresponse()
+            assert (answer.status, answer.read()) == (400, b"one Host header is required\n"), (first, second)
+        finally:
+            conn.close()
+
+
+def test_head_of_the_event_stream_is_its_headers(served):
+    answer = request(served.port, "/__mechdiagram/events?since=1", method="HEAD")
+    assert answer.status == 200 and answer.headers["content-type"] == "text/event-stream; charset=utf-8"
+    assert answer.body == b""
+
+
+def test_a_restart_on_the_same_port_listens_at_once(site, tmp_path):
+    options = Options(specs=[site], source_root=tmp_path, jobs=1)
+    with PreviewServer(options) as first:
+        port = first.port
+        assert request(port, "/tiny.html").status == 200  # a connection the server closes: TIME_WAIT on its side
+    with PreviewServer(options, port=port) as second:
+        assert second.port == port and request(port, "/tiny.html").status == 200
 
 
 def test_its_own_hosts_are_answered(served):

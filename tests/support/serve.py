@@ -61,9 +61,9 @@ def wait_for(probe: Callable[[], T | None], seconds: float = WAIT_SECONDS, what:
 class EventStream:
     """An open ``/__mechdiagram/events?since=N`` stream; :meth:`next_event` reads the next event."""
 
-    def __init__(self, port: int, since: int) -> None:
+    def __init__(self, port: int, since: int, session: str | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_SECONDS)
-        self.conn.request("GET", f"/__mechdiagram/events?since={since}")
+        self.conn.request("GET", f"/__mechdiagram/events?since={since}" + (f"&session={session}" if session else ""))
         self.response = self.conn.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type", "").startswith("text/event-stream")

@@ -248,3 +248,53 @@ def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_poi
     assert (finding.pointer, finding.rule, finding.severity) == ("/targets/ab", "route", "warning")
     assert finding.line == text.splitlines().index('    "ab": {') + 1
     assert ("narrow layout" in finding.message) == (layout == "narrow")
+
+
+def _arrows_spec(nodes: int, arrows: int) -> dict:
+    """A valid flow of ``nodes`` boxes (no lane keys) and ``arrows`` paths between pseudo-random pairs."""
+    data = minimal_spec()
+    data["targets"] = {f"n{i}x": {"id": f"n{i}", "kind": "node", "label": f"stage {i}"} for i in range(nodes)}
+    for k in range(arrows):
+        a, b = (7 * k) % nodes, (13 * k + 5) % nodes
+        data["targets"][f"e{k}x"] = {"id": f"e{k}", "kind": "path", "from": f"n{a}x", "to": f"n{b if b != a else (a + 1) % nodes}x"}
+    scenario = data["scenarios"][0]
+    scenario["unselected"] = []
+    scenario["steps"] = [{"title": "One", "description": "d", "duration": 1000, "active": ["n0x"], "paths": ["e0x"],
+                          "state": {"stage": "one"}}]
+    return data
+
+
+def test_more_arrows_than_the_limit_are_refused_before_any_layout(tmp_path, monkeypatch):
+    from renderer.validate.limits import MAX_PATHS
+
+    assert MAX_PATHS == 150
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "many.mechanism.json").write_text(json.dumps(_arrows_spec(40, MAX_PATHS + 1)), "utf-8")
+    result = run_cli("validate", "--source-root", ".", "many.mechanism.json")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].endswith(
+        "error: /scenarios: the spec has 151 arrows (path targets); the limit is 150: split the spec [limit]")
+    (tmp_path / "many.mechanism.json").write_text(json.dumps(_arrows_spec(40, MAX_PATHS)), "utf-8")
+    assert "[limit]" not in run_cli("validate", "--source-root", ".", "many.mechanism.json").stderr
+
+
+def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
+    from renderer.layout import diagram, routing
+    from renderer.model import spec_from_data
+
+    model = spec_from_data(_arrows_spec(30, 60))
+    searched = [route.clean for route in diagram(model).arrows.values()]
+    assert all(searched)  # a generous budget routes every arrow clear
+    taken: list[int] = []
+    real = routing._Budget
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__(200)
+            taken.append(0)
+
+    monkeypatch.setattr(routing, "_Budget", Counted)
+    starved = diagram(model)
+    assert taken  # one budget per routing of the layout
+    clean = [arrow.clean for arrow in starved.arrows.values()]
+    assert len(clean) == 60 and not all(clean)  # past the budget, routes are straight lines, not clean
