@@ -60,7 +60,7 @@ def template_bytes(name: str) -> bytes:
 
 
 #: Package data folders whose files decide what a build writes (see :func:`package_data`).
-_OUTPUT_DATA = ("templates", "static")
+_OUTPUT_DATA = ("templates", "static", "locales")
 
 
 def _walk(folder: Traversable, prefix: str) -> list[tuple[str, bytes]]:
@@ -77,8 +77,9 @@ def _walk(folder: Traversable, prefix: str) -> list[tuple[str, bytes]]:
 
 @lru_cache(maxsize=1)
 def package_data() -> tuple[tuple[str, bytes], ...]:
-    """Every package data file that decides output (templates, player, text metrics, the schema), as
-    sorted ``(name, bytes)`` pairs; the build key hashes them."""
+    """Every package data file that decides output (templates, player, the message catalogue, text metrics,
+    the schema), as sorted ``(name, bytes)`` pairs; the build key hashes them.  (The fonts decide the
+    pictures alone: the picture formats add them, :func:`renderer.raster.fonts_digest`.)"""
     files: list[tuple[str, bytes]] = []
     for name in _OUTPUT_DATA:
         files.extend(_walk(_files("renderer").joinpath(name), name))

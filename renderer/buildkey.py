@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,22 @@ from .provenance import file_sha256, resolve_source
 
 
 def _folder_files(folder: Path) -> list[tuple[str, str]]:
-    """(relative name, SHA-256) of every file under ``folder``, sorted."""
-    return sorted((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest())
-                  for path in folder.rglob("*") if path.is_file())
+    """(relative name, SHA-256) of every file under ``folder``, sorted, through symbolic links to folders as
+    jinja2's loader follows them (each real folder once, so a link loop ends)."""
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for top, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        for name in files:
+            path = Path(top, name)
+            if path.is_file():
+                found.append((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
+    return sorted(found)
 
 
 class RunKey(Struct, frozen=True):

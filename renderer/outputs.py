@@ -73,13 +73,13 @@ class OutputFormat:
     def key_parts(self) -> list[str]:
         """What besides the spec, its sources, the templates and the mechdiagram version decides this format's
         bytes, as strings for the build key (:mod:`renderer.buildkey`): the rasteriser's name and version
-        for a picture, ``[]`` for the formats we write ourselves."""
+        and the digest of the fonts for a picture, ``[]`` for the formats we write ourselves."""
         if not self.rasterised:
             return []
         try:
-            from .raster import rasteriser
+            from .raster import fonts_digest, rasteriser
 
-            return [rasteriser()]
+            return [rasteriser(), fonts_digest()]
         except RasterError:
             return ["no rasteriser"]  # not installed: only a build that asks for pictures fails
 

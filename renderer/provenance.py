@@ -61,12 +61,15 @@ def resolve_source(root: Path, relpath: str) -> Path:
     """Resolve ``relpath`` under ``root`` and return the real path of a regular file.
 
     Raises :class:`SourcePathError` when the path is absolute (POSIX or
-    Windows form), climbs out of ``root`` with ``..``, leaves ``root`` through
-    a symbolic link, does not exist, is not a regular file (a directory, FIFO
+    Windows form), ends with ``/`` or ``/.`` (a folder's form), climbs out of ``root`` with ``..``,
+    leaves ``root`` through a symbolic link, does not exist, is not a regular file (a directory, FIFO
     or device) or cannot be examined.
     """
     if relpath.startswith(("/", "\\")) or PureWindowsPath(relpath).drive or PurePosixPath(relpath).is_absolute():
         raise SourcePathError("refused", "the path is absolute; give it relative to the source root")
+    if relpath.replace("\\", "/").endswith(("/", "/.")):
+        # "notes.md/" names a folder called notes.md: the path of a file ends with its name
+        raise SourcePathError("refused", "the path ends with '/' or '/.'; give the file's path, ending with its name")
     parts = PurePosixPath(relpath.replace("\\", "/")).parts
     depth = 0
     for part in parts:

@@ -12,6 +12,7 @@ CSS px at scale 1 (one pixel per SVG user unit).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import re
 from functools import lru_cache
@@ -48,6 +49,19 @@ def _rasteriser() -> str:
         return ", ".join(f"{name} {metadata.version(name)}" for name in DISTRIBUTIONS)
     except metadata.PackageNotFoundError as exc:
         raise RasterError(f"PNG and GIF output need {exc.name}: {INSTALL_HINT}") from exc
+
+
+@lru_cache(maxsize=1)
+def fonts_digest() -> str:
+    """SHA-256 (hex) over the shipped fonts the pictures are drawn with (``renderer/fonts``), for the build key
+    of the picture formats."""
+    digest = hashlib.sha256()
+    folder = resources.files("renderer").joinpath("fonts")
+    for name in FONT_FILES:
+        data = folder.joinpath(name).read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
 @lru_cache(maxsize=1)

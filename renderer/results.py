@@ -61,9 +61,11 @@ class SpecResult(Struct):
         return any(f.is_error for f in self.findings)
 
     def refuse(self, finding: Finding) -> None:
-        """Fail the spec with ``finding``, dropping its outputs (nothing of it is written)."""
+        """Fail the spec with ``finding``, dropping its outputs (nothing of it is written); a failed spec is
+        not also counted as skipped."""
         self.findings.append(finding)
         self.outputs = {}
+        self.skipped = False
 
 
 class Report(Struct):
@@ -84,7 +86,7 @@ class Report(Struct):
     @property
     def skipped_specs(self) -> int:
         """How many specs ``build`` skipped because nothing that decides their output changed."""
-        return sum(r.skipped for r in self.results)
+        return sum(r.skipped and not r.failed for r in self.results)
 
     @property
     def failed_specs(self) -> int:

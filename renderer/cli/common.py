@@ -200,7 +200,8 @@ def spec_options(func: F) -> F:
     """The arguments and options of ``build``, ``validate`` and ``check``: SPECS, the source root, missing
     sources, the report format and the worker count."""
     func = click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
-                        help="Worker processes for many specs; 0 means one per CPU core.")(func)
+                        help="Worker processes for many specs; 0 means one per CPU core (at most 4 per core "
+                             "are started).")(func)
     func = format_option(func)
     func = click.option("--allow-missing-sources/--no-allow-missing-sources", default=None,
                         help="Report sources whose files are missing as unverified instead of failing. "

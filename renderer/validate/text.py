@@ -88,6 +88,10 @@ def text_rules(ctx: RuleContext, data: Any) -> None:
             continue
         unclosed = unclosed_bidi(text)
         if unclosed:
+            # An embedding or override is closed by POP DIRECTIONAL FORMATTING, an isolate by POP DIRECTIONAL
+            # ISOLATE (UAX #9, X6a and X7); a closer with nothing open is ignored there, and harmless.
+            closer = ("U+2069 POP DIRECTIONAL ISOLATE" if unclosed in _BIDI_ISOLATES
+                      else "U+202C POP DIRECTIONAL FORMATTING")
             ctx.add(path, f"{what} {quote(text)} opens U+{ord(unclosed):04X} {unicodedata.name(unclosed)} without "
-                    "closing it, which would reverse the text after it in the figure and player; close it (U+202C "
-                    "or U+2069) or remove it", "bidi-control", key=is_key)
+                    "closing it, which would reverse the text after it in the figure and player; close it "
+                    f"({closer}) or remove it", "bidi-control", key=is_key)

@@ -45,6 +45,12 @@ def shown(value: Any) -> str:
 SUGGESTION_BUDGET = 200_000
 
 
+def _listed(name: str) -> str:
+    """A valid name as a list of them shows it: plain, unless it holds a space, a comma, a quote or a
+    character that does not print (a line break), when it is quoted as :func:`quote` does."""
+    return name if name.isprintable() and not any(c in name for c in ' ,"') else quote(name, 40)
+
+
 class Suggester:
     """Suggests the nearest valid name for a misspelt one, within a budget of comparisons.
 
@@ -66,5 +72,5 @@ class Suggester:
             return f"; did you mean {quote(close[0])}?"
         if not choices:
             return f"; there are no {noun}"
-        listed = ", ".join(choices[:12]) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
+        listed = ", ".join(map(_listed, choices[:12])) + (f", … ({len(choices)} in all)" if len(choices) > 12 else "")
         return f"; valid {noun}: {listed}"

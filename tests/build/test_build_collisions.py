@@ -54,3 +54,44 @@ def test_a_spec_named_index_is_refused_and_new_will_not_make_one(tmp_path, monke
     assert refused.exit_code == 2
     assert "NAME 'index' would write its page as index.html, the gallery page's name; choose another name" in refused.stderr
     assert not (tmp_path / "index.mechanism.json").exists()
+
+
+def test_a_skipped_spec_refused_for_a_collision_counts_as_failed_only(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for folder in ("p", "q"):
+        (tmp_path / "ss" / folder).mkdir(parents=True)
+        (tmp_path / "ss" / folder / "x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    first = run_cli("build", "ss", "-o", "out", "--source-root", ".")
+    assert first.exit_code == 1
+    again = run_cli("build", "ss/q", "ss/p", "-o", "out", "--source-root", ".")  # p/x is unchanged: skipped, then refused
+    assert again.exit_code == 1
+    summary = again.stderr.splitlines()[-1]
+    assert summary == ("mechdiagram: 0 of 2 spec(s) built into out/ (0 file(s) written, 2 unchanged); 2 failed, "
+                       "their previous output left unchanged")  # was "(-1 built, 1 skipped ...)"
+
+
+def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
+    import concurrent.futures
+
+    from renderer import build
+    from renderer.build import execute
+    from renderer.config import Options
+
+    started: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, max_workers: int, **kwargs: object) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(build.os, "cpu_count", lambda: 1)
+    (tmp_path / "specs").mkdir()
+    for k in range(build.PARALLEL_THRESHOLD + 2):
+        data = minimal_spec()
+        data["title"] = f"Spec {k}"
+        (tmp_path / "specs" / f"s{k}.mechanism.json").write_text(json.dumps(data), "utf-8")
+    report = execute(Options(mode="validate", specs=[tmp_path / "specs"], source_root=tmp_path, jobs=1000))
+    assert report.exit_code == 0 and len(report.results) == build.PARALLEL_THRESHOLD + 2
+    assert started == [4] == [build.worker_limit()]

@@ -219,3 +219,39 @@ def test_a_no_op_rebuild_says_that_nothing_was_written(tmp_path, monkeypatch):
     again = run_cli("build", "specs", "-o", "out", "--source-root", "specs")
     assert again.stderr.splitlines()[-1] == ("mechdiagram: 1 of 1 spec(s) up to date in out/ (0 built, 1 skipped as "
                                              "unchanged since their last build, --force rebuilds them; no file written)")
+
+
+def test_the_message_catalogue_and_the_picture_fonts_are_in_the_build_key(monkeypatch):
+    """Editing a locale file (an editable install) rebuilt nothing; the fonts decide every PNG and GIF."""
+    from renderer import assets, buildkey, raster
+
+    names = [name for name, _ in assets.package_data()]
+    assert {f"locales/{tag}.json" for tag in assets.locale_tags()} <= set(names)
+    plain = buildkey.run_key(template_dir=None).digest
+    pictures = buildkey.run_key(template_dir=None, extra_formats={"png"}).digest
+    data = dict(assets.package_data())
+    data["locales/en.json"] = data["locales/en.json"] + b" "
+    monkeypatch.setattr(assets, "package_data", lambda: tuple(sorted(data.items())))
+    monkeypatch.setattr(buildkey, "package_data", assets.package_data)
+    assert buildkey.run_key(template_dir=None).digest != plain  # a changed catalogue rebuilds every spec
+    monkeypatch.undo()
+    monkeypatch.setattr(raster, "fonts_digest", lambda: "0" * 64)
+    assert buildkey.run_key(template_dir=None).digest == plain  # fonts: the picture formats' key only
+    assert buildkey.run_key(template_dir=None, extra_formats={"png"}).digest != pictures
+
+
+def test_a_template_through_a_linked_folder_is_in_the_key_and_a_link_loop_ends(tmp_path):
+    from renderer.buildkey import _folder_files
+
+    outside = tmp_path / "shared-parts"
+    outside.mkdir()
+    (outside / "part.html").write_text("one", "utf-8")
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "page.html").write_text("{% include 'sub/part.html' %}", "utf-8")
+    (templates / "sub").symlink_to(outside, target_is_directory=True)
+    (outside / "loop").symlink_to(templates, target_is_directory=True)  # back up: walked once
+    before = _folder_files(templates)
+    assert [name for name, _ in before] == ["page.html", "sub/part.html"]
+    (outside / "part.html").write_text("two", "utf-8")
+    assert _folder_files(templates) != before

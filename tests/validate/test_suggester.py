@@ -42,3 +42,11 @@ def test_runs_in_threads_give_the_same_findings_as_one_run():
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(validate, [big, small, big, small, small, big]))
     assert results == [alone_big, alone_small, alone_big, alone_small, alone_small, alone_big]
+
+
+def test_a_listed_name_that_would_break_the_line_is_quoted():
+    from renderer.validate.wording import Suggester
+
+    text = Suggester(budget=0)("zz", ["plain", "two words", "line\nbreak", 'say "hi"'], "targets")
+    assert text == '; valid targets: plain, "two words", "line\\nbreak", "say \\"hi\\""'
+    assert "\n" not in text

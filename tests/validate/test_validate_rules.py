@@ -84,12 +84,16 @@ def test_closed_direction_controls_and_right_to_left_text_are_fine():
     (lambda d: d["scenarios"][0]["steps"][0].update(title="\u202eabc\u2069"),
      ("/scenarios/0/steps/0/title", "bidi-control",
       'text "\u202eabc\u2069" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
-      "after it in the figure and player; close it (U+202C or U+2069) or remove it")),
+      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING) or remove it")),
+    (lambda d: d["scenarios"][0]["steps"][0].update(title="⁧abc‬"),  # an isolate, closed by U+2069 only
+     ("/scenarios/0/steps/0/title", "bidi-control",
+      'text "⁧abc‬" opens U+2067 RIGHT-TO-LEFT ISOLATE without closing it, which would reverse the text '
+      "after it in the figure and player; close it (U+2069 POP DIRECTIONAL ISOLATE) or remove it")),
     # U+202E left open would reverse the words after it in the player's status and the transcript.
     (lambda d: d["scenarios"][0]["steps"][0].update(title="Wait\u202e"),
      ("/scenarios/0/steps/0/title", "bidi-control",
       'text "Wait\u202e" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
-      "after it in the figure and player; close it (U+202C or U+2069) or remove it")),
+      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING) or remove it")),
 ])
 def test_specs_that_would_draw_wrongly_are_refused(edit, expected):
     data = minimal_spec()
