@@ -102,31 +102,23 @@ def test_template_dir_on_the_command_line(tmp_path, monkeypatch, write_spec):
                    "--template-dir", str(templates)).exit_code == 0
 
 
-def test_a_broken_user_template_is_an_error_naming_it(tmp_path, monkeypatch, write_spec):
-    spec = write_spec(minimal_spec())
-    folder = tmp_path / "broken"
-    folder.mkdir()
-    (folder / "fragment.html").write_text("<p>\n{% if %}</p>\n", "utf-8")
-    with pytest.raises(TemplateError, match=r"fragment\.html:2: "):
-        render_spec(spec, template_dir=folder)
-    monkeypatch.chdir(tmp_path)
-    result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "broken")
-    assert result.exit_code == 1
-    assert "fragment.html:2: " in result.stderr and "Traceback" not in result.stderr
-    assert json.loads(json.dumps(result.stderr))  # one line of text, no exception escaped
-
-
-def test_an_undefined_name_in_a_user_template_names_its_file_and_line(tmp_path, monkeypatch, write_spec):
+@pytest.mark.parametrize("text, where, message", [
+    ("<p>\n{% if %}</p>\n", "fragment.html:2", "Expected an expression"),  # a syntax error
+    ("<p>\n{{ title }}\n{{ nosuchvar }}</p>\n", "fragment.html:3", "'nosuchvar' is undefined"),  # while rendering
+], ids=["syntax", "undefined"])
+def test_a_broken_user_template_is_an_error_naming_its_file_and_line(tmp_path, monkeypatch, write_spec, text, where,
+                                                                      message):
     spec = write_spec(minimal_spec())
     folder = tmp_path / "mine"
     folder.mkdir()
-    (folder / "fragment.html").write_text("<p>\n{{ title }}\n{{ nosuchvar }}</p>\n", "utf-8")
-    with pytest.raises(TemplateError, match=r"mine/fragment\.html:3: 'nosuchvar' is undefined"):
+    (folder / "fragment.html").write_text(text, "utf-8")
+    with pytest.raises(TemplateError, match=rf"mine/{re.escape(where)}: {re.escape(message)}"):
         render_spec(spec, template_dir=folder)
     monkeypatch.chdir(tmp_path)
     result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "mine")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert "mine/fragment.html:3: 'nosuchvar' is undefined (while rendering tiny.mechanism.json)" in result.stderr
+    assert f"mine/{where}: {message}" in result.stderr and "(while rendering tiny.mechanism.json)" in result.stderr
+    assert len(result.stderr.splitlines()) == 1  # one line of text, no exception escaped
 
 
 def test_template_dir_in_pyproject_and_a_check_without_the_templates(tmp_path, monkeypatch, write_spec):
