@@ -105,6 +105,11 @@ def _start_worker(parent: int) -> None:
     worker_tag(parent)
 
 
+def _has_gallery(options: Options) -> bool:
+    """Whether a build of ``options`` writes the gallery page: a folder of specs, and the index not turned off."""
+    return options.index and any(path.is_dir() for path in options.specs)
+
+
 def worker_limit() -> int:
     """The most worker processes a build starts: :data:`MAX_JOBS_PER_CORE` per CPU core."""
     return MAX_JOBS_PER_CORE * (os.cpu_count() or 1)
@@ -244,7 +249,7 @@ def _index(options: Options, output: Path, results: list[SpecResult], previous: 
            report: Report) -> IndexPlan | None:
     """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
     ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
-    if not options.index or not any(path.is_dir() for path in options.specs):
+    if not _has_gallery(options):
         return None
     from .gallery import plan_index, render_index  # build and check only: validate writes no gallery page
     from .manifest import manifest_entries, recorded_index
@@ -308,7 +313,7 @@ def render_all(options: Options, unreadable: list[Finding] | None = None) -> lis
     A folder that cannot be read gets its ``unreadable-folder`` warning in ``unreadable`` when a list is given.
     The preview server (:mod:`renderer.serve`) starts here.  Never raises for bad input."""
     results = _process_all(discover(options.specs, unreadable), options)
-    output_collisions(results)
+    output_collisions(results, gallery=_has_gallery(options))
     return results
 
 
@@ -344,7 +349,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     if options.mode != "validate":
         refuse_specs_in_the_way(paths, output)
     results = _run_specs(paths, options, previous, progress, partial(_stage, staging) if staging is not None else None)
-    output_collisions(results, output if options.mode != "validate" else None)
+    output_collisions(results, output if options.mode != "validate" else None, gallery=_has_gallery(options))
     report = Report(results)
     report.output_findings.extend(unreadable)
     if options.mode == "validate":

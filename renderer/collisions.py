@@ -18,16 +18,17 @@ from .results import SpecResult
 RESERVED_SLUG = "index"
 
 
-def output_collisions(results: list[SpecResult], output: Path | None = None) -> None:
+def output_collisions(results: list[SpecResult], output: Path | None = None, gallery: bool = False) -> None:
     """Fail a spec whose files would overwrite another's: two specs of one output name, a spec named
-    :data:`RESERVED_SLUG`, and (given the ``output`` folder a build or check uses) a spec one of whose files
-    would land on a spec file (a spec kept in the output folder, such as ``out/tiny.html``)."""
+    :data:`RESERVED_SLUG` when the run has a ``gallery`` page (a folder of specs, the index on), and
+    (given the ``output`` folder a build or check uses) a spec one of whose files would land on a spec file
+    (a spec kept in the output folder, such as ``out/tiny.html``)."""
     from .manifest import INDEX
 
     specs = {Path(r.loaded.path).resolve(): r for r in results} if output is not None else {}
     owner: dict[str, SpecResult] = {}
     for result in results:
-        if result.slug == RESERVED_SLUG:
+        if gallery and result.slug == RESERVED_SLUG:
             result.refuse(Finding(
                 result.loaded.display, None, f"would write its page as {INDEX}, the gallery page's name; rename "
                 f"the spec (any name but {RESERVED_SLUG!r})", "output-collision"))

@@ -69,7 +69,8 @@ def resolve_source(root: Path, relpath: str) -> Path:
         raise SourcePathError("refused", "the path is absolute; give it relative to the source root")
     if relpath.replace("\\", "/").endswith(("/", "/.")):
         # "notes.md/" names a folder called notes.md: the path of a file ends with its name
-        raise SourcePathError("refused", "the path ends with '/' or '/.'; give the file's path, ending with its name")
+        raise SourcePathError("refused", "the path ends with '/' or '/.', as a folder's does; give the file's path "
+                              "under the source root")
     parts = PurePosixPath(relpath.replace("\\", "/")).parts
     depth = 0
     for part in parts:

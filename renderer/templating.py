@@ -3,7 +3,8 @@ autoescaping always on, undefined names an error.
 
 A site may replace templates with its own (``--template-dir``): :func:`template_dir` sets, for the
 current thread or task, a folder searched before the package's templates (a jinja2 ``ChoiceLoader``).
-User templates are trusted code: they run with the build's rights.
+They render in jinja2's sandbox (``jinja2.sandbox.SandboxedEnvironment``), which keeps a template from
+Python's internals; what they write into the pages (markup, script) is still theirs to decide.
 
 Compiled templates are kept in jinja2's own bytecode cache (``_jinja2-cache-UID`` in the temporary
 folder, private to the user; jinja2 checks its owner and mode and each entry against the template's
@@ -53,16 +54,24 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
     in ``folder`` when it is given."""
     package = jinja2.PackageLoader("renderer", "templates")
     loader: jinja2.BaseLoader = package
+    kind: type[jinja2.Environment] = jinja2.Environment
+    cache = _bytecode_cache()
     if folder is not None:
         loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package])
-    env = jinja2.Environment(
+        # A site's templates run in jinja2's sandbox: no attribute of Python's internals (``__globals__``,
+        # ``__subclasses__``), so a template that came with a checkout cannot run code; and none is cached,
+        # so that no template compiled outside the sandbox is ever loaded into it.
+        from jinja2.sandbox import SandboxedEnvironment
+
+        kind, cache = SandboxedEnvironment, None
+    env = kind(
         loader=loader,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
-        bytecode_cache=_bytecode_cache(),
+        bytecode_cache=cache,
     )
     env.filters["zip"] = zip
     env.filters["markdown_text"] = markdown_text

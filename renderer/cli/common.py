@@ -125,9 +125,26 @@ def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None], p
     return frozenset(chosen)
 
 
+def _configured_templates(value: str, base: Path) -> Path:
+    """``template-dir`` of ``[tool.mechdiagram]`` in ``base/pyproject.toml``: a folder inside the project, as
+    shown.  Raises :class:`~renderer.errors.ConfigError` for an empty value, a path out of the project, or one
+    that is not a folder."""
+    from ..files import display_path
+
+    shown = display_path(base / "pyproject.toml")
+    folder = (base / value).resolve()
+    if not value.strip() or not folder.is_relative_to(base.resolve()) or folder == base.resolve():
+        raise ConfigError(f"{shown}: [tool.mechdiagram] template-dir {value!r} must name a folder inside the "
+                          "project, below its pyproject.toml")
+    if not folder.is_dir():
+        raise ConfigError(f"{shown}: [tool.mechdiagram] template-dir {value!r} is not a folder")
+    return Path(display_path(base / value))
+
+
 def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
                  allow_missing: bool | None, fmt: Format, jobs: int = 0,
-                 pictures: dict[str, bool | None] | None = None, index: bool | None = None) -> Options:
+                 pictures: dict[str, bool | None] | None = None, index: bool | None = None,
+                 template_dir: Path | None = None) -> Options:
     """The :class:`~renderer.config.Options` of one command: its arguments, then ``[tool.mechdiagram]`` of the
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``,
     ``template-dir``).
@@ -163,11 +180,13 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
         from ..raster import rasteriser
 
         rasteriser()  # fails early, with what to install, when the raster extra is missing
-    if "template-dir" in settings:
-        options.template_dir = rel(settings["template-dir"])
-        if not options.template_dir.is_dir():
-            raise ConfigError(f"{display_path(base / 'pyproject.toml')}: [tool.mechdiagram] template-dir "
-                              f"{settings['template-dir']!r} is not a folder")
+    options.template_dir = template_dir
+    if template_dir is None and "template-dir" in settings and mode != "validate":  # validate renders nothing
+        options.template_dir = _configured_templates(settings["template-dir"], base)
+    if options.template_dir is not None and options.output.resolve().is_relative_to(options.template_dir.resolve()):
+        raise UsageError(f"the template folder {display_path(options.template_dir)} holds the output folder "
+                         f"{display_path(options.output)}: every build would change its own templates' key; keep "
+                         "them apart")
     options.index = bool(index if index is not None else settings.get("index", True))
     options.configured_index = bool(settings.get("index", True))
     options.configured_formats = _selected_formats(settings, {}, base / "pyproject.toml")

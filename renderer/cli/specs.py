@@ -37,8 +37,7 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     also gets index.html, the gallery page.
     """
     options = fill_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs,
-                           {"frames": frames, "png": png, "gif": gif}, index)
-    options.template_dir = template_dir or options.template_dir  # the command line's, else pyproject.toml's
+                           {"frames": frames, "png": png, "gif": gif}, index, template_dir)
     options.force = force
     run_options(options, "built")
 
@@ -69,6 +68,5 @@ def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     it the format options the build had (or set them in pyproject.toml).
     """
     options = fill_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs,
-                           {"frames": frames, "png": png, "gif": gif}, index)
-    options.template_dir = template_dir or options.template_dir
+                           {"frames": frames, "png": png, "gif": gif}, index, template_dir)
     run_options(options, "valid")

@@ -101,7 +101,9 @@ class Arrow(Struct, frozen=True):
     ``label_on_band`` says that most of that rectangle lies on a lane's tinted band (its halo is then the
     band's colour, not the page's).
 
-    ``clean`` is False when no route or label position free of boxes and other labels was found.
+    ``clean`` is False when no route or label position free of boxes and other labels was found;
+    ``crowded`` True when the route is a straight line because the layout's searches ran out of time
+    (:data:`renderer.layout.routing.SEARCH_BUDGET`).
     """
 
     key: str
@@ -113,6 +115,7 @@ class Arrow(Struct, frozen=True):
     label_box: Rect | None = None
     clean: bool = True
     label_on_band: bool = False
+    crowded: bool = False
 
     @property
     def start(self) -> Point:

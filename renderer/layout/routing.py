@@ -38,11 +38,16 @@ JOIN_COST = 150.0
 #: Extra cost per unit of length of an arrow against the flow running between the boxes rather than around
 #: them, when its sides are chosen: the way back around the figure keeps clear of the flow's routes.
 INNER_COST = 0.5
-#: Most grid states the searches of one layout may take from their queues, over all its routes: the gallery's
-#: figures take at most 300, a 40-node graph 1,300; 60 nodes with 200 arrows between random pairs took 4.8
-#: million (40 s).  Past it, each route left is drawn straight and reported as not clean (the ``route``
-#: warning), so that no spec can hold a build for minutes.
-SEARCH_BUDGET = 50_000
+#: Most grid states one route's search may take from its queue before it searches again with its estimate
+#: weighted by :data:`WEIGHTED` (fewer states, a route a little longer than the shortest): the gallery's routes
+#: take at most 300 all told, a lane of 30 boxes with 60 arrows between random pairs at most 10,000 each,
+#: 30 boxes in layers with 60 random arrows up to 30,000.
+ROUTE_BUDGET = 40_000
+WEIGHTED = 3.0
+#: Most states all the searches of one layout may take: 60 boxes with 200 random arrows took 4.8 million
+#: (40 s); a lane of 30 boxes with 60 random arrows takes 280,000 (5 s).  Past it, each route left is drawn
+#: straight and reported as crowded (the ``route`` warning), so that no spec holds a build for long.
+SEARCH_BUDGET = 400_000
 
 
 __all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
@@ -50,12 +55,14 @@ __all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
 
 class Route(Struct, frozen=True):
     """A routed path: ``points`` from the source port to the arrowhead's base, ``head`` (tip first),
-    the sides used, and ``clean`` False when no route clear of other boxes exists."""
+    the sides used, and ``clean`` False when no route clear of other boxes exists; ``crowded`` True when
+    the layout's searches ran out of :data:`SEARCH_BUDGET` before this route was found."""
 
     points: tuple[Point, ...]
     head: tuple[Point, Point, Point]
     sides: tuple[str, str]
     clean: bool
+    crowded: bool = False
 
 
 class _Grid:
@@ -125,10 +132,11 @@ def near_lines(values: Sequence[float], index: int) -> list[int]:
 
 
 class _Budget:
-    """What is left of :data:`SEARCH_BUDGET` for one layout's searches."""
+    """What is left of :data:`SEARCH_BUDGET` for one layout's searches (``None``: the constant's value)."""
 
-    def __init__(self, left: int = SEARCH_BUDGET) -> None:
-        self.left = left
+    def __init__(self, left: int | None = None) -> None:
+        self.left = SEARCH_BUDGET if left is None else left
+        self.stopped = False  # the last search stopped at its limit, not for want of a route
 
 
 class _Usage:
@@ -183,10 +191,12 @@ class _Usage:
 
 def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
             goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]],
-            used: _Usage, budget: _Budget) -> tuple[list[tuple[int, int]], int, int] | None:
+            used: _Usage, budget: _Budget, weight: float = 1.0,
+            limit: int = ROUTE_BUDGET) -> tuple[list[tuple[int, int]], int, int] | None:
     """Cheapest grid path from one of ``starts`` (stub point, leaving direction, cost) to a goal cell
     (cell -> [(arrival direction, cost, goal number)]): the grid cells, and the start and goal numbers;
-    ``None`` when there is none, or when ``budget`` runs out."""
+    ``None`` when there is none, or when ``limit`` states (or what is left of ``budget``) were taken.
+    A ``weight`` above 1 inflates the estimate: fewer states, a route at most that many times the cheapest."""
     xs, ys = grid.xs, grid.ys
     width, height = len(xs), len(ys)
     blocked_h, blocked_v = grid.blocked_h, grid.blocked_v
@@ -198,7 +208,7 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
         x, y = xs[i], ys[j]
         dx = gx0 - x if x < gx0 else x - gx1 if x > gx1 else 0.0
         dy = gy0 - y if y < gy0 else y - gy1 if y > gy1 else 0.0
-        return dx + dy + (BEND_COST if dx and dy else 0.0)  # off both axes of every goal: one bend at least
+        return weight * (dx + dy + (BEND_COST if dx and dy else 0.0))  # off both axes of every goal: a bend
 
     frontier: list[tuple[float, float, int, int, int, int, int, int]] = []  # ..., goal number or -1
     best: dict[tuple[int, int, int, int], float] = {}
@@ -214,8 +224,14 @@ def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
             start_of[state] = number
             heapq.heappush(frontier, (cost + estimate(i, j), cost, counter, i, j, di, dj, -1))
             counter += 1
-    while frontier and budget.left > 0:
+    taken = 0
+    budget.stopped = False
+    while frontier:
+        if budget.left <= 0 or taken >= limit:
+            budget.stopped = True
+            return None
         budget.left -= 1
+        taken += 1
         _, cost, _, i, j, di, dj, reached = heapq.heappop(frontier)
         state = (i, j, di, dj)
         if reached >= 0:
@@ -292,11 +308,14 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
         goals.setdefault(grid.index(out(at, side, TARGET_STUB)), []).append(
             ((-nx, -ny), side_cost(dest, source, side), number))
     found = _search(grid, starts, goals, used, budget)
+    if found is None and budget.stopped and budget.left > 0:  # a long search: again, quicker, weighted
+        found = _search(grid, starts, goals, used, budget, WEIGHTED)
     if found is None:  # walled in (or out of budget): a straight line, reported as not clean
         side = next(iter(sides["dest"]))
         head, base = _head(port(dest, side, sides["dest"][side]), side)
         first = next(iter(sides["source"]))
-        return Route((port(source, first, sides["source"][first]), base), head, (first, side), False)
+        return Route((port(source, first, sides["source"][first]), base), head, (first, side), False,
+                     crowded=budget.left <= 0)
     cells, began, reached = found
     side_out, fraction_out = begins[began]
     side_in, fraction_in = ends[reached]

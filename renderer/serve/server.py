@@ -20,11 +20,12 @@ import watchfiles
 from msgspec import Struct
 
 from ..config import Options
-from ..errors import ServeError
+from ..discovery import discover
+from ..errors import MechdiagramError, ServeError
 from ..findings import Finding
 from .handler import PreviewHTTPServer
 from .snapshot import Snapshot, build_snapshot, is_relevant, watch_roots
-from .stamps import DiskStamp, disk_state
+from .stamps import DiskStamp, disk_state, template_folders
 from .state import PreviewState
 
 #: The only address the preview listens on.
@@ -92,14 +93,19 @@ class PreviewServer:
 
     def _build(self) -> Snapshot:
         sources = self._state.snapshot.sources if self._state is not None else frozenset()
-        self._built = DiskStamp(disk_state(self.options.specs, sources, self.options.template_dir), time.time_ns())
+        # The spec files as this build will find them (the snapshot's are the last build's).
+        files = frozenset(path.resolve() for path in discover(self.options.specs, []))
+        self._built = DiskStamp(disk_state(self.options.specs, files, sources, self.options.template_dir),
+                                time.time_ns())
         try:
             return build_snapshot(self.options, self.write)
+        except MechdiagramError as exc:  # a condition that stops a build (the template folder went away): show it
+            finding = Finding("mechdiagram", None, exc.message, exc.rule)
         except Exception as exc:  # a bug in mechdiagram must not end the preview: show it, keep the old files
             finding = Finding("mechdiagram", None, f"internal error ({type(exc).__name__}: {exc}); please report it",
                               "internal-error")
-            old = self._state.snapshot if self._state is not None else Snapshot(0, (), {})
-            return Snapshot(0, old.specs, old.files, (finding,), old.sources)
+        old = self._state.snapshot if self._state is not None else Snapshot(0, (), {})  # keep the old files
+        return Snapshot(0, old.specs, old.files, (finding,), old.sources, spec_files=old.spec_files)
 
     def rebuild(self) -> BuildEvent:
         """Build now and publish the result; returns what happened (also passed to ``on_build``)."""
@@ -135,7 +141,8 @@ class PreviewServer:
             thread.start()
 
     def _saved_since_build(self) -> bool:
-        now = disk_state(self.options.specs, self.state.snapshot.sources, self.options.template_dir)
+        snapshot = self.state.snapshot
+        now = disk_state(self.options.specs, snapshot.spec_files, snapshot.sources, self.options.template_dir)
         return self._built.changed(now)
 
     def _templates(self) -> Path | None:
@@ -143,9 +150,8 @@ class PreviewServer:
         return folder.resolve() if folder is not None and folder.is_dir() else None
 
     def _roots(self) -> list[Path]:
-        templates = self._templates()
         return sorted({*watch_roots(self.options.specs, self.state.snapshot.sources),
-                       *([templates] if templates is not None else [])})
+                       *template_folders(self._templates())})
 
     def _watch(self) -> None:
         while not self._stop.is_set():
@@ -158,8 +164,8 @@ class PreviewServer:
             def relevant(change: watchfiles.Change, path: str, specs: list[Path] = specs,
                          sources: frozenset[Path] = sources, templates: Path | None = templates) -> bool:
                 changed = Path(path)
-                return changed.parent == templates or is_relevant(changed, specs, sources,
-                                                                  deleted=change == watchfiles.Change.deleted)
+                return (templates is not None and changed.is_relative_to(templates)) or is_relevant(
+                    changed, specs, sources, deleted=change == watchfiles.Change.deleted)
 
             try:
                 for changes in watchfiles.watch(*roots, watch_filter=relevant, debounce=DEBOUNCE_MS, step=STEP_MS,

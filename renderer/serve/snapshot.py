@@ -66,6 +66,7 @@ class Snapshot(Struct, frozen=True):
     general: tuple[Finding, ...] = ()
     sources: frozenset[Path] = frozenset()
     session: str = ""  # the serving process's, set by PreviewState: a page of an earlier server reloads at once
+    spec_files: frozenset[Path] = frozenset()  # the spec files this build read, resolved
 
     @property
     def findings(self) -> list[Finding]:
@@ -131,7 +132,7 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
                         if check.status != "refused"
                         for path in [(root / check.path).resolve()] if path.is_relative_to(root))
     return Snapshot(generation, tuple(_preview(r) for r in results), MappingProxyType(files),
-                    tuple(general), sources)
+                    tuple(general), sources, spec_files=frozenset(Path(r.loaded.path).resolve() for r in results))
 
 
 def watch_roots(specs: list[Path], sources: frozenset[Path]) -> list[Path]:

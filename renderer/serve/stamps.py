@@ -4,9 +4,8 @@ watchfiles can lose an event: when its wait for changes times out, it clears the
 change that arrives between its last look and that clear is dropped (``RustNotify.watch`` in watchfiles'
 ``src/lib.rs``); the kernel's event queue can overflow, too.  So each time the watcher wakes with no change
 (every ``WAKE_MS``), it compares the files with what they were when the last build began: each spec file
-given, each folder of specs given (a file added, removed or renamed in a folder changes the folder's
-modification time) and the ``*.mechanism.json`` files in it, each declared source, and the templates of
-``--template-dir``.
+given or read by the last build, each declared source, and the templates of ``--template-dir``.  These
+are a handful of ``stat`` calls: no folder is walked but the template folder.
 """
 
 from __future__ import annotations
@@ -16,8 +15,6 @@ import os
 from pathlib import Path
 
 from msgspec import Struct
-
-from ..discovery import SPEC_GLOB
 
 #: A path's (modification time in ns, size in bytes); (-1, -1) when it is missing or unreadable.
 Stat = tuple[int, int]
@@ -35,25 +32,41 @@ def _stat(path: Path) -> Stat:
     return (found.st_mtime_ns, found.st_size)
 
 
-def disk_state(specs: list[Path], sources: frozenset[Path], templates: Path | None = None) -> dict[Path, Stat]:
-    """The :data:`Stat` of every watched path: each of ``specs`` (a file or a folder), for a folder every
-    folder below it and every spec file in them, each of ``sources`` (resolved), and the folder of
-    ``templates`` (``--template-dir``) with the files in it."""
+def template_folders(templates: Path | None) -> list[Path]:
+    """``templates`` (``--template-dir``, resolved) and every folder below it, through links to folders as
+    jinja2's loader follows them, each real folder once; ``[]`` for none."""
+    if templates is None or not templates.is_dir():
+        return []
+    folders: list[Path] = []
+    seen: set[str] = set()
+    for top, dirs, _ in os.walk(templates.resolve(), followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        folders.append(Path(top))
+    return folders
+
+
+def disk_state(specs: list[Path], spec_files: frozenset[Path], sources: frozenset[Path],
+               templates: Path | None = None) -> dict[Path, Stat]:
+    """The :data:`Stat` of every file the preview depends on: each of ``specs`` given as a file, the
+    ``spec_files`` the last build read, each of ``sources`` (resolved), and every file of ``templates``
+    (``--template-dir``) and its folders.  Folders themselves are not compared: a file that comes and goes
+    beside a spec (an editor's swap file) changes nothing; a new spec file in a folder is left to the
+    file-system events."""
     state: dict[Path, Stat] = {}
-    if templates is not None:
-        folder = templates.resolve()
-        state[folder] = _stat(folder)
+    for folder in template_folders(templates):
         with contextlib.suppress(OSError):
-            state.update((path, _stat(path)) for path in folder.iterdir())
+            state.update((path, _stat(path)) for path in folder.iterdir() if not path.is_dir())
     for spec in specs:
-        resolved = spec.resolve()
-        state[resolved] = _stat(resolved)
-        if resolved.is_dir():
-            for path in resolved.rglob("*"):
-                if path.is_dir() or path.name.endswith(SPEC_GLOB[1:]):
-                    state[path] = _stat(path)
-    for source in sources:
-        state[source] = _stat(source)
+        if not spec.is_dir():
+            resolved = spec.resolve()
+            state[resolved] = _stat(resolved)
+    for path in (*spec_files, *sources):
+        state[path] = _stat(path)
     return state
 
 

@@ -83,9 +83,17 @@ def unclean_routes(loaded: LoadedSpec, model: Spec) -> tuple[list[Finding], Diag
     diagrams, wide then narrow, for the drawing stage."""
     drawn, narrow = diagram(model), diagram(model, narrow=True)
     findings = []
+    crowded = [key for key, arrow in drawn.arrows.items() if arrow.crowded]
+    if crowded:  # one cause, one finding: at the first of them
+        pointer = pointer_join("targets", crowded[0])
+        line, column = loaded.locate(pointer, key=True)
+        shown = ", ".join(quote(key) for key in crowded[:5]) + (", …" if len(crowded) > 5 else "")
+        findings.append(Finding(loaded.display, pointer, f"the figure's {len(drawn.arrows)} arrows took longer to "
+                                f"route than a build may: {len(crowded)} of them ({shown}) are drawn straight; split "
+                                "the spec or draw fewer arrows", "route", "warning", line, column))
     for key, arrow in drawn.arrows.items():
         narrow_clean = narrow.arrows[key].clean if key in narrow.arrows else True
-        if arrow.clean and narrow_clean:
+        if arrow.crowded or (arrow.clean and narrow_clean):
             continue
         pointer = pointer_join("targets", key)
         line, column = loaded.locate(pointer, key=True)

@@ -26,12 +26,9 @@ MAX_TOTAL_STEPS = 2000
 MAX_PATHS = 150
 
 
-def limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text: int = 0,
-                   paths: int = 0) -> list[str]:
+def limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text: int = 0) -> list[str]:
     """The messages of every limit the counts exceed (none when all are within)."""
     messages = []
-    if paths > MAX_PATHS:
-        messages.append(f"the spec has {paths} arrows (path targets); the limit is {MAX_PATHS}: split the spec")
     if drawings > MAX_NODE_DRAWINGS:
         messages.append(f"the scenarios draw {drawings} nodes in all (nodes times scenarios); the limit is "
                         f"{MAX_NODE_DRAWINGS}: split the spec")
@@ -46,8 +43,8 @@ def limit_messages(total_steps: int, entries: int, drawings: int = 0, label_text
 
 
 def over_limits(spec: LoadedSpec) -> list[Finding]:
-    """Findings (at ``/scenarios``) for every limit a parsed spec exceeds, counted on the raw data
-    before the schema runs."""
+    """Findings for every limit a parsed spec exceeds, counted on the raw data before the schema runs: at
+    ``/targets`` for the arrows, at ``/scenarios`` for the others."""
     data: dict[str, Any] = spec.data
     scenarios = data.get("scenarios")
     steps = [step for scenario in (scenarios if isinstance(scenarios, list) else [])
@@ -59,8 +56,14 @@ def over_limits(spec: LoadedSpec) -> list[Finding]:
     count = len(scenarios) if isinstance(scenarios, list) else 0
     label_text = sum(len(t["label"]) for t in drawn if isinstance(t.get("label"), str))
     paths = sum(t.get("kind") == "path" for t in drawn)
-    messages = limit_messages(len(steps), entries, len(drawn) * count, label_text * count, paths)
-    if not messages:
-        return []
-    line, column = spec.locate("/scenarios")
-    return [Finding(spec.display, "/scenarios", message, "limit", line=line, column=column) for message in messages]
+    findings = []
+    if paths > MAX_PATHS:
+        line, column = spec.locate("/targets")
+        findings.append(Finding(spec.display, "/targets", f"the spec has {paths} arrows (path targets); the limit is "
+                                f"{MAX_PATHS}: split the spec", "limit", line=line, column=column))
+    messages = limit_messages(len(steps), entries, len(drawn) * count, label_text * count)
+    if messages:
+        line, column = spec.locate("/scenarios")
+        findings += [Finding(spec.display, "/scenarios", message, "limit", line=line, column=column)
+                     for message in messages]
+    return findings

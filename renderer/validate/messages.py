@@ -141,9 +141,10 @@ def _type(view: ErrorView) -> Message:
         text += f"; write {view.value.strip()} without the quotes"
     elif view.expected == "integer" and view.field == "duration" and _milliseconds(view.value) is not None:
         text += f"; durations are milliseconds: write {_milliseconds(view.value)}"
-    elif (view.expected == "string" and isinstance(view.value, int | float) and not isinstance(view.value, bool)
-          and math.isfinite(view.value)):
-        text += f'; write "{view.value!r}" in quotes'  # a state value, a label: text, even when it is a number
+    elif view.expected == "string" and isinstance(view.value, int) and not isinstance(view.value, bool):
+        text += f'; write "{view.value}" in quotes'  # a state value, a label: text, even when it is a number
+    elif view.expected == "string" and isinstance(view.value, float):
+        text += "; write it in quotes, as you want it shown"  # the digits as written: 1.10 parses as 1.1
     return _plain(view, text)
 
 

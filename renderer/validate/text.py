@@ -50,8 +50,16 @@ def visible(char: str) -> bool:
 
 def unclosed_bidi(text: str) -> str | None:
     """The first explicit directional formatting character of ``text`` left open (Unicode UAX #9), or None."""
+    left = open_bidi(text)
+    return left[0] if left else None
+
+
+def open_bidi(text: str) -> list[str]:
+    """The explicit directional formatting characters of ``text`` left open (Unicode UAX #9), first opened
+    first: an embedding or override is closed by U+202C while it is the innermost, an isolate by U+2069
+    (which closes what it holds as well)."""
     if BIDI_CONTROLS.isdisjoint(text):
-        return None
+        return []
     stack: list[str] = []
     for char in text:
         if char in _BIDI_EMBEDDINGS or char in _BIDI_ISOLATES:
@@ -61,7 +69,7 @@ def unclosed_bidi(text: str) -> str | None:
         elif char == "\u2069" and any(c in _BIDI_ISOLATES for c in stack):  # a PDI with no open isolate is ignored
             while stack.pop() not in _BIDI_ISOLATES:
                 pass
-    return stack[0] if stack else None
+    return stack
 
 
 def text_rules(ctx: RuleContext, data: Any) -> None:
@@ -86,12 +94,13 @@ def text_rules(ctx: RuleContext, data: Any) -> None:
             ctx.add(path, f"{what} {quote(text)} contains U+{ord(char):04X}, {kind} that XML 1.0 discourages and "
                     "HTML does not allow; remove it", "xml-character", key=is_key)
             continue
-        unclosed = unclosed_bidi(text)
-        if unclosed:
+        left = open_bidi(text)
+        if left:
             # An embedding or override is closed by POP DIRECTIONAL FORMATTING, an isolate by POP DIRECTIONAL
-            # ISOLATE (UAX #9, X6a and X7); a closer with nothing open is ignored there, and harmless.
-            closer = ("U+2069 POP DIRECTIONAL ISOLATE" if unclosed in _BIDI_ISOLATES
-                      else "U+202C POP DIRECTIONAL FORMATTING")
-            ctx.add(path, f"{what} {quote(text)} opens U+{ord(unclosed):04X} {unicodedata.name(unclosed)} without "
+            # ISOLATE (UAX #9, X6a and X7), innermost first; a closer with nothing open is ignored, and harmless.
+            closers = [("U+2069 POP DIRECTIONAL ISOLATE" if char in _BIDI_ISOLATES
+                        else "U+202C POP DIRECTIONAL FORMATTING") for char in reversed(left)]
+            advice = closers[0] if len(closers) == 1 else ", then ".join(closers) + ", in that order,"
+            ctx.add(path, f"{what} {quote(text)} opens U+{ord(left[0]):04X} {unicodedata.name(left[0])} without "
                     "closing it, which would reverse the text after it in the figure and player; close it "
-                    f"({closer}) or remove it", "bidi-control", key=is_key)
+                    f"({advice} at the end) or remove it", "bidi-control", key=is_key)

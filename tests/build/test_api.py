@@ -150,3 +150,46 @@ def test_a_string_path_is_taken_and_a_missing_template_folder_is_refused(tmp_pat
     assert rendered.ok and rendered.slug == "string" and "string.html" in rendered.files
     with pytest.raises(UsageError, match="is not a folder"):
         render_spec(spec, template_dir=tmp_path / "no-such-folder")
+
+
+def test_a_site_template_cannot_reach_python_internals(tmp_path, monkeypatch, write_spec):
+    """A template that came with a checkout (template-dir in its pyproject.toml) runs in jinja2's sandbox."""
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "t"
+    folder.mkdir()
+    marker = tmp_path / "pwned"
+    (folder / "fragment.html").write_text(
+        f"{{{{ cycler.__init__.__globals__.os.system('touch {marker}') }}}}{{{{ figure }}}}", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\ntemplate-dir = "t"\n', "utf-8")
+    result = run_cli("check", spec.name, "-o", "out", "--source-root", ".")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "t/fragment.html:1: access to attribute '__init__' of 'type' object is unsafe" in result.stderr
+    assert not marker.exists()
+
+
+def test_template_dir_in_pyproject_is_a_folder_of_the_project_and_the_command_line_wins(tmp_path, monkeypatch,
+                                                                                       write_spec):
+    spec = write_spec(minimal_spec())
+    templates = _templates(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+
+    def with_config(value: str, *args: str):
+        (tmp_path / "pyproject.toml").write_text(f"[tool.mechdiagram]\ntemplate-dir = {json.dumps(value)}\n", "utf-8")
+        return run_cli(*args)
+
+    build = ("build", spec.name, "-o", "out", "--source-root", ".")
+    assert "template-dir 'nope' is not a folder" in with_config("nope", *build).stderr
+    assert with_config("nope", *build, "--template-dir", str(templates)).exit_code == 0  # the command line's wins
+    assert with_config("nope", "validate", spec.name, "--source-root", ".").exit_code == 0  # validate renders nothing
+    for value in ("", ".", "..", "../elsewhere", str(tmp_path.parent)):
+        refused = with_config(value, *build)
+        assert refused.exit_code == 1, value
+        assert f"template-dir {value!r} must name a folder inside the project, below its pyproject.toml" \
+            in refused.stderr, value
+    (templates / "out").mkdir()
+    inside = with_config("templates", "build", spec.name, "-o", "templates/out", "--source-root", ".")
+    assert inside.exit_code == 2
+    assert ("the template folder templates holds the output folder templates/out: every build would change its own "
+            "templates' key; keep them apart") in inside.stderr

@@ -50,6 +50,10 @@ def test_a_spec_named_index_is_refused_and_new_will_not_make_one(tmp_path, monke
     index = (tmp_path / "out" / "index.html").read_text("utf-8")
     assert "tiny.html" in index and "<title>Tiny mechanism</title>" not in index  # the gallery page, not the spec's
     assert run_cli("validate", "specs", "--source-root", ".").exit_code == 1
+    # A spec file named index built alone (no gallery page) or with --no-index writes its own index.html.
+    alone = run_cli("build", "specs/index.mechanism.json", "-o", "alone", "--source-root", ".")
+    assert alone.exit_code == 0 and "<title>Tiny mechanism</title>" in (tmp_path / "alone" / "index.html").read_text()
+    assert run_cli("build", "specs", "-o", "plain", "--source-root", ".", "--no-index").exit_code == 0
     refused = run_cli("new", "index")
     assert refused.exit_code == 2
     assert "NAME 'index' would write its page as index.html, the gallery page's name; choose another name" in refused.stderr

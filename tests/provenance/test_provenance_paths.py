@@ -107,8 +107,8 @@ def test_absolute_path_is_refused(source_root, path):
 def test_a_path_in_a_folders_form_is_refused_even_when_the_file_is_there(source_root, path):
     result = check(source_root, path, sha(CONTENT))
     assert (result.status, result.failed) == ("refused", True)
-    assert result.message == (f"source {path}: the path ends with '/' or '/.'; give the file's path, ending with its "
-                              f"name ({source_root.as_posix()})")
+    assert result.message == (f"source {path}: the path ends with '/' or '/.', as a folder's does; give the file's path "
+                              f"under the source root ({source_root.as_posix()})")
 
 
 def test_symlink_leading_outside_the_root_is_refused(source_root):

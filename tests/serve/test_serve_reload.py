@@ -204,6 +204,14 @@ def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
         wait_for(lambda: "<p>second</p>" in request(server.port, "/tiny.fragment.html").text or None,
                  seconds=5, what="the page of the edited template")
         assert server.state.snapshot.generation == 2
+        (templates / "parts").mkdir()  # a template in a folder below, included
+        (templates / "parts" / "note.html").write_text("<p>part one</p>", "utf-8")
+        (templates / "fragment.html").write_text("{% include 'parts/note.html' %}{{ figure }}", "utf-8")
+        wait_for(lambda: "<p>part one</p>" in request(server.port, "/tiny.fragment.html").text or None,
+                 seconds=5, what="the included template")
+        (templates / "parts" / "note.html").write_text("<p>part two</p>", "utf-8")
+        wait_for(lambda: "<p>part two</p>" in request(server.port, "/tiny.fragment.html").text or None,
+                 seconds=5, what="the edited included template")
 
 
 def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path):
@@ -226,3 +234,18 @@ def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path)
         finally:
             stream.close()
         assert second.state.wait_for_change(1, 0.2, second.state.snapshot.session) is None  # its own page waits
+
+
+def test_a_template_folder_that_goes_away_is_a_finding_not_an_internal_error(site, tmp_path):
+    from renderer.serve import PreviewServer
+
+    templates = tmp_path / "site-templates"
+    templates.mkdir()
+    (templates / "fragment.html").write_text("<p>mine</p>{{ figure }}", "utf-8")
+    options = Options(specs=[site], source_root=tmp_path, jobs=1, template_dir=templates)
+    with PreviewServer(options) as server:
+        templates.rename(tmp_path / "gone")
+        event = server.rebuild()
+        assert [(f.rule, "internal error" in f.message) for f in event.snapshot.general] == [("usage", False)]
+        assert "is not a folder" in event.snapshot.general[0].message
+        assert "<p>mine</p>" in request(server.port, "/tiny.fragment.html").text  # the last good build stays

@@ -56,28 +56,36 @@ def test_which_changes_count(tmp_path: Path):
 def test_a_save_since_the_build_began_is_seen_on_disk(tmp_path: Path):
     specs = tmp_path / "specs"
     (specs / "sub").mkdir(parents=True)
-    spec = specs / "sub" / "a.mechanism.json"
+    spec = (specs / "sub" / "a.mechanism.json").resolve()
     spec.write_text("{}")
-    (specs / "notes.txt").write_text("not a spec")
     source = (tmp_path / "notes.md").resolve()
     source.write_text("v1")
-    stamp = DiskStamp(disk_state([specs], frozenset({source})), time.time_ns())
-    assert set(stamp.state) == {specs.resolve(), (specs / "sub").resolve(), spec.resolve(), source}
-    assert not stamp.changed(disk_state([specs], frozenset({source})))
+    templates = tmp_path / "templates"
+    (templates / "parts").mkdir(parents=True)
+    part = (templates / "parts" / "x.html").resolve()
+    part.write_text("one")
+
+    def now(sources: frozenset[Path] = frozenset({source})) -> dict[Path, tuple[int, int]]:
+        return disk_state([specs], frozenset({spec}), sources, templates)
+
+    stamp = DiskStamp(now(), time.time_ns())
+    assert set(stamp.state) == {spec, source, part}  # files only: no folder is compared
+    assert not stamp.changed(now())
+    (specs / ".a.mechanism.json.swp").write_text("x")  # an editor's swap file beside the spec
+    (specs / ".a.mechanism.json.swp").unlink()
+    assert not stamp.changed(now())
 
     def later(path: Path, text: str) -> None:  # a save, with a modification time after the build began
         path.write_text(text)
         os.utime(path, ns=(stamp.started + 10**9, stamp.started + 10**9))
 
+    later(part, "two")  # a template in a folder below --template-dir
+    assert stamp.changed(now())
+    stamp = DiskStamp(now(), stamp.started)
     later(source, "v2")
-    assert stamp.changed(disk_state([specs], frozenset({source})))
+    assert stamp.changed(now())
     source.unlink()
-    assert stamp.changed(disk_state([specs], frozenset({source})))  # gone: (-1, -1)
-
-    fresh = DiskStamp(disk_state([specs], frozenset()), time.time_ns())
-    (specs / "sub" / "b.mechanism.json").write_text("{}")  # a new spec changes its folder
-    os.utime(specs / "sub", ns=(fresh.started + 10**9, fresh.started + 10**9))
-    assert fresh.changed(disk_state([specs], frozenset()))
+    assert stamp.changed(now())  # gone: (-1, -1)
 
 
 def test_a_source_the_build_declared_counts_only_when_saved_after_the_build_began(tmp_path: Path):
@@ -87,8 +95,7 @@ def test_a_source_the_build_declared_counts_only_when_saved_after_the_build_bega
     for path in (old, new):
         path.write_text("x")
     os.utime(old, ns=(10**18, 10**18))  # long before
-    stamp = DiskStamp(disk_state([spec], frozenset()), 2 * 10**18)
-    assert not stamp.changed(disk_state([spec], frozenset({old})))
+    stamp = DiskStamp(disk_state([spec], frozenset(), frozenset()), 2 * 10**18)
+    assert not stamp.changed(disk_state([spec], frozenset(), frozenset({old})))
     os.utime(new, ns=(2 * 10**18 + 1, 2 * 10**18 + 1))
-    assert stamp.changed(disk_state([spec], frozenset({new})))
-    assert not DiskStamp(stamp.state, 2 * 10**18).changed(disk_state([tmp_path / "missing.mechanism.json"], frozenset()))
+    assert stamp.changed(disk_state([spec], frozenset(), frozenset({new})))

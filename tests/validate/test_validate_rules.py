@@ -84,16 +84,21 @@ def test_closed_direction_controls_and_right_to_left_text_are_fine():
     (lambda d: d["scenarios"][0]["steps"][0].update(title="\u202eabc\u2069"),
      ("/scenarios/0/steps/0/title", "bidi-control",
       'text "\u202eabc\u2069" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
-      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING) or remove it")),
+      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING at the end) or remove it")),
     (lambda d: d["scenarios"][0]["steps"][0].update(title="⁧abc‬"),  # an isolate, closed by U+2069 only
      ("/scenarios/0/steps/0/title", "bidi-control",
       'text "⁧abc‬" opens U+2067 RIGHT-TO-LEFT ISOLATE without closing it, which would reverse the text '
-      "after it in the figure and player; close it (U+2069 POP DIRECTIONAL ISOLATE) or remove it")),
+      "after it in the figure and player; close it (U+2069 POP DIRECTIONAL ISOLATE at the end) or remove it")),
+    (lambda d: d["scenarios"][0]["steps"][0].update(title="Tiny \u202bab \u2067cd"),  # two open: innermost first
+     ("/scenarios/0/steps/0/title", "bidi-control",
+      'text "Tiny \u202bab \u2067cd" opens U+202B RIGHT-TO-LEFT EMBEDDING without closing it, which would reverse '
+      "the text after it in the figure and player; close it (U+2069 POP DIRECTIONAL ISOLATE, then U+202C POP "
+      "DIRECTIONAL FORMATTING, in that order, at the end) or remove it")),
     # U+202E left open would reverse the words after it in the player's status and the transcript.
     (lambda d: d["scenarios"][0]["steps"][0].update(title="Wait\u202e"),
      ("/scenarios/0/steps/0/title", "bidi-control",
       'text "Wait\u202e" opens U+202E RIGHT-TO-LEFT OVERRIDE without closing it, which would reverse the text '
-      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING) or remove it")),
+      "after it in the figure and player; close it (U+202C POP DIRECTIONAL FORMATTING at the end) or remove it")),
 ])
 def test_specs_that_would_draw_wrongly_are_refused(edit, expected):
     data = minimal_spec()
@@ -277,7 +282,7 @@ def test_more_arrows_than_the_limit_are_refused_before_any_layout(tmp_path, monk
     result = run_cli("validate", "--source-root", ".", "many.mechanism.json")
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0].endswith(
-        "error: /scenarios: the spec has 151 arrows (path targets); the limit is 150: split the spec [limit]")
+        "error: /targets: the spec has 151 arrows (path targets); the limit is 150: split the spec [limit]")
     (tmp_path / "many.mechanism.json").write_text(json.dumps(_arrows_spec(40, MAX_PATHS)), "utf-8")
     assert "[limit]" not in run_cli("validate", "--source-root", ".", "many.mechanism.json").stderr
 
@@ -302,3 +307,29 @@ def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
     assert taken  # one budget per routing of the layout
     clean = [arrow.clean for arrow in starved.arrows.values()]
     assert len(clean) == 60 and not all(clean)  # past the budget, routes are straight lines, not clean
+    assert any(arrow.crowded for arrow in starved.arrows.values())
+
+
+def test_arrows_drawn_straight_for_want_of_time_are_one_warning(monkeypatch, tmp_path):
+    from renderer.layout import routing
+
+    monkeypatch.setattr(routing, "SEARCH_BUDGET", 200)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "busy.mechanism.json").write_text(json.dumps(_arrows_spec(30, 60)), "utf-8")
+    result = run_cli("validate", "--source-root", ".", "busy.mechanism.json")
+    assert result.exit_code == 0  # a warning
+    lines = [line for line in result.stderr.splitlines() if "[route]" in line]
+    crowded = [line for line in lines if "took longer to route" in line]
+    assert len(crowded) == 1, lines
+    assert "warning: /targets/" in crowded[0] and "the figure's 60 arrows took longer to route than a build may: " \
+        in crowded[0] and "are drawn straight; split the spec or draw fewer arrows [route]" in crowded[0]
+    assert not any("drawn straight" in line for line in lines if line not in crowded)
+
+
+def test_the_bidi_advice_followed_makes_the_text_valid():
+    from renderer.validate.text import open_bidi
+
+    text = "Tiny \u202bab \u2067cd"
+    assert open_bidi(text) == ["\u202b", "\u2067"]
+    assert open_bidi(text + "\u202c") == ["\u202b", "\u2067"]  # U+202C inside an open isolate does nothing
+    assert open_bidi(text + "\u2069\u202c") == []
