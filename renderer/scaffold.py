@@ -189,7 +189,8 @@ def write_templates(folder: Path, names: Sequence[str] = ()) -> list[Path]:
         raise UsageError(f"not a template a site can replace: {', '.join(unknown)}; the templates are "
                          + ", ".join(SITE_TEMPLATES))
     targets = [folder / name for name in chosen]
-    there = [display_path(path) for path in targets if os.path.lexists(path)]
+    # Shown as named, not as a link resolves (a link to a missing file is "there": it would be written through).
+    there = [display_path(path, real=path.parent.resolve() / path.name) for path in targets if os.path.lexists(path)]
     if there:
         raise UsageError(f"{', '.join(there)} already exist{'s' if len(there) == 1 else ''}: a template of your "
                          "own is never replaced (move it away to copy the built-in one again)")

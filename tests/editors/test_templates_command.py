@@ -50,3 +50,13 @@ def test_an_unknown_name_is_refused_with_the_names_there_are(tmp_path, monkeypat
     assert ("not a template a site can replace: serve_base.html; the templates are page.html, fragment.html, "
             "figure.html, player.css, svg.css, svg-colours.css") in result.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_a_link_where_a_copy_goes_is_named_as_the_link_and_left_alone(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "page.html").symlink_to(tmp_path / "victim")  # a link to a file that is not there
+    result = run_cli("templates", "page.html", "-o", "mine")
+    assert result.exit_code == 2
+    assert "mine/page.html already exists: a template of your own is never replaced" in result.stderr
+    assert not (tmp_path / "victim").exists()
