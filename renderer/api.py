@@ -114,6 +114,12 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
             where, line = (named, line) if named is not None else _template_frame(exc)
             raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
                                 f"(while rendering {loaded.display})") from exc
+        except Exception as exc:  # a site's template's mistake (1/0, a loop of includes, a range past the sandbox's)
+            where, line = _template_frame(exc) if template_dir is not None else ("", None)
+            if line is None:
+                raise  # not in a site's template: a bug of ours, which the caller reports as one
+            raise TemplateError(f"{where}:{line}: {type(exc).__name__}: {exc} "
+                                f"(while rendering {loaded.display})") from exc
     return rendered
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .api import render_spec
-from .collisions import output_collisions, refuse_specs_in_the_way
+from .collisions import has_gallery, output_collisions, refuse_specs_in_the_way
 from .config import Options, Project, spec_project
 from .discovery import discover, slug_for
 from .errors import MechdiagramError, OutputError
@@ -103,11 +103,6 @@ def _start_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     worker_tag(parent)
-
-
-def _has_gallery(options: Options) -> bool:
-    """Whether a build of ``options`` writes the gallery page: a folder of specs, and the index not turned off."""
-    return options.index and any(path.is_dir() for path in options.specs)
 
 
 def worker_limit() -> int:
@@ -249,7 +244,7 @@ def _index(options: Options, output: Path, results: list[SpecResult], previous: 
            report: Report) -> IndexPlan | None:
     """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
     ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
-    if not _has_gallery(options):
+    if not has_gallery(options):
         return None
     from .gallery import plan_index, render_index  # build and check only: validate writes no gallery page
     from .manifest import manifest_entries, recorded_index
@@ -313,7 +308,7 @@ def render_all(options: Options, unreadable: list[Finding] | None = None) -> lis
     A folder that cannot be read gets its ``unreadable-folder`` warning in ``unreadable`` when a list is given.
     The preview server (:mod:`renderer.serve`) starts here.  Never raises for bad input."""
     results = _process_all(discover(options.specs, unreadable), options)
-    output_collisions(results, gallery=_has_gallery(options))
+    output_collisions(results, gallery=has_gallery(options))
     return results
 
 
@@ -349,7 +344,10 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     if options.mode != "validate":
         refuse_specs_in_the_way(paths, output)
     results = _run_specs(paths, options, previous, progress, partial(_stage, staging) if staging is not None else None)
-    output_collisions(results, output if options.mode != "validate" else None, gallery=_has_gallery(options))
+    if options.mode == "validate":  # validate writes nothing, and knows not which flags a build will have
+        output_collisions(results)
+    else:
+        output_collisions(results, output, gallery=has_gallery(options, output))
     report = Report(results)
     report.output_findings.extend(unreadable)
     if options.mode == "validate":

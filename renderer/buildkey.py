@@ -26,24 +26,25 @@ from . import __version__
 from .assets import package_data
 from .errors import SourcePathError
 from .outputs import formats
-from .provenance import file_sha256, resolve_source
+from .provenance import file_sha256, inside, resolve_source
 
 
 def _folder_files(folder: Path) -> list[tuple[str, str]]:
     """(relative name, SHA-256) of every file under ``folder``, sorted, through symbolic links to folders as
-    jinja2's loader follows them (each real folder once, so a link loop ends)."""
+    jinja2's loader follows them (each real folder once, so a link loop ends), but none that leads out of the
+    folder: the templates cannot use those (:class:`renderer.templating`'s loader refuses them)."""
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     for top, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
-        if real in seen:
+        if real in seen or not inside(folder, real):
             dirs[:] = []
             continue
         seen.add(real)
         dirs.sort()
         for name in files:
             path = Path(top, name)
-            if path.is_file():
+            if path.is_file() and inside(folder, path):
                 found.append((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
     return sorted(found)
 

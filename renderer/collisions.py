@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .config import Options
 from .errors import UsageError
 from .files import display_path
 from .findings import Finding
@@ -16,6 +17,15 @@ from .results import SpecResult
 
 #: The output name a spec cannot have: its page would be the gallery page (``index.html``).
 RESERVED_SLUG = "index"
+
+
+def has_gallery(options: Options, output: Path | None = None) -> bool:
+    """Whether a build of ``options`` writes the gallery page (a folder of specs, the index not turned off), or,
+    given ``output``, that folder's manifest records one."""
+    from .manifest import recorded_index
+
+    return (options.index and any(path.is_dir() for path in options.specs)) or (
+        output is not None and recorded_index(output) is not None)
 
 
 def output_collisions(results: list[SpecResult], output: Path | None = None, gallery: bool = False) -> None:

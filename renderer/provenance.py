@@ -57,6 +57,13 @@ class SourceCheck(Struct, frozen=True):
         return {"path": self.path, "status": self.status, "sha256": self.expected}
 
 
+def inside(folder: str | Path, path: str | Path) -> bool:
+    """Whether the real path of ``path`` lies in the real path of ``folder`` (links followed): a source under
+    its root, a template in a site's template folder."""
+    root = os.path.realpath(folder)
+    return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+
 def resolve_source(root: Path, relpath: str) -> Path:
     """Resolve ``relpath`` under ``root`` and return the real path of a regular file.
 

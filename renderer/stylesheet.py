@@ -41,18 +41,24 @@ class _Shown(Struct, frozen=True):
     stops: list[tuple[str, int]]
 
 
-@lru_cache(maxsize=64)
 def motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
-    """The motion of a drawing with ``prefix`` (``svg.css``), steps of ``durations`` (ms) and highlights
-    shown in the steps of each of ``highlights``; the wide and narrow layouts of a scenario, and its
-    standalone and inline forms, share it."""
+    """The motion of a drawing with ``prefix`` (``svg.css``, the package's or a site's), steps of ``durations``
+    (ms) and highlights shown in the steps of each of ``highlights``; the wide and narrow layouts of a
+    scenario, and its standalone and inline forms, share it."""
+    return _motion_sheet(template("svg.css"), prefix, durations, highlights)
+
+
+@lru_cache(maxsize=64)
+def _motion_sheet(sheet: Template, prefix: str, durations: tuple[int, ...],
+                  highlights: tuple[tuple[int, ...], ...]) -> str:
+    """:func:`motion_sheet` rendered from ``sheet``: a site's template, or an edited one, is another key."""
     timeline = Timeline.from_durations(list(durations))
     count = len(durations)
     frames = [_Frame(w.index + 1, timeline.text_stops(w)) for w in timeline.windows]
     shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in range(1, count + 1)]))
              for i, steps in enumerate(highlights)]
-    return template("svg.css").render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
-                                      total=timeline.total, ease=timeline.ease_ms)
+    return sheet.render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
+                        total=timeline.total, ease=timeline.ease_ms)
 
 
 #: Stands for the prefix in the colour rules rendered once (:func:`_colour_rules_of`); a control character

@@ -16,21 +16,38 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
+from .files import display_path
 from .measure import keep_together
+from .provenance import inside
 
 #: Characters that Markdown would take as markup outside a code span, and HTML's three.
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_\[\]|`])")
 _HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 _TEMPLATE_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("template_dir", default=None)
+
+
+class _ConfinedLoader(jinja2.FileSystemLoader):
+    """A site's template folder: a template reached through a link that leaves the folder is an error, so a
+    template folder that came with a checkout cannot put another file of the machine into the pages."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        folder = self.searchpath[0]
+        path = os.path.join(folder, *split_template_path(template))
+        if os.path.lexists(path) and not inside(folder, path):
+            raise jinja2.TemplateError(f"{template} leads out of the template folder {display_path(Path(folder))} "
+                                       "through a link; a site's templates lie inside its template folder")
+        return super().get_source(environment, template)
 
 
 class _QuietCache(jinja2.FileSystemBytecodeCache):
@@ -57,7 +74,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
     kind: type[jinja2.Environment] = jinja2.Environment
     cache = _bytecode_cache()
     if folder is not None:
-        loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder), package])
+        loader = jinja2.ChoiceLoader([_ConfinedLoader(folder), package])
         # A site's templates run in jinja2's sandbox: no attribute of Python's internals (``__globals__``,
         # ``__subclasses__``), so a template that came with a checkout cannot run code; and none is cached,
         # so that no template compiled outside the sandbox is ever loaded into it.

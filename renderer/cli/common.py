@@ -144,12 +144,13 @@ def _configured_templates(value: str, base: Path) -> Path:
 def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
                  allow_missing: bool | None, fmt: Format, jobs: int = 0,
                  pictures: dict[str, bool | None] | None = None, index: bool | None = None,
-                 template_dir: Path | None = None) -> Options:
+                 template_dir: Path | None = None, uses_output: bool = True) -> Options:
     """The :class:`~renderer.config.Options` of one command: its arguments, then ``[tool.mechdiagram]`` of the
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``,
-    ``template-dir``).
-    Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, and
-    :class:`~renderer.errors.ConfigError` for an unknown format group."""
+    ``template-dir``; ``template_dir``, the command line's, wins over it).
+    Raises :class:`~renderer.errors.UsageError` for a missing spec or a folder that cannot be one, or (when
+    the command ``uses_output``) a template folder that holds the output folder, and
+    :class:`~renderer.errors.ConfigError` for an unknown format group or a wrong ``template-dir``."""
     from ..config import Options, project_settings
     from ..discovery import discover
     from ..files import display_path
@@ -183,7 +184,8 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     options.template_dir = template_dir
     if template_dir is None and "template-dir" in settings and mode != "validate":  # validate renders nothing
         options.template_dir = _configured_templates(settings["template-dir"], base)
-    if options.template_dir is not None and options.output.resolve().is_relative_to(options.template_dir.resolve()):
+    if uses_output and options.template_dir is not None and \
+            options.output.resolve().is_relative_to(options.template_dir.resolve()):
         raise UsageError(f"the template folder {display_path(options.template_dir)} holds the output folder "
                          f"{display_path(options.output)}: every build would change its own templates' key; keep "
                          "them apart")
@@ -248,7 +250,7 @@ def picture_options(func: F) -> F:
 TEMPLATE_DIR = click.option(
     "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     help="Folder of jinja2 templates used before the built-in ones (mechdiagram templates -o FOLDER copies "
-         "them there to start from). Templates are trusted code: use only your own.")
+         "them there to start from). They render in jinja2's sandbox, but decide the pages: use only your own.")
 
 
 def summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:

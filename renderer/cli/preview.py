@@ -59,7 +59,7 @@ def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None,
     from ..serve import PreviewServer  # watchfiles is imported by this command only
 
     options = fill_options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1,
-                           template_dir=template_dir)
+                           template_dir=template_dir, uses_output=output is not None)
     server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
     # Ctrl-C stops the server even when this process was started with SIGINT ignored (as a background
     # job of a non-interactive shell is): Python then installs no KeyboardInterrupt handler of its own.

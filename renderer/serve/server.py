@@ -97,6 +97,12 @@ class PreviewServer:
         files = frozenset(path.resolve() for path in discover(self.options.specs, []))
         self._built = DiskStamp(disk_state(self.options.specs, files, sources, self.options.template_dir),
                                 time.time_ns())
+        if self.options.template_dir is not None:
+            # jinja2 keeps a template it found in the package, and never looks again for one added to the
+            # site's folder since: each build of a site with templates starts from a fresh environment.
+            from ..templating import environment
+
+            environment.cache_clear()
         try:
             return build_snapshot(self.options, self.write)
         except MechdiagramError as exc:  # a condition that stops a build (the template folder went away): show it

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from ..provenance import inside
+
 #: A path's (modification time in ns, size in bytes); (-1, -1) when it is missing or unreadable.
 Stat = tuple[int, int]
 
@@ -41,7 +43,7 @@ def template_folders(templates: Path | None) -> list[Path]:
     seen: set[str] = set()
     for top, dirs, _ in os.walk(templates.resolve(), followlinks=True):
         real = os.path.realpath(top)
-        if real in seen:
+        if real in seen or not inside(templates, real):  # a link out of the folder: no template is there
             dirs[:] = []
             continue
         seen.add(real)

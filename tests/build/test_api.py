@@ -193,3 +193,41 @@ def test_template_dir_in_pyproject_is_a_folder_of_the_project_and_the_command_li
     assert inside.exit_code == 2
     assert ("the template folder templates holds the output folder templates/out: every build would change its own "
             "templates' key; keep them apart") in inside.stderr
+
+
+def test_a_site_template_reached_through_a_link_out_of_its_folder_is_refused(tmp_path, monkeypatch, write_spec):
+    spec = write_spec(minimal_spec())
+    (tmp_path / "private").mkdir()
+    (tmp_path / "private" / "secret.txt").write_text("SECRET", "utf-8")
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "sub").symlink_to(tmp_path / "private", target_is_directory=True)
+    (folder / "fragment.html").write_text("{% include 'sub/secret.txt' %}{{ figure }}", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "t")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "sub/secret.txt leads out of the template folder t through a link" in result.stderr
+    assert not (tmp_path / "out").exists() or "SECRET" not in "".join(
+        p.read_text("utf-8", "replace") for p in (tmp_path / "out").iterdir())
+
+
+def test_a_site_svg_css_does_not_reach_a_later_render_without_it(tmp_path, write_spec):
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "svg.css").write_text((PACKAGE_TEMPLATES / "svg.css").read_text("utf-8") + "/* SITE-CSS */\n", "utf-8")
+    assert "SITE-CSS" in render_spec(spec, template_dir=folder).files["tiny.main.svg"].decode("utf-8")
+    assert "SITE-CSS" not in render_spec(spec).files["tiny.main.svg"].decode("utf-8")  # same process, no folder
+
+
+@pytest.mark.parametrize("text, error", [("{{ 1 / 0 }}", "ZeroDivisionError: division by zero"),
+                                         ("{{ range(10000000) | list | length }}", "OverflowError")])
+def test_a_site_templates_runtime_error_is_located(tmp_path, monkeypatch, write_spec, text, error):
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "fragment.html").write_text("<p>\n" + text + "{{ figure }}", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "t")
+    assert result.exit_code == 1 and "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert f"t/fragment.html:2: {error}" in result.stderr

@@ -49,7 +49,7 @@ def test_a_spec_named_index_is_refused_and_new_will_not_make_one(tmp_path, monke
             "the spec (any name but 'index') [output-collision]") in result.stderr
     index = (tmp_path / "out" / "index.html").read_text("utf-8")
     assert "tiny.html" in index and "<title>Tiny mechanism</title>" not in index  # the gallery page, not the spec's
-    assert run_cli("validate", "specs", "--source-root", ".").exit_code == 1
+    assert run_cli("validate", "specs", "--source-root", ".").exit_code == 0  # validate knows not the build's flags
     # A spec file named index built alone (no gallery page) or with --no-index writes its own index.html.
     alone = run_cli("build", "specs/index.mechanism.json", "-o", "alone", "--source-root", ".")
     assert alone.exit_code == 0 and "<title>Tiny mechanism</title>" in (tmp_path / "alone" / "index.html").read_text()
@@ -99,3 +99,16 @@ def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
     report = execute(Options(mode="validate", specs=[tmp_path / "specs"], source_root=tmp_path, jobs=1000))
     assert report.exit_code == 0 and len(report.results) == build.PARALLEL_THRESHOLD + 2
     assert started == [4] == [build.worker_limit()]
+
+
+def test_a_spec_named_index_is_refused_where_the_output_already_has_a_gallery(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "one").mkdir()
+    (tmp_path / "specs" / "tiny.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "one" / "index.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    assert run_cli("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
+    gallery = (tmp_path / "out" / "index.html").read_bytes()
+    result = run_cli("build", "one/index.mechanism.json", "-o", "out", "--source-root", ".")
+    assert result.exit_code == 1 and "the gallery page's name" in result.stderr
+    assert (tmp_path / "out" / "index.html").read_bytes() == gallery

@@ -243,15 +243,17 @@ def test_the_message_catalogue_and_the_picture_fonts_are_in_the_build_key(monkey
 def test_a_template_through_a_linked_folder_is_in_the_key_and_a_link_loop_ends(tmp_path):
     from renderer.buildkey import _folder_files
 
-    outside = tmp_path / "shared-parts"
-    outside.mkdir()
-    (outside / "part.html").write_text("one", "utf-8")
     templates = tmp_path / "templates"
-    templates.mkdir()
+    shared = templates / "shared-parts"
+    shared.mkdir(parents=True)
+    (shared / "part.html").write_text("one", "utf-8")
     (templates / "page.html").write_text("{% include 'sub/part.html' %}", "utf-8")
-    (templates / "sub").symlink_to(outside, target_is_directory=True)
-    (outside / "loop").symlink_to(templates, target_is_directory=True)  # back up: walked once
+    (templates / "sub").symlink_to(shared, target_is_directory=True)  # a link inside the folder
+    (shared / "loop").symlink_to(templates, target_is_directory=True)  # back up: walked once
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "big.bin").write_text("not a template", "utf-8")
+    (templates / "out").symlink_to(tmp_path / "elsewhere", target_is_directory=True)  # out: not hashed
     before = _folder_files(templates)
-    assert [name for name, _ in before] == ["page.html", "sub/part.html"]
-    (outside / "part.html").write_text("two", "utf-8")
+    assert [name for name, _ in before] == ["page.html", "shared-parts/part.html"]  # each real folder once
+    (shared / "part.html").write_text("two", "utf-8")
     assert _folder_files(templates) != before

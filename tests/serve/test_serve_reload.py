@@ -13,7 +13,7 @@ from renderer.build import execute
 from renderer.config import Options
 from support.html_doc import parse_html
 from support.serve import EventStream, request, spec_with_title, wait_for
-from support.specs import minimal_spec
+from support.specs import ROOT, minimal_spec
 
 
 def generation_of(page: str) -> int:
@@ -249,3 +249,20 @@ def test_a_template_folder_that_goes_away_is_a_finding_not_an_internal_error(sit
         assert [(f.rule, "internal error" in f.message) for f in event.snapshot.general] == [("usage", False)]
         assert "is not a folder" in event.snapshot.general[0].message
         assert "<p>mine</p>" in request(server.port, "/tiny.fragment.html").text  # the last good build stays
+
+
+def test_a_template_added_to_the_site_folder_while_serving_is_used(site, tmp_path):
+    from renderer.serve import PreviewServer
+
+    templates = tmp_path / "site-templates"
+    templates.mkdir()
+    (templates / "svg.css").write_text((ROOT / "renderer" / "templates" / "svg.css").read_text("utf-8"), "utf-8")
+    options = Options(specs=[site], source_root=tmp_path, jobs=1, template_dir=templates)
+    with PreviewServer(options) as server:
+        assert "<p>added</p>" not in request(server.port, "/tiny.fragment.html").text
+        (templates / "fragment.html").write_text("<p>added</p>{{ figure }}", "utf-8")  # jinja2 had the package's
+        wait_for(lambda: "<p>added</p>" in request(server.port, "/tiny.fragment.html").text or None,
+                 seconds=5, what="the added template")
+        (templates / "svg.css").write_text((templates / "svg.css").read_text("utf-8") + "/* EDITED */\n", "utf-8")
+        wait_for(lambda: "EDITED" in request(server.port, "/tiny.main.svg").text or None, seconds=5,
+                 what="the edited svg.css")
