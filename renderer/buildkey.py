@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -26,27 +25,16 @@ from . import __version__
 from .assets import package_data
 from .errors import SourcePathError
 from .outputs import formats
-from .provenance import file_sha256, inside, resolve_source
+from .provenance import file_sha256, inside, linked_folders, resolve_source
 
 
 def _folder_files(folder: Path) -> list[tuple[str, str]]:
     """(relative name, SHA-256) of every file under ``folder``, sorted, through symbolic links to folders as
     jinja2's loader follows them (each real folder once, so a link loop ends), but none that leads out of the
     folder: the templates cannot use those (:class:`renderer.templating`'s loader refuses them)."""
-    found: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for top, dirs, files in os.walk(folder, followlinks=True):
-        real = os.path.realpath(top)
-        if real in seen or not inside(folder, real):
-            dirs[:] = []
-            continue
-        seen.add(real)
-        dirs.sort()
-        for name in files:
-            path = Path(top, name)
-            if path.is_file() and inside(folder, path):
-                found.append((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()))
-    return sorted(found)
+    return sorted((path.relative_to(folder).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest())
+                  for top in linked_folders(folder) for path in top.iterdir()
+                  if path.is_file() and inside(folder, path))
 
 
 class RunKey(Struct, frozen=True):

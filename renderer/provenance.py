@@ -64,6 +64,25 @@ def inside(folder: str | Path, path: str | Path) -> bool:
     return os.path.commonpath([root, os.path.realpath(path)]) == root
 
 
+def linked_folders(folder: Path) -> list[Path]:
+    """``folder`` and every folder below it, through links to folders as jinja2's loader follows them, each
+    real folder once (a link loop ends) and none that a link leads out of ``folder`` to: the folders of a
+    site's templates, for the build key and the preview's watcher.  ``[]`` when ``folder`` is not one."""
+    if not folder.is_dir():
+        return []
+    folders: list[Path] = []
+    seen: set[str] = set()
+    for top, dirs, _ in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen or not inside(folder, real):
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs.sort()
+        folders.append(Path(top))
+    return folders
+
+
 def resolve_source(root: Path, relpath: str) -> Path:
     """Resolve ``relpath`` under ``root`` and return the real path of a regular file.
 

@@ -23,9 +23,10 @@ from ..config import Options
 from ..discovery import discover
 from ..errors import MechdiagramError, ServeError
 from ..findings import Finding
+from ..provenance import linked_folders
 from .handler import PreviewHTTPServer
 from .snapshot import Snapshot, build_snapshot, is_relevant, watch_roots
-from .stamps import DiskStamp, disk_state, template_folders
+from .stamps import DiskStamp, disk_state
 from .state import PreviewState
 
 #: The only address the preview listens on.
@@ -157,7 +158,7 @@ class PreviewServer:
 
     def _roots(self) -> list[Path]:
         return sorted({*watch_roots(self.options.specs, self.state.snapshot.sources),
-                       *template_folders(self._templates())})
+                       *(linked_folders(templates) if (templates := self._templates()) else [])})
 
     def _watch(self) -> None:
         while not self._stop.is_set():

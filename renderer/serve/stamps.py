@@ -16,7 +16,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
-from ..provenance import inside
+from ..provenance import linked_folders
 
 #: A path's (modification time in ns, size in bytes); (-1, -1) when it is missing or unreadable.
 Stat = tuple[int, int]
@@ -34,24 +34,6 @@ def _stat(path: Path) -> Stat:
     return (found.st_mtime_ns, found.st_size)
 
 
-def template_folders(templates: Path | None) -> list[Path]:
-    """``templates`` (``--template-dir``, resolved) and every folder below it, through links to folders as
-    jinja2's loader follows them, each real folder once; ``[]`` for none."""
-    if templates is None or not templates.is_dir():
-        return []
-    folders: list[Path] = []
-    seen: set[str] = set()
-    for top, dirs, _ in os.walk(templates.resolve(), followlinks=True):
-        real = os.path.realpath(top)
-        if real in seen or not inside(templates, real):  # a link out of the folder: no template is there
-            dirs[:] = []
-            continue
-        seen.add(real)
-        dirs.sort()
-        folders.append(Path(top))
-    return folders
-
-
 def disk_state(specs: list[Path], spec_files: frozenset[Path], sources: frozenset[Path],
                templates: Path | None = None) -> dict[Path, Stat]:
     """The :data:`Stat` of every file the preview depends on: each of ``specs`` given as a file, the
@@ -60,7 +42,7 @@ def disk_state(specs: list[Path], spec_files: frozenset[Path], sources: frozense
     beside a spec (an editor's swap file) changes nothing; a new spec file in a folder is left to the
     file-system events."""
     state: dict[Path, Stat] = {}
-    for folder in template_folders(templates):
+    for folder in linked_folders(templates) if templates is not None else []:
         with contextlib.suppress(OSError):
             state.update((path, _stat(path)) for path in folder.iterdir() if not path.is_dir())
     for spec in specs:
