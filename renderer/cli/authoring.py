@@ -161,7 +161,8 @@ def templates_command(names: tuple[str, ...], output: Path) -> None:
 
     Name that folder with --template-dir (or template-dir in [tool.mechdiagram]);
     the files you keep there replace the built-in ones, the others stay.  Never
-    replaces a file.  Templates are trusted code: they run with the build's rights.
+    replaces a file: when one of them is there, nothing is copied (name the others).
+    Templates render in jinja2's sandbox, but decide the pages: use only your own.
     """
     from ..files import display_path
     from ..scaffold import write_templates

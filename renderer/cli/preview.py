@@ -27,7 +27,9 @@ def _print_build(event: BuildEvent) -> None:
     failed = sum(spec.failed for spec in snapshot.specs)
     total = len(snapshot.specs)
     message = f"{total - failed} of {total} spec(s) built in {event.ms:.0f} ms"
-    if failed:
+    if any(finding.is_error for finding in snapshot.general):  # a template or the output folder stopped it
+        message = f"the build stopped after {event.ms:.0f} ms; the preview shows the last good build and why"
+    elif failed:
         message += f"; {failed} failed, the preview shows their findings"
     click.echo(printable(f"mechdiagram: {message}"), err=True)
 

@@ -103,3 +103,15 @@ def test_open_opens_the_url_and_ctrl_c_ends_with_status_0(tmp_path, monkeypatch)
     assert len(opened) == 1 and URL.match(result.stdout.strip().splitlines()[0]).group(1) == opened[0]
     assert result.stderr.rstrip().endswith("mechdiagram: preview stopped")
     assert not (tmp_path / "output").exists()
+
+
+def test_a_stopped_build_is_not_called_built(capsys):
+    from renderer.cli.preview import _print_build
+    from renderer.findings import Finding
+    from renderer.serve import BuildEvent
+    from renderer.serve.snapshot import Snapshot
+
+    stopped = Snapshot(0, (), {}, (Finding("mechdiagram", None, "t/figure.html:28: 'x' is undefined", "template"),))
+    _print_build(BuildEvent(stopped, True, 12.0))
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "mechdiagram: the build stopped after 12 ms; the preview shows the last good build and why"
