@@ -5,7 +5,7 @@ finding of every spec first, renders the specs that passed into memory
 (through the output formats of :mod:`renderer.outputs`), and only then puts
 files in place (``build``), writes nothing (``validate``) or compares with what is on disk
 (``check``, through :mod:`renderer.stale`).  Writes are atomic: ``build`` stages each passing spec's files
-as the spec comes in (:class:`renderer.files.Staging`: temporary files beside
+as the spec comes in (:class:`renderer.staging.Staging`: temporary files beside
 their places, written by the worker process that rendered the spec, or by threads in a serial build, and
 synced by threads while the next specs render) and
 renames them into place once every finding is known; a spec that fails, or
@@ -24,36 +24,31 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec.structs
+
 from .api import render_spec
 from .collisions import has_gallery, output_collisions, refuse_specs_in_the_way
-from .config import Options, Project, spec_project
+from .config import Options, Project, outside_project, spec_project
 from .discovery import discover, slug_for
-from .errors import MechdiagramError, OutputError
-from .files import (
-    Staging,
-    display_path,
-    file_digest_or_none,
-    output_lock,
-    sha256_hex,
-    stage_file,
-    worker_tag,
-    write_file,
-)
+from .errors import MechdiagramError
+from .files import display_path, file_digest_or_none, sha256_hex, stage_file, worker_tag
 from .findings import Finding
 from .load import LoadedSpec
 from .results import Report, SpecResult
+from .staging import Staging, output_lock
+from .writeout import plan_gallery, write_out
 
 # The build key, the manifest, the gallery page and check's comparison are imported by the functions that
 # use them: ``validate`` needs none of them (nor the output formats they load).
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from .gallery import IndexPlan
     from .manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).
@@ -87,8 +82,15 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
     """Load, validate, verify sources and (unless validating) render one spec, through
     :func:`renderer.api.render_spec`.  Never raises for bad input.
 
-    ``project`` is the spec's :func:`~renderer.config.spec_project` when the caller knows it already.
+    ``project`` is the spec's :func:`~renderer.config.spec_project` when the caller knows it already.  With
+    ``options.confined`` (the preview server) a spec reached through a link out of its project is refused
+    without being read (:func:`~renderer.config.outside_project`).
     """
+    if options.confined and outside_project(path):
+        shown = display_path(path, real=path.parent.resolve() / path.name)
+        return SpecResult(LoadedSpec(path, shown), slug_for(path), manifest_key(path, options.output), [Finding(
+            shown, None, "is a symbolic link that leads out of its project, so the preview does not read it; copy "
+            "the spec into the project", "spec-outside-project")])
     rendered = render_spec(path, source_root=options.source_root, allow_missing_sources=options.allow_missing_sources,
                            template_dir=options.template_dir, render=options.mode != "validate", project=project,
                            extra_formats=options.extra_formats)
@@ -96,13 +98,37 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
                       rendered.checks, rendered.files, figure=rendered.figure)
 
 
+#: ``prctl(2)``'s option that asks the kernel for a signal when the parent process ends (``<linux/prctl.h>``).
+PR_SET_PDEATHSIG = 1
+
+
 def _start_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the parent process, which reports it once, and ends quietly on SIGTERM
-    (not through the parent's handler, which would print a traceback from each).  Its temporary files
-    carry the parent's pid (:func:`~renderer.files.worker_tag`); it writes nothing else."""
+    (not through the parent's handler, which would print a traceback from each), and on Linux when the
+    parent ends, however it ends (:func:`_end_with_parent`).  Its temporary files carry the parent's pid
+    (:func:`~renderer.files.worker_tag`); it writes nothing else."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent(parent)
     worker_tag(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """On Linux, have the kernel send this worker SIGTERM when the build process ``parent`` ends, even by
+    ``kill -9`` (``prctl(PR_SET_PDEATHSIG)``, prctl(2)); a parent already gone ends the worker now.  Other
+    systems have no such request: there a worker of a killed build ends when it next finds its queue closed
+    (best effort, as the README says)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # a C library without prctl: best effort, as elsewhere
+        return
+    if os.getppid() != parent:  # the build ended before the request was made
+        signal.raise_signal(signal.SIGTERM)
 
 
 def worker_limit() -> int:
@@ -149,7 +175,7 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End a pool whose build failed or was interrupted: its queued work cancelled and its workers ended now
     (SIGTERM, which they take quietly), so that none stages a file after the build has cleaned up its
-    temporary files (:meth:`~renderer.files.Staging.close`), and a second Ctrl-C finds nothing to wait for."""
+    temporary files (:meth:`~renderer.staging.Staging.close`), and a second Ctrl-C finds nothing to wait for."""
     processes = list(getattr(pool, "_processes", {}).values())  # the executor offers no other way to them
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -240,68 +266,6 @@ def _process_lean(path: Path, project: Project, options: Options, stage: bool = 
     return result
 
 
-def _index(options: Options, output: Path, results: list[SpecResult], previous: dict[str, Entry],
-           report: Report) -> IndexPlan | None:
-    """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
-    ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
-    if not has_gallery(options):
-        return None
-    from .gallery import plan_index, render_index  # build and check only: validate writes no gallery page
-    from .manifest import manifest_entries, recorded_index
-
-    plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
-    if plan.refused is not None:
-        report.output_findings.append(plan.refused)
-        return None
-    return plan
-
-
-def _index_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
-    """Whether the gallery page on disk is the one this run would write, or none is to be written."""
-    from .manifest import INDEX, read_manifest  # build only
-
-    plan = _index(options, output, results, read_manifest(output), Report(results))
-    return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
-
-
-def _write(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-           results: list[SpecResult], dropped: set[str], options: Options, staging: Staging) -> None:
-    # The files were staged as their specs came in (written to temporary files beside their places by
-    # threads, which overlap the waits for each file's sync with the rendering of the next specs); here
-    # they are renamed into place.  The manifest goes last, and only once every output is in place, so
-    # that it never describes files an interrupted or failed build did not write.
-    from .manifest import INDEX, MANIFEST, manifest_bytes, read_manifest, recorded_index  # build only
-
-    if (not expected and not retiring and not dropped and any(r.skipped for r in results)
-            and all(r.skipped or r.failed for r in results) and _index_current(options, output, results)):
-        report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
-        return
-    names = list(expected)
-    owners = {name: result.key for result in results if not result.failed for name in result.outputs}
-    changed = staging.commit([(owners[name], name, expected[name]) for name in names])
-    # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.
-    for name in sorted(retiring):
-        try:
-            (output / name).unlink()
-            report.deleted.append(name)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
-    with output_lock(output):  # two builds into one folder must not interleave their manifests
-        # Read again: another build may have written it meanwhile.  The gallery page follows it.
-        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
-        index = _index(options, output, results, current, report)
-        if index is not None:
-            names.append(INDEX)
-            changed.append(write_file(output / INDEX, index.data))
-        digest = sha256_hex(index.data) if index is not None else recorded_index(output)
-        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest,
-                                                                    options.template_dir is not None)))
-    for name, was_written in zip([*names, MANIFEST], changed, strict=True):
-        (report.written if was_written else report.unchanged).append(name)
-
-
 def render_all(options: Options, unreadable: list[Finding] | None = None) -> list[SpecResult]:
     """Every spec of ``options.specs`` loaded, checked and (unless validating) rendered into memory, in
     discovery order, writing nothing and skipping nothing; two specs with one output name both fail.
@@ -321,6 +285,9 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
     cannot be written or deleted, and :class:`~renderer.errors.TemplateError` when a template of
     ``options.template_dir`` fails.
     """
+    # The output folder is resolved once: it may be a link itself (to a web root), but inside it no link is
+    # followed, and a link swapped in for it during the build changes nothing.
+    options = msgspec.structs.replace(options, output=options.output.resolve())
     output = options.output
     if options.mode != "build":
         return _execute(options, progress, None)
@@ -367,7 +334,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
             report.output_findings.append(other_version)
             return report
         kept = {k: v for k, v in previous.items() if k not in dropped}
-        index = _index(options, output, results, kept, report)
+        index = plan_gallery(options, output, results, kept, report)
         if index is not None:
             expected[INDEX] = index.data
         expected[MANIFEST] = manifest_bytes(results, kept,
@@ -375,10 +342,11 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
                                             options.template_dir is not None)
         from .stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
 
-        stale_outputs(report, output, expected, retiring, previous, options)
+        with output_lock(output, create=False):  # not while a build is putting its files in place
+            stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build
-        _write(report, output, expected, retiring, results, dropped, options, staging)
+        write_out(report, output, expected, retiring, results, dropped, options, staging)
     return report
 
 

@@ -12,6 +12,7 @@ folder of templates of your own, as ``--template-dir``).  ``output``, ``specs``,
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -35,7 +36,9 @@ class Options(Struct):
     ``allow_missing_sources`` likewise (``None``: the spec's project decides, else no);
     ``template_dir`` a folder of
     jinja2 templates found before the package's own (``None``: the package's alone); ``force``
-    makes ``build`` render every spec, even one whose build key is unchanged.
+    makes ``build`` render every spec, even one whose build key is unchanged; ``confined`` (the preview
+    server's) refuses, unread, a spec file reached through a symbolic link that leads out of its project
+    (:func:`outside_project`).
     """
 
     mode: Mode = "build"
@@ -51,6 +54,7 @@ class Options(Struct):
     index: bool = True  # write index.html when a folder of specs is built (renderer.gallery)
     configured_formats: frozenset[str] = frozenset()  # the optional groups [tool.mechdiagram] formats selects
     configured_index: bool = True  # and its index (what a command line without flags builds)
+    confined: bool = False  # serve: a spec reached through a link out of its project is refused, unread
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -77,6 +81,17 @@ def project_folder(spec: Path) -> Path | None:
     folder = spec.resolve().parent
     return next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
                 None)
+
+
+def outside_project(spec: Path) -> bool:
+    """Whether the spec file at ``spec`` is reached through a symbolic link (the file's or a folder's) that leads
+    out of the project it is found in: the nearest folder above where it is named that holds a ``pyproject.toml``
+    or a ``.git``, else the folder it is named in.  A cloned repository's committed link to a file of the
+    user's (``x.mechanism.json -> ~/.ssh/id_ed25519``) is such a spec."""
+    named = Path(os.path.abspath(spec))
+    home = next((f for f in named.parents if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
+                named.parent)
+    return not spec.resolve().is_relative_to(home.resolve())
 
 
 def spec_project(spec: Path, *, check: bool = True) -> Project:

@@ -11,15 +11,9 @@ import errno
 import itertools
 import os
 import stat
-import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .errors import OutputError, OutputExistsError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 def certainly_missing(path: Path) -> bool:
@@ -52,26 +46,55 @@ def sha256_hex(data: bytes) -> str:
 
 
 def file_digest_or_none(path: Path) -> str | None:
-    """Hex SHA-256 of a regular file's bytes, or ``None`` when it is missing, not regular or unreadable."""
+    """Hex SHA-256 of a regular file's bytes, or ``None`` when it is missing, not regular, a symbolic link (never
+    followed: the files compared are those of an output folder, where a link is not ours) or unreadable."""
+    data = read_regular(path)
+    return None if data is None else sha256_hex(data)
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file, never through a symbolic link (``O_NOFOLLOW``); ``None``
+    when it is missing, a link, not a regular file (a FIFO would hang a plain read) or unreadable."""
     try:
-        return sha256_hex(path.read_bytes()) if path.is_file() else None
+        fd = os.open(path, os.O_RDONLY | _NO_FOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as file:
+            return file.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
+
+def is_link(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link (a dangling one too); ``False`` when it cannot be looked at."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+#: Opens a file but not a symbolic link (``O_NOFOLLOW``; where it does not exist, the link is looked at first).
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 #: Errors of a stat() that mean there is no file to compare with.
 _NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 
 def _holds(path: Path, data: bytes) -> bool:
-    """Whether ``path`` is a regular file holding exactly ``data`` (read only when the sizes agree)."""
+    """Whether ``path`` is a regular file, not a symbolic link, holding exactly ``data`` (read only when the
+    sizes agree)."""
     try:
-        status = path.stat()
+        status = os.lstat(path)
     except OSError as exc:
         if exc.errno in _NOT_THERE:  # as Path.is_file() takes them
             return False
         raise
-    return stat.S_ISREG(status.st_mode) and status.st_size == len(data) and path.read_bytes() == data
+    return stat.S_ISREG(status.st_mode) and status.st_size == len(data) and read_regular(path) == data
 
 
 #: Numbers this process's temporary files; with its pid, a name no other writer picks (O_EXCL makes sure).
@@ -85,7 +108,7 @@ _TAG: list[str] = []
 def worker_tag(parent: int) -> None:
     """Mark this process as a worker that stages files for the build in process ``parent``: its temporary
     files are named ``.NAME.PARENTwPID-N.tmp``, so that the build can find and remove any it never took
-    over (:meth:`Staging.close`)."""
+    over (:meth:`renderer.staging.Staging.close`)."""
     _TAG[:] = [f"{parent}w{os.getpid()}"]
 
 #: Names tried for one temporary file before giving up (another writer holding every one of them).
@@ -144,7 +167,7 @@ def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool =
     return temp
 
 
-def _move(temp: str, path: Path, overwrite: bool) -> None:
+def move_into_place(temp: str, path: Path, overwrite: bool) -> None:
     """Rename ``temp`` to ``path`` (with ``overwrite=False`` only where nothing is: see :func:`_link_new`);
     on any failure ``temp`` is removed.  Raises :class:`~renderer.errors.OutputError` naming ``path``, or
     :class:`~renderer.errors.OutputExistsError`."""
@@ -170,33 +193,38 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
     umask).  Returns False, writing nothing, when the file already holds
     exactly ``data``.  With ``overwrite=False`` the file must not exist: the temporary file is
     hard-linked into place, which fails rather than replace a file that appeared meanwhile, and
-    :class:`~renderer.errors.OutputExistsError` is raised when one is there.  Raises
-    :class:`~renderer.errors.OutputError` (naming the file) when it cannot write; an interrupted
-    write leaves no temporary file behind.  A symbolic link is written through (its target gets the bytes,
-    the link stays); a path that is neither a file nor missing (a folder, a device, a FIFO) is refused.
+    :class:`~renderer.errors.OutputExistsError` is raised when one is there (a symbolic link, dangling or not,
+    is there).  Raises :class:`~renderer.errors.OutputError` (naming the file) when it cannot write; an
+    interrupted write leaves no temporary file behind.  A symbolic link at ``path`` is never followed: the
+    rename replaces the link itself with a regular file, so nothing outside ``path``'s folder is written
+    (callers that want a link's target written resolve the path first, as ``hash --write`` does); a path that
+    is neither a file, a link nor missing (a folder, a device, a FIFO) is refused.
     """
     try:
         if not overwrite and os.path.lexists(path):
             raise _exists(path)
         if overwrite:
-            path = _target(path)
+            _replaceable(path)
         if overwrite and _holds(path, data):
             return False
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
-    _move(_temporary(path, data, mode), path, overwrite)
+    move_into_place(_temporary(path, data, mode), path, overwrite)
     return True
 
 
-def _target(path: Path) -> Path:
-    """Where writing ``path`` puts its bytes: the target of a symbolic link (the link stays), else ``path``.
-    Raises :class:`~renderer.errors.OutputError` for a path that is neither a file nor missing (a folder, a
-    device, a FIFO), and ``OSError`` when it cannot be looked at."""
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    if path.exists() and not path.is_file():
+def _replaceable(path: Path) -> None:
+    """Raises :class:`~renderer.errors.OutputError` for a path that is neither missing, a regular file nor a
+    symbolic link (a folder, a device, a FIFO: a rename would fail on the first and replace the others), and
+    ``OSError`` when it cannot be looked at.  A link is not followed: writing replaces it."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        if exc.errno in _NOT_THERE:
+            return
+        raise
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
-    return path
 
 
 def _exists(path: Path) -> OutputExistsError:
@@ -221,179 +249,16 @@ def _link_new(temp: str, path: Path) -> None:
 
 
 def stage_file(path: Path, data: bytes, *, sync: bool = False) -> str | None:
-    """The first half of :func:`write_file`: ``data`` written to a new temporary file beside ``path`` (beside
-    a symbolic link's target; folder made when missing), whose name is returned for :meth:`Staging.commit`
-    to rename; ``None``, writing nothing, when ``path`` already holds exactly ``data``.  In a worker process
-    (its temporary names marked by :func:`worker_tag`) the file is not synced here: :meth:`Staging.adopt`
-    syncs it on the build's threads, so that no worker waits for the disk; ``sync`` syncs it now.  Raises
-    :class:`~renderer.errors.OutputError` naming ``path``."""
+    """The first half of :func:`write_file`: ``data`` written to a new temporary file beside ``path`` (folder
+    made when missing), whose name is returned for :meth:`renderer.staging.Staging.commit` to rename; ``None``,
+    writing nothing, when ``path`` already holds exactly ``data`` (a symbolic link never does: it is replaced,
+    not followed).  In a worker process (its temporary names marked by :func:`worker_tag`) the file is not
+    synced here: :meth:`renderer.staging.Staging.adopt` syncs it on the build's threads, so that no worker
+    waits for the disk; ``sync`` syncs it now.  Raises :class:`~renderer.errors.OutputError` naming ``path``."""
     try:
-        path = _target(path)
+        _replaceable(path)
         if _holds(path, data):
             return None
     except OSError as exc:
         raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
     return _temporary(path, data, None, make_folder=not path.parent.is_dir(), sync=sync)
-
-
-def _synced(temp: str, path: Path) -> str:
-    """``temp``, a worker's temporary file for ``path``, synced to disk; raises
-    :class:`~renderer.errors.OutputError` naming ``path``."""
-    try:
-        fd = os.open(temp, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
-    return temp
-
-
-class _Written(threading.Thread):
-    """A file of :class:`Staging`'s first owner, written and synced by :func:`stage_file` on a thread of its own,
-    answering as a ``Future`` of the pool does: the temporary file's name (``None``: the file held its bytes
-    already), or the error writing it raised.  A plain thread, not the pool: one spec's files need no more,
-    and :mod:`concurrent.futures` (with :mod:`logging`) would cost such a build more than its writes."""
-
-    def __init__(self, path: Path, data: bytes) -> None:
-        super().__init__(name="mechdiagram-write")
-        self.path, self.data = path, data
-        self.temp: str | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self.temp = stage_file(self.path, self.data, sync=True)
-        except BaseException as exc:  # raised on the build's thread by result(), as a Future raises it
-            self.error = exc
-
-    def _finished(self) -> None:
-        if self.ident is not None:  # started (an interrupt may come between the record and the start)
-            self.join()
-
-    def result(self) -> str | None:
-        """The temporary file's name once written; raises what writing it raised."""
-        self._finished()
-        if self.error is not None:
-            raise self.error
-        return self.temp
-
-    def cancelled(self) -> bool:
-        """Never: a thread that did not start wrote nothing (:meth:`result` is then ``None``)."""
-        return False
-
-    def exception(self) -> BaseException | None:
-        """What writing the file raised, once written; ``None`` when it was written."""
-        self._finished()
-        return self.error
-
-
-class Staging:
-    """Files written in two steps, so that writing overlaps the work that makes them: :meth:`stage` writes
-    a file to a temporary file in its folder (synced, as :func:`write_file` does) on a pool of threads,
-    or a worker process stages it (:func:`stage_file`) and hands it over with :meth:`adopt`;
-    :meth:`commit` then renames the wanted ones into place, and :meth:`close` removes every temporary file
-    not renamed.  Each file is staged for an ``owner`` (a spec), so two owners of one name (a collision
-    that fails one of them) never share a temporary file.  A file that already holds its bytes is not
-    written, and counts as unchanged.
-
-    The first owner's files are written each on a thread of its own, and the pool starts with the second
-    owner's: a build of one spec has no rendering to overlap its writes with, and starting a pool (and
-    importing :mod:`concurrent.futures`, which brings :mod:`logging`) would cost it more than the writes.
-    """
-
-    def __init__(self, folder: Path, threads: int) -> None:
-        self.folder, self._threads = folder, threads
-        self._pool: ThreadPoolExecutor | None = None
-        self._first: str | None = None  # the owner whose files are written on threads of their own
-        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | _Written | None] = {}
-
-    def adopt(self, owner: str, name: str, temp: str | None) -> None:
-        """Take over file ``name`` of ``owner`` as a worker process staged it (one marked by
-        :func:`worker_tag` with this process's pid): ``temp`` from :func:`stage_file`, ``None`` when the
-        file holds its bytes already.  The temporary file is synced on the threads before it is renamed.
-        :meth:`close` also removes every temporary file of such workers that was never taken over (an
-        interrupted build)."""
-        synced = None if temp is None else self._threads_pool().submit(_synced, temp, self.folder / name)
-        self._staged[(owner, name)] = synced
-
-    def stage(self, owner: str, name: str, data: bytes) -> None:
-        """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner`` (an error is kept for
-        :meth:`commit` to raise)."""
-        if self._first is None:
-            self._first = owner
-        if owner != self._first:
-            self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
-            return
-        writer = self._staged[(owner, name)] = _Written(self.folder / name, data)
-        writer.start()
-
-    def _threads_pool(self) -> ThreadPoolExecutor:
-        if self._pool is None:  # started by the first file: a no-op build starts none
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(max_workers=self._threads)
-        return self._pool
-
-    def commit(self, files: list[tuple[str, str, bytes]]) -> list[bool]:
-        """Put each ``(owner, name, data)`` of ``files`` in place, in order: the staged temporary file
-        renamed, or, for a file not staged, written now with :func:`write_file`.  Returns for each whether
-        it was written (False: the file held those bytes already).  Raises
-        :class:`~renderer.errors.OutputError` at the first file that cannot be written; the files before
-        it are in place, and :meth:`close` removes the temporary files left."""
-        written = []
-        for owner, name, data in files:
-            key = (owner, name)
-            if key not in self._staged:
-                written.append(write_file(self.folder / name, data))
-                continue
-            staged = self._staged.pop(key)
-            temp = None if staged is None else staged.result()
-            if temp is not None:  # a symbolic link's target gets the bytes: the temporary file is beside it
-                try:
-                    target = _target(self.folder / name)
-                except OSError as exc:
-                    shown = display_path(self.folder / name)
-                    raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from exc
-                _move(temp, target, True)
-            written.append(temp is not None)
-        return written
-
-    def close(self) -> None:
-        """Wait for the writes under way (those not started are cancelled) and remove every temporary file
-        that was not committed."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-        for staged in self._staged.values():
-            if staged is None or staged.cancelled() or staged.exception() is not None:
-                continue
-            temp = staged.result()
-            if temp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-        self._staged.clear()
-        for temp_path in self.folder.glob(f".*.{os.getpid()}w*-*.tmp"):  # a worker's, never taken over
-            with contextlib.suppress(OSError):
-                temp_path.unlink()
-
-
-@contextlib.contextmanager
-def output_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock (flock) on the output folder itself; no lock file is left behind.
-    Where flock does not exist (Windows), builds are not serialised."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError as exc:
-        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock

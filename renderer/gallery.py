@@ -11,6 +11,7 @@ and is never overwritten (:func:`plan_index`).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -18,7 +19,7 @@ from msgspec import Struct
 
 from . import theme
 from .discovery import slug_for
-from .files import display_path, sha256_hex
+from .files import display_path, read_regular, sha256_hex
 from .findings import Finding
 from .manifest import INDEX
 from .model import Spec
@@ -96,11 +97,9 @@ def plan_index(output: Path, data: bytes, recorded: str | None) -> IndexPlan:
     """Write ``data`` as ``output/index.html`` unless a file is there whose bytes are neither ``data`` nor
     those the manifest recorded (SHA-256 ``recorded``): that file is someone else's, and stays."""
     path = output / INDEX
-    if path.exists():
-        try:
-            current = sha256_hex(path.read_bytes()) if path.is_file() else None
-        except OSError:
-            current = None
+    if os.path.lexists(path) and not os.path.islink(path):  # a link is replaced, never followed (build warns)
+        on_disk = read_regular(path)
+        current = None if on_disk is None else sha256_hex(on_disk)
         if current not in (recorded, sha256_hex(data)) or current is None:
             return IndexPlan(data, Finding(
                 display_path(path), None,

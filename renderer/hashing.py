@@ -110,8 +110,21 @@ def write_spec_digests(path: Path, root: Path) -> DigestWrite:
         # Through a symbolic link to the spec itself, keeping its permissions (the rename that makes
         # the write atomic does give it a new inode: other hard links keep the old text).
         real = path.resolve()
+        if _changed_since(real, loaded.raw):  # saved by an editor while the sources were hashed: keep that edit
+            return DigestWrite(loaded.display, findings=[Finding(
+                loaded.display, None, "changed while its sources were hashed, so nothing was written (the edit "
+                "is kept); run hash --write again", "spec-changed")])
         write_file(real, text.encode("utf-8"), mode=stat.S_IMODE(real.stat().st_mode))
     return DigestWrite(loaded.display, changed=len(edits))
+
+
+def _changed_since(path: Path, raw: bytes) -> bool:
+    """Whether the file at ``path`` no longer holds ``raw``, the bytes read before hashing (a file that cannot
+    be read any more has changed too)."""
+    try:
+        return path.read_bytes() != raw
+    except OSError:
+        return True
 
 
 __all__ = ["DigestWrite", "HashError", "hash_files", "write_spec_digests"]

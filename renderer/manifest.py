@@ -20,7 +20,7 @@ from typing import Any
 
 from . import __version__
 from .discovery import slug_for
-from .files import certainly_missing, display_path, file_digest_or_none
+from .files import certainly_missing, display_path, file_digest_or_none, read_regular
 from .findings import Finding
 from .outputs import format_of, owned_by
 from .results import SpecResult
@@ -29,6 +29,12 @@ MANIFEST = "manifest.json"
 
 #: The gallery page, the one output of a whole build (renderer.gallery writes it).
 INDEX = "index.html"
+
+#: The journal of a build putting files in place: the names and SHA-256 of the files it is about to rename
+#: into the folder, written (synced) before the first rename and removed once the manifest records them.  A
+#: build that was killed in between leaves it, and the next run reads it into the manifest's entries
+#: (:func:`read_manifest`), so that what the killed build put in place is retired as any recorded file is.
+JOURNAL = ".manifest-journal.json"
 
 #: Largest manifest.json read back (bytes); a larger one is treated as damaged.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -96,15 +102,66 @@ def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], in
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
 
 
-def _document(output: Path) -> Any:
-    """The parsed ``output/manifest.json``, or ``None`` when it is missing, damaged or too large."""
-    path = output / MANIFEST
+def _document(output: Path, name: str = MANIFEST) -> Any:
+    """The parsed ``output/manifest.json`` (or the :data:`JOURNAL`), or ``None`` when it is missing, damaged,
+    too large, or a symbolic link (never followed in the output folder)."""
+    path = output / name
     try:
-        if not path.is_file() or path.stat().st_size > MAX_MANIFEST_BYTES:  # a FIFO or a device would hang
+        if path.lstat().st_size > MAX_MANIFEST_BYTES:
             return None
-        return json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError, RecursionError):
+    except OSError:
         return None
+    data = read_regular(path)  # not a FIFO or a device, which would hang, nor a link
+    try:
+        return None if data is None else json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def journal_bytes(results: Iterable[SpecResult], index: str | None) -> bytes:
+    """The :data:`JOURNAL` of a build about to put the files of ``results`` in place (those that passed and were
+    rendered): each spec's key with its output files' names and SHA-256, and ``index``, the SHA-256 of the gallery
+    page it is about to write (``None``: none)."""
+    specs = [{"spec": r.key, "outputs": [{"path": name, "sha256": r.digest(name)} for name in sorted(r.outputs)]}
+             for r in sorted(results, key=lambda r: r.key) if not r.failed and not r.skipped and r.outputs]
+    body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "specs": specs}
+    if index is not None:
+        body["index"] = {"path": INDEX, "sha256": index}
+    return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def journal_left(output: Path) -> bool:
+    """Whether an interrupted build left its :data:`JOURNAL` in ``output`` (a link there counts too)."""
+    return not certainly_missing(output / JOURNAL) or os.path.islink(output / JOURNAL)
+
+
+def _fold(entries: dict[str, Entry], output: Path) -> dict[str, Entry]:
+    """``entries`` with what a :data:`JOURNAL` left in ``output`` records added: each journalled spec's files
+    join its entry (a name both record keeps the digest its file on disk has, where that is the journal's),
+    and the entry loses its build key, so that the spec is rendered again and any file it no longer writes is
+    retired."""
+    journal = _document(output, JOURNAL)
+    specs = journal.get("specs") if isinstance(journal, dict) else None
+    if not isinstance(specs, list):
+        return entries
+    folded = dict(entries)
+    for item in specs:
+        if not isinstance(item, dict) or not isinstance(item.get("spec"), str):
+            continue
+        key = item["spec"]
+        entry: Entry = dict(folded.get(key, {"spec": key, "outputs": []}))
+        records = {r["path"]: r for r in entry.get("outputs", [])
+                   if isinstance(r, dict) and isinstance(r.get("path"), str)}
+        for name, digest in recorded_outputs(item):
+            if digest is None:
+                continue
+            if name not in records or (records[name].get("sha256") != digest
+                                       and file_digest_or_none(output / name) == digest):
+                records[name] = {"path": name, "sha256": digest}
+        entry["outputs"] = [records[name] for name in sorted(records)]
+        entry.pop("build", None)
+        folded[key] = entry
+    return folded
 
 
 def version_finding(output: Path) -> Finding | None:
@@ -128,20 +185,30 @@ def _short(text: str) -> str:
 
 def read_manifest(output: Path) -> dict[str, Entry]:
     """The entries of ``output/manifest.json`` by spec key; ``{}`` when it is missing, damaged or too large.
-    Entries of another shape than :func:`manifest_bytes` writes (a hand edit) are dropped."""
+    Entries of another shape than :func:`manifest_bytes` writes (a hand edit) are dropped.  What the
+    :data:`JOURNAL` of an interrupted build records is folded in (:func:`_fold`)."""
     data = _document(output)
     try:
         specs = data.get("specs", []) if isinstance(data, dict) else []
-        return {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
-                if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
-                and isinstance(entry.get("outputs", []), list)}
+        entries = {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
+                   if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
+                   and isinstance(entry.get("outputs", []), list)}
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
-        return {}
+        entries = {}
+    return _fold(entries, output)
 
 
 def recorded_index(output: Path) -> str | None:
-    """The SHA-256 that ``output/manifest.json`` records for ``index.html``, or ``None``."""
-    data = _document(output)
+    """The SHA-256 that ``output/manifest.json`` records for ``index.html``, or ``None``; where an interrupted
+    build's :data:`JOURNAL` records the bytes the page has now, that digest."""
+    recorded = _index_digest(_document(output))
+    journalled = _index_digest(_document(output, JOURNAL))
+    if journalled is not None and journalled != recorded and file_digest_or_none(output / INDEX) == journalled:
+        return journalled  # an interrupted build wrote the gallery page its journal records
+    return recorded
+
+
+def _index_digest(data: Any) -> str | None:
     index = data.get("index") if isinstance(data, dict) else None
     digest = index.get("sha256") if isinstance(index, dict) else None
     return digest if isinstance(digest, str) else None

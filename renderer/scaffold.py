@@ -21,7 +21,7 @@ from msgspec import Struct
 from .assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from .collisions import RESERVED_SLUG
 from .errors import OutputError, OutputExistsError, UsageError
-from .files import display_path, sha256_hex, write_file
+from .files import display_path, is_link, sha256_hex, write_file
 
 SPEC_SUFFIX = ".mechanism.json"
 NOTES_SUFFIX = ".notes.md"
@@ -87,7 +87,8 @@ def schema_copy_is_current(path: Path) -> bool:
 
 
 def _refused(path: Path) -> UsageError:
-    return UsageError(f"{display_path(path)} exists already; new never overwrites a file")
+    shown = display_path(path, real=path.parent.resolve() / path.name)  # a link as named, not where it leads
+    return UsageError(f"{shown} exists already; new never overwrites a file")
 
 
 def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSpec:
@@ -111,14 +112,14 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSp
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{display_path(folder)} is not a folder")
     spec, notes = folder / f"{stem}{SPEC_SUFFIX}", folder / f"{stem}{NOTES_SUFFIX}"
+    for path in (spec, notes):  # a link there too, dangling or not: never followed, never replaced
+        if os.path.lexists(path):
+            raise _refused(path)
     try:
         notes_source = notes.resolve().relative_to(source_root.resolve()).as_posix()
     except ValueError:
         raise UsageError(f"{display_path(folder)} is not under the source root {display_path(source_root)}, "
                          "so the spec could not pin its notes; choose --dir or --source-root") from None
-    for path in (spec, notes):
-        if os.path.lexists(path):
-            raise _refused(path)
     copy = find_schema_copy(folder, project)
     if copy is None:
         schema_ref = str(schema()["$id"])
@@ -163,15 +164,19 @@ def write_new(plan: NewSpec) -> None:
         raise _refused(exc.path) from None
 
 
-def write_schema(path: Path, folder: bool = False) -> tuple[Path, bool]:
+def write_schema(path: Path, folder: bool = False) -> tuple[Path, bool, bool]:
     """Write the schema to ``path``, or to ``path/mechanism.schema.json`` when ``path`` is a folder
     or ``folder`` is true (the folder is made when missing).
 
-    Returns the file and whether it changed.  Raises :class:`~renderer.errors.OutputError`
-    when it cannot be written.
+    The folder is resolved once (it may be a link); the file's own name is never followed: a symbolic link
+    there is replaced by a regular file, as ``build`` replaces one among its outputs.  Returns the file,
+    whether it changed, and whether a link was replaced (the caller warns).  Raises
+    :class:`~renderer.errors.OutputError` when it cannot be written.
     """
     target = path / SCHEMA_FILE if folder or path.is_dir() else path
-    return target, write_file(target, schema_text().encode("utf-8"))
+    target = target.parent.resolve() / target.name
+    was_link = is_link(target)
+    return target, write_file(target, schema_text().encode("utf-8")), was_link
 
 
 def write_templates(folder: Path, names: Sequence[str] = ()) -> list[Path]:

@@ -10,11 +10,12 @@ import shlex
 from pathlib import Path
 
 from .config import Options
-from .files import display_path
+from .files import display_path, is_link, read_regular
 from .findings import Finding
-from .manifest import INDEX, Entry
+from .manifest import INDEX, JOURNAL, Entry, journal_left
 from .raster import rasteriser
 from .results import Report
+from .staging import stale_temporaries
 
 
 def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
@@ -41,10 +42,16 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
         shown = display_path(path)
         spec = (f"output of {owners[name]}" if name in owners
                 else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
-        if not path.is_file():
+        on_disk = read_regular(path)  # never through a link
+        if is_link(path):
+            shown = display_path(path, real=path.parent.resolve() / path.name)
+            report.output_findings.append(Finding(
+                shown, None, f"is a symbolic link ({spec}), which build never writes through: run {rebuild} to "
+                "replace it with a regular file", "stale-output"))
+        elif on_disk is None:
             report.output_findings.append(Finding(shown, None, f"missing ({spec}): run {rebuild}",
                                                   "stale-output"))
-        elif path.read_bytes() != data:
+        elif on_disk != data:
             made_by = pictures.get(name)
             if isinstance(made_by, str) and made_by != rasteriser():
                 message = (f"differs from a fresh build ({spec}): it was rasterised by {made_by}, this build uses "
@@ -61,6 +68,28 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
         if (output / name).is_file():
             report.output_findings.append(Finding(display_path(output / name), None,
                                                   f"{reason}: run {every} to delete it", "stale-output"))
+    _interrupted(report, output, every)
+
+
+#: Most temporary files one ``check`` finding names (the rest are counted).
+NAMED_TEMPORARIES = 3
+
+
+def _interrupted(report: Report, output: Path, every: str) -> None:
+    """``stale-output`` findings for what a killed build left in ``output``: its journal (files it may have put
+    in place that the manifest does not record) and temporary files no build will rename."""
+    if journal_left(output):
+        report.output_findings.append(Finding(
+            display_path(output / JOURNAL, real=output.resolve() / JOURNAL), None,
+            f"an interrupted build left its journal (files the manifest does not record yet): run {every}",
+            "stale-output"))
+    stale = stale_temporaries(output)
+    if stale:
+        named = ", ".join(stale[:NAMED_TEMPORARIES]) + (f" and {len(stale) - NAMED_TEMPORARIES} more"
+                                                         if len(stale) > NAMED_TEMPORARIES else "")
+        report.output_findings.append(Finding(
+            display_path(output), None, f"{len(stale)} temporary file(s) that an interrupted build left ({named}): "
+            f"run {every} to remove them", "stale-output"))
 
 
 def rebuild_command(options: Options, specs: list[str] | None = None) -> str:
@@ -72,7 +101,7 @@ def rebuild_command(options: Options, specs: list[str] | None = None) -> str:
     from .outputs import groups
 
     words = ["mechdiagram", "build"]
-    if options.output != Options().output:
+    if options.output.resolve() != Options().output.resolve():
         words += ["-o", display_path(options.output)]
     if options.source_root is not None:
         words += ["--source-root", display_path(options.source_root)]

@@ -146,8 +146,13 @@ def schema_command(output: str | None) -> None:
     if output is None or output == "-":
         click.echo(schema_text(), nl=False)
         return
-    target, changed = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
-    click.echo(f"{display_path(target)}: " + ("schema written" if changed else "schema already current"), err=True)
+    target, changed, was_link = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
+    if was_link:
+        click.echo(f"{display_path(target, real=target)}: warning: was a symbolic link; mechdiagram never writes "
+                   "through a link, so it was replaced by a regular file (the file the link led to is unchanged)",
+                   err=True)
+    click.echo(f"{display_path(target, real=target)}: "
+               + ("schema written" if changed else "schema already current"), err=True)
 
 
 @click.command("templates", short_help="Copy the built-in templates into a folder, to make them your own.",

@@ -33,6 +33,8 @@ PREVIEW_PREFIX = "/preview/"
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".gif": "image/gif",
     ".json": "application/json",
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec.structs
 import watchfiles
 from msgspec import Struct
 
@@ -61,7 +62,9 @@ class PreviewServer:
 
     def __init__(self, options: Options, port: int = 0, write: bool = False,
                  on_build: Callable[[BuildEvent], None] | None = None) -> None:
-        self.options = options
+        # A spec reached through a link out of its project is refused, unread: a cloned repository's link
+        # must not put a file of the user's on a page.
+        self.options = msgspec.structs.replace(options, confined=True)
         self.requested_port = port
         self.write = write
         self.on_build = on_build

@@ -291,9 +291,9 @@ def test_an_interrupted_parallel_build_stops_its_workers_and_leaves_no_staged_fi
 
 
 @pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])
-def test_a_symbolic_link_among_the_outputs_is_written_through(tmp_path, jobs):
-    """An output file that is a symbolic link (a site that links a figure into place) keeps its link; its
-    target gets the new bytes, in a serial build and when workers stage the files."""
+def test_a_symbolic_link_among_the_outputs_is_replaced_never_written_through(tmp_path, jobs):
+    """An output file that is a symbolic link is replaced by a regular file with a warning naming it; the file
+    the link led to keeps its bytes, in a serial build and when workers stage the files."""
     specs = tmp_path / "specs"
     specs.mkdir()
     for i in range(10):
@@ -307,7 +307,9 @@ def test_a_symbolic_link_among_the_outputs_is_written_through(tmp_path, jobs):
     link.symlink_to(elsewhere / "spec3.html")
     result = _build(tmp_path, "-j", jobs, "--force")
     assert result.exit_code == 0, result.output
-    assert link.is_symlink() and b"spec3" in (elsewhere / "spec3.html").read_bytes()
+    assert not link.is_symlink() and b"spec3" in link.read_bytes()
+    assert (elsewhere / "spec3.html").read_bytes() == b"an older page"
+    assert "out/spec3.html: warning: was a symbolic link" in result.output, result.output
     assert leftovers(tmp_path / "out") == [] and leftovers(elsewhere) == []
 
 

@@ -115,7 +115,7 @@ def test_a_directory_in_the_way_is_a_clear_error(tmp_path):
 def test_staging_removes_what_its_workers_staged_and_never_handed_over(tmp_path):
     """An interrupted parallel build: a worker staged a file whose result never reached the build.  Closing
     the staging removes every temporary file named for this build's workers, and nothing of another build's."""
-    from renderer.files import Staging
+    from renderer.staging import Staging
 
     folder = tmp_path / "out"
     folder.mkdir()
@@ -149,11 +149,11 @@ def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch)
 def test_staging_writes_the_first_owners_files_on_threads_of_their_own_and_the_others_on_the_pool(tmp_path):
     import threading
 
-    from renderer import files as files_module
-    from renderer.files import Staging
+    from renderer import staging as staging_module
+    from renderer.staging import Staging
 
     writers: dict[str, str] = {}
-    real = files_module.stage_file
+    real = staging_module.stage_file
 
     def recording(path, data, *, sync=False):
         writers[path.name] = threading.current_thread().name
@@ -161,13 +161,13 @@ def test_staging_writes_the_first_owners_files_on_threads_of_their_own_and_the_o
 
     staging = Staging(tmp_path, 2)
     try:
-        files_module.stage_file, saved = recording, files_module.stage_file
+        staging_module.stage_file, saved = recording, staging_module.stage_file
         staging.stage("a", "a.svg", b"A")
         staging.stage("b", "b.svg", b"B")
         staging.stage("a", "a.html", b"H")
         assert staging.commit([("a", "a.svg", b"A"), ("b", "b.svg", b"B"), ("a", "a.html", b"H")]) == [True] * 3
     finally:
-        files_module.stage_file = saved
+        staging_module.stage_file = saved
         staging.close()
     # the first owner's on threads of their own (synced side by side, no pool to start), the next on the pool's
     assert writers["a.svg"] == writers["a.html"] == "mechdiagram-write"
@@ -178,7 +178,7 @@ def test_staging_writes_the_first_owners_files_on_threads_of_their_own_and_the_o
 
 
 def test_an_error_writing_the_first_owners_file_comes_at_commit_and_leaves_nothing(tmp_path):
-    from renderer.files import Staging
+    from renderer.staging import Staging
 
     (tmp_path / "a.svg").mkdir()  # a folder where the file goes
     staging = Staging(tmp_path, 2)

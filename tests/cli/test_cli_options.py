@@ -24,9 +24,10 @@ def test_a_wrong_pyproject_table_is_a_clean_error(tmp_path, monkeypatch, toml, m
     assert result.stderr.strip() == f"Error: pyproject.toml: {message}"
 
 
-def test_schema_dash_prints_and_a_link_is_written_through(tmp_path, monkeypatch):
-    """``schema -o -`` prints the schema; ``-o LINK`` writes the link's target and leaves the link a link; a
-    FIFO (neither a file nor missing) is refused with a message, not replaced by a file."""
+def test_schema_dash_prints_and_a_link_is_replaced_not_written_through(tmp_path, monkeypatch):
+    """``schema -o -`` prints the schema; ``-o LINK`` replaces the link by a regular file with a warning and
+    leaves the link's target as it was; a folder named by a link is resolved once and written into; a FIFO
+    (neither a file nor missing) is refused with a message, not replaced by a file."""
     import os
 
     from renderer.assets import schema_text
@@ -39,8 +40,14 @@ def test_schema_dash_prints_and_a_link_is_written_through(tmp_path, monkeypatch)
     (tmp_path / "link.json").symlink_to(tmp_path / "real" / "s.json")
     linked = CliRunner().invoke(main, ["schema", "-o", "link.json"])
     assert linked.exit_code == 0, linked.stderr
-    assert (tmp_path / "link.json").is_symlink()
-    assert (tmp_path / "real" / "s.json").read_text("utf-8") == schema_text()
+    assert not (tmp_path / "link.json").is_symlink()
+    assert (tmp_path / "link.json").read_text("utf-8") == schema_text()
+    assert (tmp_path / "real" / "s.json").read_text("utf-8") == "old"
+    assert "link.json: warning: was a symbolic link" in linked.stderr, linked.stderr
+    (tmp_path / "schemas").symlink_to(tmp_path / "real", target_is_directory=True)
+    into_folder = CliRunner().invoke(main, ["schema", "-o", "schemas/"])
+    assert into_folder.exit_code == 0 and "warning" not in into_folder.stderr, into_folder.stderr
+    assert (tmp_path / "real" / "mechanism.schema.json").read_text("utf-8") == schema_text()
     os.mkfifo(tmp_path / "pipe.json")
     refused = CliRunner().invoke(main, ["schema", "-o", "pipe.json"])
     assert refused.exit_code == 1 and "pipe.json: it is not a regular file" in refused.stderr, refused.stderr

@@ -254,3 +254,37 @@ def test_a_spec_that_cannot_be_written_does_not_stop_the_others(pinned, monkeypa
     assert document["summary"]["message"] == "1 of 2 spec(s) now hold their sources' digests; 3 source digest(s) written; 1 not updated: a spec with an error keeps its digests until it is fixed"
     assert [s["sha256"] for s in json.loads((root / "b.mechanism.json").read_text("utf-8"))["sources"]] == [
         digests["notes/article.md"], digests["notes/old-figure.svg"], digests["notes/provenance.json"]]
+
+
+def test_hash_write_keeps_an_edit_saved_while_it_hashes(tmp_path, monkeypatch):
+    """An editor saves the spec while ``hash --write`` hashes a large source: nothing is written, the saved
+    text stays, and the command says so and exits 1.  The source is a 64 MiB sparse file (no disk used); the
+    save lands while it is hashed (the real hashing, wrapped so that the save comes before it returns)."""
+    monkeypatch.chdir(tmp_path)
+    big = tmp_path / "trace.bin"
+    with open(big, "wb") as handle:
+        handle.truncate(64 * 1024 ** 2)
+    data = minimal_spec()
+    data["sources"] = [{"path": "trace.bin"}]
+    spec = tmp_path / "s.mechanism.json"
+    spec.write_text(json.dumps(data, indent=2), "utf-8")
+    edited = json.dumps({**data, "title": "Saved while hashing"}, indent=2)
+    real_sha256 = renderer.hashing.file_sha256
+
+    def hashed_while_saved(path):
+        digest = real_sha256(path)
+        spec.write_text(edited, "utf-8")  # the editor's save, before hash --write is done
+        return digest
+
+    monkeypatch.setattr(renderer.hashing, "file_sha256", hashed_while_saved)
+    result = invoke("hash", "--write", "s.mechanism.json")
+    assert spec.read_text("utf-8") == edited
+    assert result.exit_code == 1
+    assert ("s.mechanism.json: error: changed while its sources were hashed, so nothing was written (the edit is "
+            "kept); run hash --write again [spec-changed]") in result.stderr, result.stderr
+    monkeypatch.setattr(renderer.hashing, "file_sha256", real_sha256)
+    again = invoke("hash", "--write", "s.mechanism.json")
+    assert again.exit_code == 0, again.stderr
+    written = json.loads(spec.read_text("utf-8"))
+    assert written["title"] == "Saved while hashing"
+    assert written["sources"][0]["sha256"] == hashlib.sha256(bytes(64 * 1024 ** 2)).hexdigest()

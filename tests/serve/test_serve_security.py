@@ -208,3 +208,40 @@ def test_the_port_asked_for_is_used(site, tmp_path):
         port = probe.getsockname()[1]
     with PreviewServer(Options(specs=[site], source_root=tmp_path, jobs=1), port=port) as server:
         assert server.port == port and request(port, "/tiny.html").status == 200
+
+
+def test_a_spec_linked_from_outside_its_project_is_refused_unread(site, start_server, tmp_path):
+    """A spec file that is a link leading out of its project (a cloned repository's committed link to a file
+    of the user's) is refused with a finding and never read: nothing of it reaches a page."""
+    import json
+
+    from support.specs import minimal_spec
+
+    secret = minimal_spec()
+    secret["title"] = "Private figure 7f3a"
+    (tmp_path / "outside" / "private.mechanism.json").write_text(json.dumps(secret), "utf-8")
+    (site / "leak.mechanism.json").symlink_to(tmp_path / "outside" / "private.mechanism.json")
+    server = start_server(site)
+    snapshot = server.state.snapshot
+    leak = snapshot.spec("leak")
+    assert leak is not None and leak.failed and [f.rule for f in leak.findings] == ["spec-outside-project"]
+    assert leak.findings[0].file.endswith("/specs/leak.mechanism.json")  # the link as named
+    assert not any(name.startswith("leak.") for name in snapshot.files)
+    assert snapshot.spec("tiny") is not None and not snapshot.spec("tiny").failed
+    for target in ("/", "/preview/leak"):
+        answer = request(server.port, target)
+        assert b"7f3a" not in answer.body and b"Private figure" not in answer.body, target
+    assert b"leads out of its project" in request(server.port, "/preview/leak").body
+
+
+def test_pictures_are_served_with_their_media_types():
+    """PNG and GIF files a build writes (--png, --gif) are served as images, not as octet streams."""
+    from types import MappingProxyType
+
+    from renderer.serve.pages import resolve
+    from renderer.serve.snapshot import Snapshot
+
+    files = {"x.main.poster.png": b"\x89PNG\r\n", "x.main.gif": b"GIF89a", "x.main.svg": b"<svg/>"}
+    snapshot = Snapshot(1, (), MappingProxyType(files))
+    kinds = {name: resolve("/" + name, snapshot, False).content_type for name in files}
+    assert kinds == {"x.main.poster.png": "image/png", "x.main.gif": "image/gif", "x.main.svg": "image/svg+xml"}
