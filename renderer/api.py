@@ -26,6 +26,7 @@ from .discovery import slug_for
 from .errors import TemplateError, UsageError
 from .files import display_path
 from .findings import Finding, sorted_findings
+from .layout.checks import LaidOut, lay_out
 from .load import LoadedSpec, load_spec
 from .provenance import SourceCheck, check_sources
 from .results import FigureRecord
@@ -57,7 +58,8 @@ class RenderedSpec(Struct):
 def render_spec(path: Path | str, *, source_root: Path | str | None = None, allow_missing_sources: bool | None = None,
                 template_dir: Path | str | None = None, render: bool = True, project: Project | None = None,
                 extra_formats: Collection[str] = ()) -> RenderedSpec:
-    """Load, validate, verify the sources of and (when ``render`` and the spec passed) render the spec at ``path``.
+    """Load, validate, verify the sources of, lay out (a valid spec) and (when ``render`` and the spec passed)
+    render the spec at ``path``: each stage once, in that order.
 
     ``source_root`` is the folder source paths are relative to (default: the spec's project's, see
     :func:`renderer.config.spec_project`, or ``project`` when the caller looked it up already);
@@ -90,8 +92,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     rendered.checks, source_findings = check_sources(
         loaded, [source for _, source in validation.sources], root,
         allow_missing=allow, indexes=[index for index, _ in validation.sources])
-    rendered.findings.extend(sorted_findings(validation.findings + source_findings))
-    if rendered.ok and render and validation.spec is not None:
+    # The layout stage, on a valid spec (also when only validating: its findings are the author's to see).
+    laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
+    rendered.findings.extend(sorted_findings(validation.findings + laid_out.findings + source_findings))
+    if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
         import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
 
         from .gallery import figure_record
@@ -101,7 +105,7 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
         try:
             with using_templates(template_dir):
                 rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
-                                                selected(extra_formats), validation.diagram, validation.narrow)
+                                                selected(extra_formats), laid_out.wide, laid_out.narrow)
             rendered.figure = figure_record(validation.spec)
         except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
             where = display_path(template_dir) if template_dir else "mechdiagram"

@@ -16,12 +16,11 @@ from __future__ import annotations
 from msgspec import Struct
 
 from ..findings import Finding, pointer_join, pointer_tokens, sorted_findings
-from ..layout import Diagram
 from ..load import LoadedSpec
 from ..model import Source, Spec, spec_from_data
 from . import references
 from .context import RuleContext
-from .layout_rules import cell_collisions, lanes_and_positions, unclean_routes
+from .layout_rules import lanes_and_positions
 from .limits import over_limits
 from .message_rules import message_overrides
 from .messages import missing_key
@@ -44,8 +43,8 @@ RULES = {
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
     "path-in-active": "active lists nodes; paths are animated through a step's paths",
-    "route": "(a warning) every path has a route and a label clear of the boxes and the other labels, in the wide "
-             "and the narrow layout",
+    "route": "(a warning, from the layout stage) every path has a route and a label clear of the boxes and the "
+             "other labels, in the wide and the narrow layout",
     "message-key": "every key of messages is a key of the message catalogue",
     "message-placeholder": "every text of messages has exactly the {placeholders} of its English message",
     "limit": "a spec stays within the size limits",
@@ -57,16 +56,14 @@ class Validation(Struct, frozen=True):
 
     ``findings`` are sorted (:attr:`~renderer.findings.Finding.sort_key`);
     ``spec`` is the typed model, ``None`` when any finding is an error;
-    ``sources`` are the sources to verify, with their index in ``sources``: those whose entries have no finding;
-    ``diagram`` and ``narrow`` the laid-out figure of a valid spec, wide and narrow (validation routes its
-    paths), for the drawing.
+    ``sources`` are the sources to verify, with their index in ``sources``: those whose entries have no finding.
+    The layout's own findings (two nodes in one cell, routes not kept clear) are the layout stage's
+    (:mod:`renderer.layout.checks`), which runs on the valid spec after validation.
     """
 
     findings: list[Finding]
     spec: Spec | None
     sources: tuple[tuple[int, Source], ...]
-    diagram: Diagram | None = None
-    narrow: Diagram | None = None
 
 
 def _sources_to_check(loaded: LoadedSpec, findings: list[Finding]) -> tuple[tuple[int, Source], ...]:
@@ -123,15 +120,8 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
 def check_spec(loaded: LoadedSpec) -> Validation:
     """Validate a parsed spec (``loaded.data`` must be a dict: a spec that parsed); see the module docstring."""
     findings = _findings(loaded)
-    model = drawn = narrow = None
-    if not findings:
-        model = spec_from_data(loaded.data)
-        findings = cell_collisions(loaded, model)  # the layout's own placement, on the valid spec
-        if not findings:
-            findings, drawn, narrow = unclean_routes(loaded, model)
-        if any(f.is_error for f in findings):
-            model = drawn = narrow = None
-    return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings), drawn, narrow)
+    model = spec_from_data(loaded.data) if not findings else None
+    return Validation(sorted_findings(findings), model, _sources_to_check(loaded, findings))
 
 
 def validate(loaded: LoadedSpec) -> list[Finding]:

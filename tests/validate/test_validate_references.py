@@ -8,17 +8,21 @@ import json
 import pytest
 
 from renderer.findings import Finding
+from renderer.layout.checks import lay_out
 from renderer.load import parse_text
-from renderer.validate import RULES, validate
+from renderer.validate import RULES, check_spec, validate
 from support.reference_spec import reference_spec
 from support.specs import minimal_spec, position
 
 
 def run(data: dict | str) -> tuple[str, list[Finding]]:
+    """The spec's text and what the author is told of it: validation's findings, then, on a valid spec, the
+    layout stage's (two nodes in one cell)."""
     text = data if isinstance(data, str) else json.dumps(data, indent=2, ensure_ascii=False)
     loaded = parse_text(text.encode("utf-8"), "spec.mechanism.json")
     assert loaded.ok, loaded.findings
-    return text, validate(loaded)
+    validation = check_spec(loaded)
+    return text, validation.findings + (lay_out(loaded, validation.spec).findings if validation.spec else [])
 
 
 def only(findings: list[Finding]) -> Finding:

@@ -17,7 +17,13 @@ from support.specs import big_spec, minimal_spec
 
 
 def findings(data: dict) -> list[tuple[str, str, str]]:
-    return [(f.pointer, f.rule, f.message) for f in validate(parse_text(json.dumps(data).encode("utf-8"), "x.json"))]
+    """What the author is told of ``data``: validation's findings, then, on a valid spec, the layout stage's."""
+    from renderer.layout.checks import lay_out
+
+    loaded = parse_text(json.dumps(data).encode("utf-8"), "x.json")
+    validation = check_spec(loaded)
+    found = validation.findings + (lay_out(loaded, validation.spec).findings if validation.spec else [])
+    return [(f.pointer, f.rule, f.message) for f in found]
 
 
 @pytest.mark.parametrize("pointer, edit", [
@@ -239,8 +245,7 @@ def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_poi
     tracks); validate warns at the path's key, and says which layout."""
     import msgspec.structs
 
-    from renderer.layout import diagram
-    from renderer.validate import layout_rules
+    from renderer.layout import checks, diagram
 
     def unclean(spec, *, narrow=False):
         drawn = diagram(spec, narrow=narrow)
@@ -249,11 +254,14 @@ def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_poi
         arrows = dict(drawn.arrows, ab=msgspec.structs.replace(drawn.arrows["ab"], clean=False))
         return msgspec.structs.replace(drawn, arrows=arrows)
 
-    monkeypatch.setattr(layout_rules, "diagram", unclean)
+    monkeypatch.setattr(checks, "diagram", unclean)
     text = json.dumps(minimal_spec(), indent=2)
-    validation = check_spec(parse_text(text.encode(), "x.mechanism.json"))
-    assert validation.spec is not None  # a warning: the spec is still valid
-    [finding] = validation.findings
+    loaded = parse_text(text.encode(), "x.mechanism.json")
+    validation = check_spec(loaded)
+    assert validation.spec is not None and validation.findings == []  # validation itself runs no layout
+    laid_out = checks.lay_out(loaded, validation.spec)
+    assert laid_out.wide is not None and laid_out.narrow is not None  # a warning: the figure is still drawn
+    [finding] = laid_out.findings
     assert (finding.pointer, finding.rule, finding.severity) == ("/targets/ab", "route", "warning")
     assert finding.line == text.splitlines().index('    "ab": {') + 1
     assert ("narrow layout" in finding.message) == (layout == "narrow")
