@@ -1,5 +1,5 @@
-"""``python -m renderer`` runs the mechdiagram CLI, and ends as Python does (see :func:`renderer.entry.run`)."""
+"""``python -m renderer`` runs the mechdiagram CLI, as the console script does (:func:`renderer.entry.run`)."""
 
 from .entry import run
 
-run(teardown=True)
+run()

@@ -22,6 +22,7 @@ are started only when enough specs are left to render.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import sys
@@ -175,15 +176,16 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End a pool whose build failed or was interrupted: its queued work cancelled and its workers ended now
     (SIGTERM, which they take quietly), so that none stages a file after the build has cleaned up its
-    temporary files (:meth:`~renderer.staging.Staging.close`), and a second Ctrl-C finds nothing to wait for."""
-    processes = list(getattr(pool, "_processes", {}).values())  # the executor offers no other way to them
+    temporary files (:meth:`~renderer.staging.Staging.close`), and a second Ctrl-C finds nothing to wait for.
+    The workers are this process's children (:func:`multiprocessing.active_children`): a build starts no other."""
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    workers = multiprocessing.active_children()
+    for worker in workers:
         with contextlib.suppress(Exception):
-            process.terminate()
-    for process in processes:
+            worker.terminate()
+    for worker in workers:
         with contextlib.suppress(Exception):
-            process.join(timeout=5)
+            worker.join(timeout=5)
 
 
 def _intact(entry: Entry, output: Path) -> bool:

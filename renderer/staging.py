@@ -10,16 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import threading
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .errors import OutputError
 from .files import certainly_missing, display_path, move_into_place, stage_file, write_file
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 def _synced(temp: str, path: Path) -> str:
@@ -36,64 +32,20 @@ def _synced(temp: str, path: Path) -> str:
     return temp
 
 
-class _Written(threading.Thread):
-    """A file of :class:`Staging`'s first owner, written and synced by :func:`stage_file` on a thread of its own,
-    answering as a ``Future`` of the pool does: the temporary file's name (``None``: the file held its bytes
-    already), or the error writing it raised.  A plain thread, not the pool: one spec's files need no more,
-    and :mod:`concurrent.futures` (with :mod:`logging`) would cost such a build more than its writes."""
-
-    def __init__(self, path: Path, data: bytes) -> None:
-        super().__init__(name="mechdiagram-write")
-        self.path, self.data = path, data
-        self.temp: str | None = None
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self.temp = stage_file(self.path, self.data, sync=True)
-        except BaseException as exc:  # raised on the build's thread by result(), as a Future raises it
-            self.error = exc
-
-    def _finished(self) -> None:
-        if self.ident is not None:  # started (an interrupt may come between the record and the start)
-            self.join()
-
-    def result(self) -> str | None:
-        """The temporary file's name once written; raises what writing it raised."""
-        self._finished()
-        if self.error is not None:
-            raise self.error
-        return self.temp
-
-    def cancelled(self) -> bool:
-        """Never: a thread that did not start wrote nothing (:meth:`result` is then ``None``)."""
-        return False
-
-    def exception(self) -> BaseException | None:
-        """What writing the file raised, once written; ``None`` when it was written."""
-        self._finished()
-        return self.error
-
-
 class Staging:
     """Files written in two steps, so that writing overlaps the work that makes them: :meth:`stage` writes
-    a file to a temporary file in its folder (synced, as :func:`write_file` does) on a pool of threads,
-    or a worker process stages it (:func:`stage_file`) and hands it over with :meth:`adopt`;
-    :meth:`commit` then renames the wanted ones into place, and :meth:`close` removes every temporary file
-    not renamed.  Each file is staged for an ``owner`` (a spec), so two owners of one name (a collision
-    that fails one of them) never share a temporary file.  A file that already holds its bytes is not
-    written, and counts as unchanged.
-
-    The first owner's files are written each on a thread of its own, and the pool starts with the second
-    owner's: a build of one spec has no rendering to overlap its writes with, and starting a pool (and
-    importing :mod:`concurrent.futures`, which brings :mod:`logging`) would cost it more than the writes.
+    a file to a temporary file in its folder (synced, as :func:`~renderer.files.write_file` does) on a pool of
+    threads, or a worker process stages it (:func:`~renderer.files.stage_file`) and hands it over with
+    :meth:`adopt`; :meth:`commit` then renames the wanted ones into place, and :meth:`close` removes every
+    temporary file not renamed.  Each file is staged for an ``owner`` (a spec), so two owners of one name (a
+    collision that fails one of them) never share a temporary file.  A file that already holds its bytes is
+    not written, and counts as unchanged.  The pool starts with the first file: a no-op build starts none.
     """
 
     def __init__(self, folder: Path, threads: int) -> None:
         self.folder, self._threads = folder, threads
         self._pool: ThreadPoolExecutor | None = None
-        self._first: str | None = None  # the owner whose files are written on threads of their own
-        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | _Written | None] = {}
+        self._staged: dict[tuple[str, str], Future[str | None] | Future[str] | None] = {}
 
     def adopt(self, owner: str, name: str, temp: str | None) -> None:
         """Take over file ``name`` of ``owner`` as a worker process staged it (one marked by
@@ -107,18 +59,10 @@ class Staging:
     def stage(self, owner: str, name: str, data: bytes) -> None:
         """Start writing ``data`` for file ``name`` of the folder, on behalf of ``owner`` (an error is kept for
         :meth:`commit` to raise)."""
-        if self._first is None:
-            self._first = owner
-        if owner != self._first:
-            self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
-            return
-        writer = self._staged[(owner, name)] = _Written(self.folder / name, data)
-        writer.start()
+        self._staged[(owner, name)] = self._threads_pool().submit(stage_file, self.folder / name, data, sync=True)
 
     def _threads_pool(self) -> ThreadPoolExecutor:
         if self._pool is None:  # started by the first file: a no-op build starts none
-            from concurrent.futures import ThreadPoolExecutor
-
             self._pool = ThreadPoolExecutor(max_workers=self._threads)
         return self._pool
 

@@ -146,7 +146,7 @@ def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch)
     assert stage_file(tmp_path / "out" / "figure.svg", NEW) is None
 
 
-def test_staging_writes_the_first_owners_files_on_threads_of_their_own_and_the_others_on_the_pool(tmp_path):
+def test_staging_writes_on_its_pool_and_leaves_no_thread_once_closed(tmp_path):
     import threading
 
     from renderer import staging as staging_module
@@ -169,11 +169,7 @@ def test_staging_writes_the_first_owners_files_on_threads_of_their_own_and_the_o
     finally:
         staging_module.stage_file = saved
         staging.close()
-    # the first owner's on threads of their own (synced side by side, no pool to start), the next on the pool's
-    assert writers["a.svg"] == writers["a.html"] == "mechdiagram-write"
-    assert writers["b.svg"].startswith("ThreadPoolExecutor")
-    # every writer done once the staging is closed (other tests' threads may still run: not counted)
-    assert [t for t in threading.enumerate() if t.name == "mechdiagram-write"] == []
+    assert all(name.startswith("ThreadPoolExecutor") for name in writers.values()), writers
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {"a.svg": b"A", "b.svg": b"B", "a.html": b"H"}
 
 

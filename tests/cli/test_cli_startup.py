@@ -19,8 +19,8 @@ HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.pro
 
 #: Standard-library modules imported where they are used, not at start-up: "did you mean" suggestions
 #: (difflib), check's rebuild hint (shlex), a duration's hint (decimal: the compiled schema checks import it anyway, so it
-#: is not watched), a pool of threads or processes, a digest (hashlib) and the output folder's lock (fcntl).
-LAZY = ("difflib", "shlex", "concurrent.futures", "hashlib", "fcntl")
+#: is not watched), a digest (hashlib) and the output folder's lock (fcntl).
+LAZY = ("difflib", "shlex", "hashlib", "fcntl")
 
 #: Runs the CLI in a fresh interpreter, then prints which of the watched modules the command imported (those
 #: loaded before it started do not count).
@@ -84,8 +84,8 @@ def test_an_invalid_spec_is_explained_by_jsonschema(tmp_path):
 @pytest.mark.slow
 def test_building_one_spec_starts_no_process_pool(tmp_path):
     loaded = _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
-                     "--source-root", str(ROOT), watched=(*HEAVY, "concurrent.futures", "logging", "renderer.raster"))
-    # nor a pool of threads (one spec's files are written each on a thread of its own), nor the rasteriser's module
+                     "--source-root", str(ROOT), watched=(*HEAVY, "renderer.raster"))
+    # nor the rasteriser's module
     assert loaded == {"jinja2", "svgwrite"}
     # A no-op rebuild renders nothing, so it loads neither.
     assert _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
@@ -123,14 +123,3 @@ def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
     assert "Building" not in piped.stderr and "%" not in piped.stderr
     as_json = _stderr_on_a_terminal([*args, "--format", "json"], tmp_path)
     assert "Building" not in as_json
-
-
-@pytest.mark.slow
-def test_the_console_script_collects_young_objects_less_often_while_it_starts():
-    probe = ("import atexit, gc, sys\nfrom renderer import entry\nsys.argv = ['mechdiagram', '--version']\n"
-             "atexit.register(lambda: print('THRESHOLD', gc.get_threshold()[0]))\nentry.run()")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
-    from renderer.entry import YOUNG_COLLECTION_THRESHOLD
-
-    assert f"THRESHOLD {YOUNG_COLLECTION_THRESHOLD}" in done.stdout
-    assert YOUNG_COLLECTION_THRESHOLD > 700  # CPython's default, which start-up outgrows
