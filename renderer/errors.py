@@ -99,21 +99,3 @@ class RasterError(UsageError):
     refused a drawing; the message says which and what to install."""
 
     rule = "raster"
-
-
-class SchemaMismatchError(MechdiagramError):
-    """Raised by the compiled schema checks (:mod:`renderer.validate.verdict`) at the first place a spec
-    fails the schema; validation catches it and has ``jsonschema`` explain every failure as a finding.
-    ``keyword`` is the failing JSON Schema keyword; the other arguments are fastjsonschema's, unused."""
-
-    rule = "schema"
-
-    def __init__(self, message: str, value: object = None, name: str | None = None, definition: object = None,
-                 rule: str | None = None) -> None:
-        super().__init__(message)
-        self.keyword = rule
-
-
-class SchemaCompileError(MechdiagramError):
-    """``tools/schema_verdict.py`` cannot compile the schema as draft 7: it uses a keyword that draft 7 reads
-    otherwise than 2020-12 does (the message names each, by JSON Pointer into the schema)."""

@@ -1,29 +1,25 @@
 """The JSON Schema half of validation: the validators and the findings their errors become.
 
-JSON Schema 2020-12 (``schema/mechanism.schema.json``, package data).
-The schema compiled into Python checks (:mod:`.verdict`, written by :mod:`.compile`) gives the yes/no
-verdict without loading a JSON Schema engine; ``jsonschema`` explains a spec that fails (its errors
-carry the paths and keywords the messages are made from).  The test suite checks that the two agree.
-``jsonschema`` is imported only when a spec needs explaining, so that validating a valid spec does not
-pay for its import.
+JSON Schema 2020-12 (``schema/mechanism.schema.json``, package data), checked by ``jsonschema``'s
+Draft 2020-12 validator; its errors carry the paths and keywords the messages are made from.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, relevance
 
 from ..assets import schema
-from ..errors import SchemaMismatchError
 from ..findings import Finding, pointer_join
 from ..load import LoadedSpec
-from .verdict import validate as _compiled
+from .messages import ErrorView, RequiredCounter, message_for
 from .wording import Suggester, quote
-
-if TYPE_CHECKING:
-    from jsonschema.exceptions import ValidationError
 
 
 def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
@@ -54,8 +50,6 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
     JSON Schema patterns are ECMA-262 regular expressions; Python's ``re``
     also lets ``$`` match before a final newline, which would accept ``"id\\n"``.
     """
-    from jsonschema.exceptions import ValidationError
-
     if not validator.is_type(instance, "string"):
         return
     ecma = pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
@@ -65,32 +59,21 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
 
 @lru_cache(maxsize=1)
 def explaining_validator() -> Any:
-    """The ``jsonschema`` Draft 2020-12 validator (ECMA-262 patterns, ``$ref`` inlined) that explains failures."""
-    import jsonschema
-
+    """The ``jsonschema`` Draft 2020-12 validator (ECMA-262 patterns, ``$ref`` inlined) that checks a spec and
+    explains its failures."""
     full = schema()
     ecma = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # untyped in types-jsonschema
         jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
     return ecma(inline_refs(full, full.get("$defs", {})))
 
 
-#: The compiled checks of a whole spec (generated code, untyped): ``data`` back, or SchemaMismatchError raised.
-compiled_checks = cast(Callable[[Any], Any], _compiled)
-
-
 def schema_is_valid(data: Any) -> bool:
-    """Whether ``data`` (parsed JSON) satisfies the schema: the compiled checks' verdict."""
-    try:
-        compiled_checks(data)
-    except SchemaMismatchError:
-        return False
-    return True
+    """Whether ``data`` (parsed JSON) satisfies the schema."""
+    return bool(explaining_validator().is_valid(data))
 
 
 def _leaf(error: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the most relevant branch's error (the descent of jsonschema's best_match)."""
-    from jsonschema.exceptions import relevance
-
     while error.validator in ("oneOf", "anyOf") and error.context:
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
@@ -118,8 +101,6 @@ def _unknown_keys(spec: LoadedSpec, error: ValidationError, instance: dict[str, 
     and ``(pointer of the object, required key)`` goes into ``answered`` so that no ``required``
     finding repeats it.
     """
-    import difflib  # only an unknown key needs the "did you mean" search, never a valid spec
-
     subschema = error.schema if isinstance(error.schema, dict) else {}
     allowed = list(subschema.get("properties", {}))
     lacking = [k for k in subschema.get("required", []) if k not in instance]
@@ -149,8 +130,6 @@ def schema_findings(spec: LoadedSpec, suggest: Suggester) -> list[Finding]:
     """
     if schema_is_valid(spec.data):
         return []
-    from .messages import ErrorView, RequiredCounter, message_for  # a valid spec needs no messages
-
     required = RequiredCounter()
     findings: list[Finding] = []
     missing: list[tuple[Finding, str]] = []

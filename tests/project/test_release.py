@@ -42,7 +42,6 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     # The package data every stage reads through importlib.resources travels in the wheel.
     for data in ("renderer/schema/mechanism.schema.json", "renderer/schema/report.schema.json", "renderer/text_metrics.py",
-                 "renderer/validate/verdict.py",
                  "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
                  "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
                  "renderer/templates/svg-colours.css",
