@@ -24,12 +24,12 @@ from msgspec import Struct, field
 from .config import Project, spec_project
 from .discovery import slug_for
 from .errors import TemplateError, UsageError
+from .figure import FigureRecord, figure_record
 from .files import display_path
 from .findings import Finding, sorted_findings
 from .layout.checks import LaidOut, lay_out
 from .load import LoadedSpec, load_spec
 from .provenance import SourceCheck, check_sources
-from .results import FigureRecord
 from .validate import check_spec
 
 
@@ -98,7 +98,6 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
         import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
 
-        from .gallery import figure_record
         from .outputs import render_outputs, selected
         from .templating import template_dir as using_templates
 

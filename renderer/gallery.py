@@ -3,7 +3,7 @@
 It is the one output of a whole build rather than of a spec: ``build`` writes it
 after every spec, when it builds a folder of specs, from the manifest's entries
 (so it also lists specs this run did not build, or that failed and kept their
-previous output).  Each entry's ``figure`` record (:func:`figure_record`)
+previous output).  Each entry's ``figure`` record (:func:`renderer.figure.figure_record`)
 carries what the page shows.  The manifest records the page's SHA-256; an
 ``index.html`` whose bytes it does not record was not written by mechdiagram
 and is never overwritten (:func:`plan_index`).
@@ -22,9 +22,7 @@ from .discovery import slug_for
 from .files import display_path, read_regular, sha256_hex
 from .findings import Finding
 from .manifest import INDEX
-from .model import Spec
 from .outputs import format_of, formats
-from .results import FigureRecord
 
 #: The gallery's heading and document title (the page's own words are English).
 INDEX_TITLE = "Figures"
@@ -49,12 +47,6 @@ class GalleryFigure(TypedDict):
     poster_dark: str | None  # and of its dark colours, for prefers-color-scheme: dark
     page: str | None  # file name of the standalone HTML page
     links: list[LinkContext]
-
-
-def figure_record(spec: Spec) -> FigureRecord:
-    """The manifest's ``figure`` record of a valid spec."""
-    return {"title": spec.title, "caption": spec.caption, "alt": spec.alt, "language": spec.language,
-            "scenarios": [{"id": s.id, "title": s.title} for s in spec.scenarios]}
 
 
 def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from msgspec import Struct, field
 
+from .figure import FigureRecord
 from .files import sha256_hex
 from .findings import Finding
 from .load import LoadedSpec
 from .provenance import SourceCheck
-
-
-class FigureRecord(TypedDict):
-    """What the gallery page shows of one spec, as the manifest keeps it (plain author text;
-    made by :func:`renderer.gallery.figure_record`)."""
-
-    title: str
-    caption: str
-    alt: str
-    language: str
-    scenarios: list[dict[str, str]]  # [{"id": ..., "title": ...}] in spec order
 
 
 class SpecResult(Struct):
