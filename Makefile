@@ -27,6 +27,7 @@ gallery: setup
 lint: setup-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	PYTHONPATH=renderer $(BIN)/lint-imports
 
 test: setup-test lint
 	./scripts/install-browser

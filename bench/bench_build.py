@@ -79,8 +79,8 @@ def layout_ms(spec: dict, repeat: int = 20) -> tuple[float, float]:
     """Median milliseconds of laying out ``spec``'s first scenario in both its layouts, wide and narrow (a build
     draws both), in this process: wall-clock time, and the CPU time of this process (which other work on a busy
     machine inflates far less)."""
-    from renderer.layout import diagram, layout_scenario
-    from renderer.model import spec_from_data
+    from mechdiagram.layout import diagram, layout_scenario
+    from mechdiagram.shared.model import spec_from_data
 
     model = spec_from_data(spec)
 

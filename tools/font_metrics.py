@@ -1,4 +1,4 @@
-"""Regenerate ``renderer/text_metrics.py`` from TrueType fonts.
+"""Regenerate ``renderer/mechdiagram/layout/text_metrics.py`` from TrueType fonts.
 
 The layout measures label text with these advance widths (in 1/1000 em) to wrap labels inside their
 boxes.  The table holds, per character, the advance of DejaVu Sans Bold (Debian ``fonts-dejavu-core``,
@@ -45,12 +45,12 @@ def main(latin_path: str, cjk_path: str) -> None:
         found = [cjk_hmtx[cjk_cmap[c]][0] for c in range(low, high + 1) if c in cjk_cmap]
         if found:
             blocks.append([low, high, round(max(found) * 1000 / cjk_units)])
-    out = Path(__file__).resolve().parent.parent / "renderer" / "text_metrics.py"
+    out = Path(__file__).resolve().parent.parent / "renderer" / "mechdiagram" / "layout" / "text_metrics.py"
     out.write_text(module_text(name, cjk_name, widths, blocks), encoding="utf-8")
 
 
 def module_text(font: str, block_font: str, widths: dict[str, int], blocks: list[list[int]]) -> str:
-    """The text of ``renderer/text_metrics.py``: the tables as Python literals, in code point order.
+    """The text of ``renderer/mechdiagram/layout/text_metrics.py``: the tables as Python literals, in code point order.
     (A module, not a JSON file: it loads from its bytecode, with no importlib.resources to import.)"""
     lines = [f"    {char!r}: {widths[char]}," for char in sorted(widths)]
     rows = [f"    (0x{low:04X}, 0x{high:04X}, {advance})," for low, high, advance in blocks]

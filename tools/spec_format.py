@@ -1,4 +1,4 @@
-"""Write docs/spec-format.md from the schema (renderer.docs.spec_format).
+"""Write docs/spec-format.md from the schema (mechdiagram.render.docs.spec_format).
 
 Run after changing schema/mechanism.schema.json; tests/editors/test_spec_docs.py fails until you do:
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from renderer.docs import spec_format
-from renderer.files import write_file
+from mechdiagram.render.docs import spec_format
+from mechdiagram.shared.files import write_file
 
 DEFAULT = Path(__file__).resolve().parents[1] / "docs" / "spec-format.md"
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renderer import locale
-from renderer.assets import locale_tags
+from mechdiagram.shared import locale
+from mechdiagram.shared.assets import locale_tags
 
 ROOT = Path(__file__).resolve().parents[2]
 MECHANISMS = ROOT / "mechanisms"
@@ -158,13 +158,13 @@ LANGUAGES = {f"lang-{tag}": tag for tag in locale_tags()}
 
 def mechanism_specs() -> list[Path]:
     """The project's own specs, as the CLI would find them."""
-    from renderer.discovery import discover
+    from mechdiagram.spec.discovery import discover
     return discover([MECHANISMS])
 
 
 def mechanism_slugs() -> list[str]:
     """The specs' slugs, ``LEAD`` first: the tests that take one figure mean the project's first spec."""
-    from renderer.discovery import slug_for
+    from mechdiagram.spec.discovery import slug_for
     return sorted((slug_for(path) for path in mechanism_specs()), key=lambda slug: slug != LEAD)
 
 
@@ -195,8 +195,8 @@ class Site:
 
 def build(specs: list[Path], out: Path) -> None:
     """Run the real build (as ``mechdiagram build`` does); fail loudly on any finding that is an error."""
-    from renderer.build import execute
-    from renderer.config import Options
+    from mechdiagram.shared.config import Options
+    from mechdiagram.site.build import execute
     report = execute(Options(mode="build", specs=specs, output=out, source_root=ROOT))
     problems = [f"{f.path}: {f.message}" for f in report.findings if f.is_error]
     assert report.exit_code == 0 and not problems, "build failed:\n" + "\n".join(problems)
@@ -268,7 +268,7 @@ def build_site(root: Path) -> Site:
     own = mechanism_specs()
     assert own, f"no specs in {MECHANISMS}"
     build(own + [specs_dir], out)
-    from renderer.discovery import slug_for
+    from mechdiagram.spec.discovery import slug_for
     site = Site(out, mechanism_slugs(), list(GENERATED))
     for path in own:
         site.specs[slug_for(path)] = json.loads(path.read_text("utf-8"))
@@ -331,7 +331,7 @@ def hex_of(colour: tuple) -> str:
 #: For every rendered <text> of every visible inline SVG (or of the SVG document itself): its category
 #: (active, dimmed or normal), its fill and opacity, and the colours of what is painted under it, found by
 #: hit testing (document.elementsFromPoint) at its centre and near its corners.  A text drawn over a halo
-#: (the text before it, the same words as a wide stroke without fill: renderer.paint) sits on its halo, which
+#: (the text before it, the same words as a wide stroke without fill: mechdiagram.render.paint) sits on its halo, which
 #: is not measured itself.  Also the painted non-text parts against the
 #: background: node borders, arrows, the active ring and the active fill.
 MEASURE_SVG_JS = r"""

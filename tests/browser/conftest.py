@@ -129,7 +129,7 @@ def axe():
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> bs.Site:
-    """Every spec in mechanisms/ plus the generated ones, built by renderer.build, and the host pages."""
+    """Every spec in mechanisms/ plus the generated ones, built by mechdiagram.site.build, and the host pages."""
     return bs.build_site(tmp_path_factory.mktemp("browser"))
 
 

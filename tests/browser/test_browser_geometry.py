@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from renderer.layout.sizes import HEAD_GAP, MIN_TEXT_PX
+from mechdiagram.layout.sizes import HEAD_GAP, MIN_TEXT_PX
 from support.topologies import topologies
 
 from . import browser_support as bs

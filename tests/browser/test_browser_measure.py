@@ -8,8 +8,8 @@ import html
 
 import pytest
 
-from renderer.measure import FONT_SIZE, text_width
-from renderer.paint import FONT_FAMILY
+from mechdiagram.layout.measure import FONT_SIZE, text_width
+from mechdiagram.render.paint import FONT_FAMILY
 
 pytestmark = pytest.mark.slow
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 #: The smallest text in a drawing, in user units (path labels), and the least a reader sees, in CSS px.
-from renderer.layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE  # noqa: E402
+from mechdiagram.layout.sizes import MIN_TEXT_PX, PATH_LABEL_SIZE  # noqa: E402
 
 
 def readme_picture() -> str:

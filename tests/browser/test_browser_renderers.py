@@ -10,7 +10,7 @@ is held to chromium's:
 - no cell of an 8 by 8 grid is empty (plain background) where chromium drew something;
 - every arrow label is drawn: inside the box chromium gives its words, the picture has at least
   :data:`LABEL_INK` times as many pixels of the label's colour as chromium's.  A halo painted over its label
-  (CairoSVG ignores ``paint-order``, Kozea/CairoSVG#218, so the halo is a text of its own: renderer.paint)
+  (CairoSVG ignores ``paint-order``, Kozea/CairoSVG#218, so the halo is a text of its own: mechdiagram.render.paint)
   leaves none.
 """
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from renderer.config import Options
-from renderer.serve import PreviewServer
+from mechdiagram.serve import PreviewServer
+from mechdiagram.shared.config import Options
 from support.serve import spec_with_title
 from support.specs import minimal_spec
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderer import theme
+from mechdiagram.render import theme
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

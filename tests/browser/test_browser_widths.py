@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from renderer.layout.sizes import MIN_TEXT_PX
+from mechdiagram.layout.sizes import MIN_TEXT_PX
 
 from . import browser_support as bs
 
@@ -263,7 +263,7 @@ def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_fra
     boxes at every screen width."""
     import json
 
-    from renderer.html import WIDE_SCROLLS_FROM
+    from mechdiagram.render.html import WIDE_SCROLLS_FROM
 
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "long-relay.mechanism.json").write_text(json.dumps(_wide_grid()), "utf-8")

@@ -1,4 +1,4 @@
-"""renderer.api.render_spec: one spec into its files in memory, the same bytes the CLI writes; and
+"""mechdiagram.api.render_spec: one spec into its files in memory, the same bytes the CLI writes; and
 --template-dir, whose templates come before the package's."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from renderer.api import render_spec
-from renderer.build import execute
-from renderer.config import Options
-from renderer.errors import TemplateError, UsageError
-from renderer.outputs import formats
+from mechdiagram.api import render_spec
+from mechdiagram.render.outputs import formats
+from mechdiagram.shared.config import Options
+from mechdiagram.shared.errors import TemplateError, UsageError
+from mechdiagram.site.build import execute
 from support.cli import run_cli
 from support.specs import MECHANISMS, ROOT, minimal_spec
 
 SPEC = MECHANISMS / "prefill-decode.mechanism.json"
-PACKAGE_TEMPLATES = ROOT / "renderer" / "templates"
+PACKAGE_TEMPLATES = ROOT / "renderer" / "mechdiagram" / "templates"
 
 
 def test_render_spec_gives_the_bytes_build_writes(tmp_path):

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
-from renderer.config import Options
-from renderer.stale import rebuild_command
+from mechdiagram.cli import main
+from mechdiagram.shared.config import Options
+from mechdiagram.site.stale import rebuild_command
 from support.cli import invoke
 from support.reference_spec import dumps
 from support.specs import minimal_spec

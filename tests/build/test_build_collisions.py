@@ -77,9 +77,9 @@ def test_a_skipped_spec_refused_for_a_collision_counts_as_failed_only(tmp_path, 
 def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
     import concurrent.futures
 
-    from renderer import build
-    from renderer.build import execute
-    from renderer.config import Options
+    from mechdiagram.shared.config import Options
+    from mechdiagram.site import build
+    from mechdiagram.site.build import execute
 
     started: list[int] = []
     real = concurrent.futures.ProcessPoolExecutor

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from renderer import files as files_module
-from renderer.cli import main
-from renderer.manifest import MANIFEST
+from mechdiagram.cli import main
+from mechdiagram.shared import files as files_module
+from mechdiagram.site.manifest import MANIFEST
 from support.cli import invoke, run_cli
 from support.outputs import EXPECTED_FILES, sha, snapshot
 from support.reference_spec import dumps, reference_spec, write_sources
@@ -234,7 +234,7 @@ def test_a_spec_failed_by_a_name_collision_leaves_no_staged_file(tmp_path):
 def test_an_interrupted_build_leaves_the_previous_output_and_no_staged_file(tmp_path, monkeypatch):
     """Ctrl-C while the third spec renders: the files staged for the first two are removed, every file
     of the previous build is as it was, and the manifest is the previous one."""
-    import renderer.build as build_module
+    import mechdiagram.site.build as build_module
 
     specs = tmp_path / "specs"
     specs.mkdir()
@@ -267,7 +267,7 @@ def test_an_interrupted_parallel_build_stops_its_workers_and_leaves_no_staged_fi
     import multiprocessing
     import time
 
-    import renderer.build as build_module
+    import mechdiagram.site.build as build_module
 
     specs = tmp_path / "specs"
     specs.mkdir()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import html5lib
 
-from renderer.outputs import formats
+from mechdiagram.render.outputs import formats
 from support.cli import invoke
 from support.specs import minimal_spec
 

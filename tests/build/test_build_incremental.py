@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from renderer import __version__
-from renderer.build import execute
-from renderer.config import Options
-from renderer.manifest import MANIFEST
+from mechdiagram import __version__
+from mechdiagram.shared.config import Options
+from mechdiagram.site.build import execute
+from mechdiagram.site.manifest import MANIFEST
 from support.cli import run_cli
 from support.specs import minimal_spec
 
@@ -50,7 +50,7 @@ def test_an_unchanged_spec_is_not_rebuilt(tmp_path, monkeypatch):
     key = _entry(tmp_path)["build"]
     assert len(key) == 64
     rendered: list[Path] = []
-    import renderer.build as build_module
+    import mechdiagram.site.build as build_module
     real = build_module.process
     monkeypatch.setattr(build_module, "process", lambda path, options: rendered.append(path) or real(path, options))
     second = execute(_options(tmp_path))
@@ -195,7 +195,9 @@ def test_the_build_key_does_not_depend_on_where_the_project_lives(tmp_path):
 def test_the_build_key_does_not_depend_on_an_unused_optional_extra(monkeypatch):
     """A build without --png must key the same whether or not the raster extra is installed (a committed
     manifest once changed with the machine's installed extras)."""
-    from renderer import buildkey, errors, raster
+    from mechdiagram.render import raster
+    from mechdiagram.shared import errors
+    from mechdiagram.site import buildkey
 
     with_extra = buildkey.run_key(template_dir=None).digest
 
@@ -223,7 +225,9 @@ def test_a_no_op_rebuild_says_that_nothing_was_written(tmp_path, monkeypatch):
 
 def test_the_message_catalogue_and_the_picture_fonts_are_in_the_build_key(monkeypatch):
     """Editing a locale file (an editable install) rebuilt nothing; the fonts decide every PNG and GIF."""
-    from renderer import assets, buildkey, raster
+    from mechdiagram.render import raster
+    from mechdiagram.shared import assets
+    from mechdiagram.site import buildkey
 
     names = [name for name, _ in assets.package_data()]
     assert {f"locales/{tag}.json" for tag in assets.locale_tags()} <= set(names)
@@ -241,7 +245,7 @@ def test_the_message_catalogue_and_the_picture_fonts_are_in_the_build_key(monkey
 
 
 def test_a_template_through_a_linked_folder_is_in_the_key_and_a_link_loop_ends(tmp_path):
-    from renderer.buildkey import _folder_files
+    from mechdiagram.site.buildkey import _folder_files
 
     templates = tmp_path / "templates"
     shared = templates / "shared-parts"

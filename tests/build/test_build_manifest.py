@@ -13,7 +13,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
+from mechdiagram.cli import main
 from support.cli import invoke
 from support.reference_spec import reference_spec, write_sources
 from support.specs import minimal_spec
@@ -108,7 +108,7 @@ def test_concurrent_builds_into_one_folder_keep_both_manifest_entries(tmp_path):
         (tmp_path / name).mkdir()
         (tmp_path / name / f"{name}.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
     for attempt in range(3):
-        runs = [subprocess.Popen([sys.executable, "-m", "renderer", "build", name, "-o", f"out{attempt}"],
+        runs = [subprocess.Popen([sys.executable, "-m", "mechdiagram", "build", name, "-o", f"out{attempt}"],
                                  cwd=tmp_path, stderr=subprocess.PIPE) for name in ("a", "b")]
         assert [run.wait(timeout=60) for run in runs] == [0, 0]
         manifest = json.loads((tmp_path / f"out{attempt}" / "manifest.json").read_text("utf-8"))

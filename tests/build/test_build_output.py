@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from renderer.build import execute
-from renderer.config import Options
-from renderer.outputs import formats
+from mechdiagram.render.outputs import formats
+from mechdiagram.shared.config import Options
+from mechdiagram.site.build import execute
 from support.cli import invoke, run_subprocess
 from support.outputs import EXPECTED_FILES, snapshot
 from support.reference_spec import reference_spec, write_reference

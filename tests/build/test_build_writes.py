@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from renderer import files as files_module
-from renderer.errors import OutputError
-from renderer.files import write_file
+from mechdiagram.shared import files as files_module
+from mechdiagram.shared.errors import OutputError
+from mechdiagram.shared.files import write_file
 
 OLD, NEW = b"old contents\n", b"new contents\n"
 
@@ -115,7 +115,7 @@ def test_a_directory_in_the_way_is_a_clear_error(tmp_path):
 def test_staging_removes_what_its_workers_staged_and_never_handed_over(tmp_path):
     """An interrupted parallel build: a worker staged a file whose result never reached the build.  Closing
     the staging removes every temporary file named for this build's workers, and nothing of another build's."""
-    from renderer.staging import Staging
+    from mechdiagram.site.staging import Staging
 
     folder = tmp_path / "out"
     folder.mkdir()
@@ -135,7 +135,7 @@ def test_staging_removes_what_its_workers_staged_and_never_handed_over(tmp_path)
 def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch):
     """stage_file in a worker marked for build 123: the temporary file is .NAME.123wPID-N.tmp, which the
     build's Staging.close finds; a file that holds the bytes already is not staged."""
-    from renderer.files import stage_file, worker_tag
+    from mechdiagram.shared.files import stage_file, worker_tag
 
     monkeypatch.setattr(files_module, "_TAG", [])
     worker_tag(123)
@@ -149,8 +149,8 @@ def test_a_worker_names_its_temporary_files_for_its_build(tmp_path, monkeypatch)
 def test_staging_writes_on_its_pool_and_leaves_no_thread_once_closed(tmp_path):
     import threading
 
-    from renderer import staging as staging_module
-    from renderer.staging import Staging
+    from mechdiagram.site import staging as staging_module
+    from mechdiagram.site.staging import Staging
 
     writers: dict[str, str] = {}
     real = staging_module.stage_file
@@ -174,7 +174,7 @@ def test_staging_writes_on_its_pool_and_leaves_no_thread_once_closed(tmp_path):
 
 
 def test_an_error_writing_the_first_owners_file_comes_at_commit_and_leaves_nothing(tmp_path):
-    from renderer.staging import Staging
+    from mechdiagram.site.staging import Staging
 
     (tmp_path / "a.svg").mkdir()  # a folder where the file goes
     staging = Staging(tmp_path, 2)

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from renderer.discovery import discover
+from mechdiagram.spec.discovery import discover
 from support.cli import invoke
 from support.specs import minimal_spec
 
@@ -122,8 +122,8 @@ def test_only_a_locked_folder_is_a_usage_error_that_names_it(tmp_path, monkeypat
 def test_the_preview_names_a_folder_it_cannot_read_once(tmp_path, monkeypatch, locked, write):
     """``serve`` shows an unreadable folder's warning among the build's findings (its page and terminal), whether
     it builds in memory or into an output folder, and previews the other specs."""
-    from renderer.config import Options
-    from renderer.serve.snapshot import build_snapshot
+    from mechdiagram.serve.snapshot import build_snapshot
+    from mechdiagram.shared.config import Options
 
     _project(tmp_path)
     monkeypatch.chdir(tmp_path)

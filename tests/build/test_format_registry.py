@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from renderer import outputs
-from renderer.build import execute
-from renderer.config import Options
-from renderer.load import parse_text
-from renderer.manifest import INDEX, MANIFEST
-from renderer.outputs import OutputFormat, owned_by, render_outputs
-from renderer.validate import check_spec
+from mechdiagram.render import outputs
+from mechdiagram.render.outputs import OutputFormat, owned_by, render_outputs
+from mechdiagram.shared.config import Options
+from mechdiagram.site.build import execute
+from mechdiagram.site.manifest import INDEX, MANIFEST
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import check_spec
 
 SPEC = Path(__file__).resolve().parents[2] / "mechanisms" / "prefill-decode.mechanism.json"
 

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from renderer.manifest import JOURNAL, MANIFEST
-from renderer.staging import stale_temporaries
+from mechdiagram.site.manifest import JOURNAL, MANIFEST
+from mechdiagram.site.staging import stale_temporaries
 from support.cli import invoke
 from support.specs import ROOT, minimal_spec
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; workers end with "
                                 "their parent on Linux only")
 
-#: Specs in a build that starts worker processes (renderer.build.PARALLEL_THRESHOLD is 8).
+#: Specs in a build that starts worker processes (mechdiagram.site.build.PARALLEL_THRESHOLD is 8).
 SPECS = 12
 
 
@@ -40,8 +40,8 @@ def _specs(folder: Path, scenario: str = "main", count: int = SPECS) -> None:
 
 def _start_build(cwd: Path, *args: str) -> subprocess.Popen[bytes]:
     """``mechdiagram build specs -o out`` in ``cwd``, from this tree's code, in a process group of its own."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-c", "from renderer.cli import run; run()", "build", "specs", "-o",
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "renderer")}
+    return subprocess.Popen([sys.executable, "-c", "from mechdiagram.cli import run; run()", "build", "specs", "-o",
                              "out", "--source-root", ".", *args], cwd=cwd, env=environment, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from renderer.config import Options
-from renderer.manifest import MANIFEST
-from renderer.serve.snapshot import build_snapshot
+from mechdiagram.serve.snapshot import build_snapshot
+from mechdiagram.shared.config import Options
+from mechdiagram.site.manifest import MANIFEST
 from support.cli import invoke
 from support.specs import minimal_spec
 

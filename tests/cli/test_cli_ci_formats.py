@@ -8,8 +8,8 @@ import json
 import jsonschema
 import pytest
 
-from renderer.findings import Finding
-from renderer.report import format_github
+from mechdiagram.cli.report import format_github
+from mechdiagram.shared.findings import Finding
 from support.cli import invoke
 from support.specs import ROOT, minimal_spec
 from support.specs import position as where

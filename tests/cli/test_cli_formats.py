@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from renderer.cli import main
-from renderer.report import printable
+from mechdiagram.cli import main
+from mechdiagram.cli.report import printable
 from support.cli import invoke, run_cli
 from support.specs import minimal_spec
 from support.specs import position as where

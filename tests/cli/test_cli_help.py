@@ -10,7 +10,7 @@ import sys
 import click
 import pytest
 
-from renderer.cli import main
+from mechdiagram.cli import main
 from support.cli import invoke
 
 COMMANDS = ["build", "check", "hash", "new", "schema", "serve", "templates", "validate"]
@@ -53,7 +53,7 @@ def test_the_group_lists_each_command_once_in_order_whichever_was_loaded_first()
 
 
 def test_a_mistyped_command_is_told_the_one_meant_though_no_command_was_loaded():
-    done = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", "bulid"], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", "from mechdiagram.cli import run; run()", "bulid"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2
     assert "No such command 'bulid'" in done.stderr and "Did you mean 'build'?" in done.stderr, done.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
+from mechdiagram.cli import main
 
 
 @pytest.mark.parametrize("toml, message", [
@@ -30,7 +30,7 @@ def test_schema_dash_prints_and_a_link_is_replaced_not_written_through(tmp_path,
     (neither a file nor missing) is refused with a message, not replaced by a file."""
     import os
 
-    from renderer.assets import schema_text
+    from mechdiagram.shared.assets import schema_text
 
     monkeypatch.chdir(tmp_path)
     printed = CliRunner().invoke(main, ["schema", "-o", "-"])

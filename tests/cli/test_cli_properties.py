@@ -3,7 +3,7 @@
 Inputs are random bytes and text, random JSON, near-JSON (a valid spec's text with random edits),
 mutated specs (keys deleted, values replaced by random JSON, text replaced by control characters,
 markup or lone surrogates, references pointed at random names) and specs built to be valid.  No
-exception may escape ``renderer.cli.main`` (CliRunner with ``catch_exceptions=False``), every finding
+exception may escape ``mechdiagram.cli.main`` (CliRunner with ``catch_exceptions=False``), every finding
 line must have the ``FILE[:LINE:COLUMN]: error: ... [rule]`` form, and when the exit status is 0 every
 SVG parses as XML and no HTML holds an element or attribute the plain build does not (HTML parsed
 with html5lib, :mod:`support.html_doc`).
@@ -23,8 +23,8 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from renderer.cli import main
-from renderer.outputs import formats
+from mechdiagram.cli import main
+from mechdiagram.render.outputs import formats
 from support.cli import FINDING, SUMMARY
 from support.html_doc import attributes, parse_html, tags
 from support.specs import minimal_spec

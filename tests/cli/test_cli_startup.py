@@ -21,7 +21,7 @@ HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.pro
 PROBE = """
 import sys
 before = set(sys.modules)
-from renderer.cli import main
+from mechdiagram.cli import main
 try:
     main(sys.argv[1:], standalone_mode=False)
 except SystemExit:
@@ -44,14 +44,14 @@ def test_version_imports_nothing_of_the_pipeline():
 
 
 #: The definitions of the commands other than build, validate and check.
-OTHER_COMMANDS = ("renderer.cli.authoring", "renderer.cli.preview")
+OTHER_COMMANDS = ("mechdiagram.cli.authoring", "mechdiagram.cli.preview")
 
 
 @pytest.mark.slow
 def test_a_command_loads_its_own_definition_alone():
-    assert _loaded("--version", watched=(*OTHER_COMMANDS, "renderer.cli.specs")) == set()
+    assert _loaded("--version", watched=(*OTHER_COMMANDS, "mechdiagram.cli.specs")) == set()
     assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json"), watched=OTHER_COMMANDS) == set()
-    assert _loaded("schema", watched=(*OTHER_COMMANDS, "renderer.cli.specs")) == {"renderer.cli.authoring"}
+    assert _loaded("schema", watched=(*OTHER_COMMANDS, "mechdiagram.cli.specs")) == {"mechdiagram.cli.authoring"}
 
 
 @pytest.mark.slow
@@ -62,7 +62,7 @@ def test_validating_a_valid_spec_needs_no_templates_or_drawing():
 @pytest.mark.slow
 def test_building_one_spec_starts_no_process_pool(tmp_path):
     loaded = _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
-                     "--source-root", str(ROOT), watched=(*HEAVY, "renderer.raster"))
+                     "--source-root", str(ROOT), watched=(*HEAVY, "mechdiagram.render.raster"))
     # nor the rasteriser's module
     assert loaded == {"jinja2", "jsonschema", "svgwrite"}
     # A no-op rebuild renders nothing, so it loads neither templates nor the drawing.
@@ -73,7 +73,7 @@ def test_building_one_spec_starts_no_process_pool(tmp_path):
 def _stderr_on_a_terminal(args: list[str], cwd: Path) -> str:
     """Run the CLI with stderr on a pseudo-terminal; returns what it wrote there."""
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-c", "from renderer.cli import run; run()", *args], cwd=cwd,
+    process = subprocess.Popen([sys.executable, "-c", "from mechdiagram.cli import run; run()", *args], cwd=cwd,
                                stdout=subprocess.DEVNULL, stderr=follower, stdin=subprocess.DEVNULL)
     os.close(follower)
     chunks = []
@@ -95,7 +95,7 @@ def test_a_progress_bar_on_a_terminal_and_none_otherwise(tmp_path):
     args = ["build", str(MECHANISMS), "-o", str(tmp_path / "out"), "--source-root", str(ROOT), "--force"]
     on_terminal = _stderr_on_a_terminal(args, tmp_path)
     assert "Building" in on_terminal and "100%" in on_terminal
-    piped = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", *args], cwd=tmp_path,
+    piped = subprocess.run([sys.executable, "-c", "from mechdiagram.cli import run; run()", *args], cwd=tmp_path,
                            capture_output=True, text=True, timeout=60)
     assert piped.returncode == 0
     assert "Building" not in piped.stderr and "%" not in piped.stderr

@@ -14,7 +14,7 @@ from support.specs import MECHANISMS
 PROBE = """
 import sys
 {setup}
-from renderer.entry import run
+from mechdiagram.entry import run
 sys.argv = ["mechdiagram", *sys.argv[1:]]
 run()
 """
@@ -53,7 +53,7 @@ def test_other_threads_and_a_thread_pool_left_running_are_waited_for():
 def test_a_long_output_reaches_a_pipe_whole():
     import io
 
-    from renderer.assets import schema_text
+    from mechdiagram.shared.assets import schema_text
 
     done = _run("", "schema")
     assert done.returncode == 0
@@ -87,12 +87,12 @@ def test_a_reader_that_goes_away_gets_no_traceback():
 
 @pytest.mark.slow
 def test_python_m_renderer_ends_as_python_does_for_what_wraps_it(tmp_path):
-    """cProfile writes its profile at exit: `python -m cProfile -o F -m renderer` writes one."""
+    """cProfile writes its profile at exit: `python -m cProfile -o F -m mechdiagram` writes one."""
     profile = tmp_path / "prof.out"
-    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "renderer", "--version"],
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "mechdiagram", "--version"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("mechdiagram, version ")
     assert profile.stat().st_size > 1000
-    usage = subprocess.run([sys.executable, "-m", "renderer", "validate", "--no-such-option"], capture_output=True,
+    usage = subprocess.run([sys.executable, "-m", "mechdiagram", "validate", "--no-such-option"], capture_output=True,
                            text=True, timeout=60)
     assert usage.returncode == 2

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from renderer.assets import schema
-from renderer.errors import OutputExistsError, UsageError
-from renderer.files import sha256_hex, write_file
-from renderer.outputs import formats
-from renderer.scaffold import plan_new, write_new
+from mechdiagram.cli.scaffold import plan_new, write_new
+from mechdiagram.render.outputs import formats
+from mechdiagram.shared.assets import schema
+from mechdiagram.shared.errors import OutputExistsError, UsageError
+from mechdiagram.shared.files import sha256_hex, write_file
 from support.cli import invoke
 
 
@@ -55,7 +55,7 @@ def test_new_spec_validates_builds_and_pins_its_notes(folder):
     notes_path = folder / "mechanisms" / "queue.notes.md"
     assert made.stderr.splitlines()[0] == "wrote mechanisms/queue.mechanism.json and mechanisms/queue.notes.md"
     spec = json.loads(spec_path.read_text("utf-8"))
-    # No pyproject.toml or .git above: the source root is the spec's own folder (renderer.config.spec_project).
+    # No pyproject.toml or .git above: the source root is the spec's own folder (mechdiagram.shared.config.spec_project).
     assert spec["sources"][0]["path"] == "queue.notes.md"
     assert spec["sources"][0]["sha256"] == sha256_hex(notes_path.read_bytes())
     assert spec["title"] == "Queue"

@@ -8,8 +8,8 @@ import json
 import jsonschema
 import pytest
 
-from renderer.load import parse_text
-from renderer.validate import validate
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import validate
 from support.specs import MECHANISMS, ROOT, TESTS
 
 SCHEMA = json.loads((ROOT / "schema" / "mechanism.schema.json").read_text("utf-8"))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from renderer.assets import schema
+from mechdiagram.shared.assets import schema
 from support.cli import invoke
 from support.specs import ROOT
 
@@ -96,7 +96,7 @@ def test_new_does_not_look_above_the_project(tmp_path, monkeypatch):
 
 def test_readme_shows_the_editor_set_up_and_no_checkout_path_command():
     readme = (ROOT / "README.md").read_text("utf-8")
-    assert "python -P -c" not in readme and "renderer.__file__" not in readme
+    assert "python -P -c" not in readme and "mechdiagram.__file__" not in readme
     section = readme.split("### new, schema: starting a spec and editor set-up", 1)[1].split("\n## ", 1)[0]
     block = section.split("```json\n", 1)[1].split("```", 1)[0]
     settings = json.loads(block)

@@ -7,9 +7,9 @@ import json
 import runpy
 import sys
 
-from renderer.assets import schema
-from renderer.docs import spec_format
-from renderer.templating import markdown_code, markdown_text
+from mechdiagram.render.docs import spec_format
+from mechdiagram.render.templating import markdown_code, markdown_text
+from mechdiagram.shared.assets import schema
 from support.specs import ROOT
 
 DOC = ROOT / "docs" / "spec-format.md"

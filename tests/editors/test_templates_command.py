@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from renderer.assets import SITE_TEMPLATES
+from mechdiagram.shared.assets import SITE_TEMPLATES
 from support.cli import run_cli
 from support.specs import ROOT, minimal_spec
 
-PACKAGE_TEMPLATES = ROOT / "renderer" / "templates"
+PACKAGE_TEMPLATES = ROOT / "renderer" / "mechdiagram" / "templates"
 
 
 def test_the_copies_are_the_built_in_templates_and_build_the_same_bytes(tmp_path, monkeypatch):

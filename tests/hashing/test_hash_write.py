@@ -12,9 +12,9 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-import renderer.hashing
-from renderer.cli import main
-from renderer.errors import OutputError
+import mechdiagram.spec.hashing
+from mechdiagram.cli import main
+from mechdiagram.shared.errors import OutputError
 from support.cli import invoke, run_cli
 from support.reference_spec import dumps, reference_spec, write_sources
 from support.specs import minimal_spec
@@ -237,14 +237,14 @@ def test_a_spec_that_cannot_be_written_does_not_stop_the_others(pinned, monkeypa
     root, digests = pinned
     for name in ("a", "b"):
         (root / f"{name}.mechanism.json").write_text(_spec_text(reference_spec()), "utf-8")
-    real_write = renderer.hashing.write_file
+    real_write = mechdiagram.spec.hashing.write_file
 
     def refuse_a(path, data, mode=None):
         if path.name == "a.mechanism.json":
             raise OutputError("cannot write a.mechanism.json: Read-only file system")
         return real_write(path, data, mode=mode)
 
-    monkeypatch.setattr(renderer.hashing, "write_file", refuse_a)
+    monkeypatch.setattr(mechdiagram.spec.hashing, "write_file", refuse_a)
     result = invoke("hash", "--write", "--format", "json", "a.mechanism.json", "b.mechanism.json")
     assert result.exit_code == 1
     document = json.loads(result.stdout)
@@ -269,20 +269,20 @@ def test_hash_write_keeps_an_edit_saved_while_it_hashes(tmp_path, monkeypatch):
     spec = tmp_path / "s.mechanism.json"
     spec.write_text(json.dumps(data, indent=2), "utf-8")
     edited = json.dumps({**data, "title": "Saved while hashing"}, indent=2)
-    real_sha256 = renderer.hashing.file_sha256
+    real_sha256 = mechdiagram.spec.hashing.file_sha256
 
     def hashed_while_saved(path):
         digest = real_sha256(path)
         spec.write_text(edited, "utf-8")  # the editor's save, before hash --write is done
         return digest
 
-    monkeypatch.setattr(renderer.hashing, "file_sha256", hashed_while_saved)
+    monkeypatch.setattr(mechdiagram.spec.hashing, "file_sha256", hashed_while_saved)
     result = invoke("hash", "--write", "s.mechanism.json")
     assert spec.read_text("utf-8") == edited
     assert result.exit_code == 1
     assert ("s.mechanism.json: error: changed while its sources were hashed, so nothing was written (the edit is "
             "kept); run hash --write again [spec-changed]") in result.stderr, result.stderr
-    monkeypatch.setattr(renderer.hashing, "file_sha256", real_sha256)
+    monkeypatch.setattr(mechdiagram.spec.hashing, "file_sha256", real_sha256)
     again = invoke("hash", "--write", "s.mechanism.json")
     assert again.exit_code == 0, again.stderr
     written = json.loads(spec.read_text("utf-8"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from xml.etree import ElementTree
 
-from renderer.assets import locale_messages
-from renderer.locale import FSI, PDI
+from mechdiagram.shared.assets import locale_messages
+from mechdiagram.shared.locale import FSI, PDI
 from support.html_doc import parse_html
 from support.outputs import render
 from support.specs import minimal_spec

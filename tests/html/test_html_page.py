@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from renderer.html import figure_context, render_page
-from renderer.model import spec_from_data
+from mechdiagram.render.html import figure_context, render_page
+from mechdiagram.shared.model import spec_from_data
 from support.html_doc import Node, parse_html, raw_text
 from support.outputs import build_html
 from support.reference_spec import STEPS, reference_spec
@@ -66,7 +66,7 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     """The container query's breakpoint is where the wide drawing's 13 px path labels would render at 12 CSS px,
     or WIDE_SCROLLS_FROM (960 px) when that is less: on a screen that wide the wide drawing keeps its 12 px width
     and scrolls in its frame rather than give way to the phone's column."""
-    from renderer.html import WIDE_SCROLLS_FROM, wide_from
+    from mechdiagram.render.html import WIDE_SCROLLS_FROM, wide_from
 
     wide = document.find("div", "md-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
@@ -237,7 +237,7 @@ def test_prose_keeps_a_number_with_its_unit_and_a_last_number_with_its_word(tmp_
 
 
 def test_tab_rows_split_a_count_that_one_row_cannot_hold_into_two_even_rows():
-    from renderer.html import TAB_GAP, TAB_SIZE, tab_rows
+    from mechdiagram.render.html import TAB_GAP, TAB_SIZE, tab_rows
 
     assert tab_rows((8, 8, 2, 5)) == [
         {"count": 5, "columns": 3, "one": 5 * TAB_SIZE + 4 * TAB_GAP, "two": 3 * TAB_SIZE + 2 * TAB_GAP},
@@ -247,8 +247,8 @@ def test_tab_rows_split_a_count_that_one_row_cannot_hold_into_two_even_rows():
 
 def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
     """The summary under the page's heading ran the whole 82rem page (170 characters a line) at the browser's
-    tight line height, beside a caption of 70 characters: one measure for both, from renderer.theme."""
-    from renderer import theme
+    tight line height, beside a caption of 70 characters: one measure for both, from mechdiagram.render.theme."""
+    from mechdiagram.render import theme
 
     data = minimal_spec()
     data["description"] = "A request waits 18 ms in the queue."

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from renderer.model import spec_from_data
-from renderer.timeline import Timeline
+from mechdiagram.render.timeline import Timeline
+from mechdiagram.shared.model import spec_from_data
 from support.css import parse_css
 from support.html_doc import Node, parse_html, raw_text
 from support.outputs import build_html

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import jinja2
 
-from renderer import templating
-from renderer.api import render_spec
-from renderer.outputs import formats
+from mechdiagram.api import render_spec
+from mechdiagram.render import templating
+from mechdiagram.render.outputs import formats
 from support.specs import MECHANISMS, ROOT
 
 SPEC = MECHANISMS / "prefill-decode.mechanism.json"

@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-from renderer.layout import diagram, grid_cells, layout_scenario
-from renderer.layout import sizes as L
-from renderer.measure import text_width, wrap
-from renderer.model import spec_from_data
+from mechdiagram.layout import diagram, grid_cells, layout_scenario
+from mechdiagram.layout import sizes as L
+from mechdiagram.layout.measure import text_width, wrap
+from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import LABELS, LANES, reference_spec
 from support.specs import minimal_spec
 
@@ -305,7 +305,7 @@ def test_a_long_word_keeps_its_box_wide_enough_to_stay_whole():
 def test_cjk_wrapping_never_starts_a_line_with_closing_punctuation():
     """JLREQ line-start prohibition: a comma, colon or full stop that would begin a line takes the character
     before it along, at every width, and no character is lost or added."""
-    from renderer.measure import NO_LINE_START, wrap
+    from mechdiagram.layout.measure import NO_LINE_START, wrap
 
     text = "一个很长的中文标签，用来测试换行是否正确：日本語のラベル：テスト。"
     for width in range(40, 240, 7):
@@ -319,7 +319,7 @@ def test_a_short_panel_heading_sits_at_the_top_and_values_wrap_balanced():
     """The panel keeps room for its longest heading; a shorter one sits at the top of that room, the spare
     room under it (a new user and a designer both read a blank band above a heading as a fault); a value on
     several lines is balanced, no word left alone."""
-    from renderer.layout.panel import panel
+    from mechdiagram.layout.panel import panel
 
     data = reference_spec()
     data["scenarios"][0]["steps"][0]["title"] = "A step title long enough for two lines"
@@ -341,7 +341,7 @@ def test_a_short_panel_heading_sits_at_the_top_and_values_wrap_balanced():
     ("。。。。。。", 20, None),  # nothing but marks: broken where the width says, nothing lost
 ])
 def test_a_moved_line_start_keeps_marks_and_characters_together(text, width, lines):
-    from renderer.measure import NO_LINE_START
+    from mechdiagram.layout.measure import NO_LINE_START
 
     got = wrap(text, width)
     assert "".join(got) == text
@@ -394,7 +394,7 @@ def test_a_lane_name_too_long_for_the_header_column_heads_its_lane_from_above():
 
 
 def test_a_box_label_on_several_lines_is_balanced_and_keeps_its_words():
-    from renderer.layout.placement import box_lines
+    from mechdiagram.layout.placement import box_lines
 
     assert box_lines("paused: no token", 140) == ("paused:", "no token")  # greedy: "paused: no" / "token"
     for label in ("Scheduler: admits requests into the running batch and owns their KV-cache pages",
@@ -468,7 +468,7 @@ def test_a_unit_keeps_arabic_punctuation_and_brackets_with_its_number(text, kept
 def test_a_narrow_panel_puts_each_value_under_its_label_at_full_width():
     """Under STACKED_PANEL_WIDTH (the narrow layout's panel), a label and its value each take the whole width:
     "Since the long prompt arrived" on two lines, not four; the value starts under the label's last line."""
-    from renderer.layout.panel import panel
+    from mechdiagram.layout.panel import panel
 
     data = reference_spec()
     data["stateLabels"] = {"since": "Since the long prompt arrived", "gap": "Gap"}
@@ -499,7 +499,7 @@ def test_strips_stay_beside_many_labelled_routes_that_have_room():
 def test_the_narrow_layout_stacks_its_panel_up_to_the_wide_layouts_least_width():
     """Routes on tracks widen a narrow figure past a phone's 400 units; its panel still stacks while it is
     narrower than any wide layout's panel."""
-    from renderer.layout.sizes import MIN_WIDTH, STACKED_PANEL_WIDTH
+    from mechdiagram.layout.sizes import MIN_WIDTH, STACKED_PANEL_WIDTH
 
     assert STACKED_PANEL_WIDTH == MIN_WIDTH - 2 * L.MARGIN  # every wide panel is at least this wide
     checked = 0
@@ -516,7 +516,7 @@ def test_the_narrow_layout_stacks_its_panel_up_to_the_wide_layouts_least_width()
 
 
 def test_the_header_column_is_as_wide_as_its_names_need_within_bounds():
-    from renderer.layout.placement import lane_headers
+    from mechdiagram.layout.placement import lane_headers
 
     assert lane_headers(["Engine work", None, "KV cache"]) == (L.LANE_HEADER_WIDTH, [("Engine work",), (), ("KV cache",)])
     width, lines = lane_headers(["Load balancer", "App server 1"])  # 116 wrapped both to two lines

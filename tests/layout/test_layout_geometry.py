@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from renderer.layout import diagram, layout_scenario
-from renderer.layout.geometry import Rect
-from renderer.layout.sizes import HEAD_GAP, MIN_TEXT_PX, PAD_X, PATH_LABEL_SIZE
-from renderer.measure import text_width
-from renderer.model import spec_from_data
+from mechdiagram.layout import diagram, layout_scenario
+from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.measure import text_width
+from mechdiagram.layout.sizes import HEAD_GAP, MIN_TEXT_PX, PAD_X, PATH_LABEL_SIZE
+from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import reference_spec
 from support.specs import MECHANISMS
 from support.topologies import topologies
@@ -215,8 +215,8 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
     """The narrow layout of a topology or gallery spec: each labelled route on a track, with where its label is
     (``"stub"``: on one of its stubs by the column; ``"track"``: beside its track), checking as it goes that the
     nearest line is the one the label names; and the column's right edge."""
-    from renderer.layout.sizes import ARROW_HEAD
-    from renderer.layout.stacked import OWN_STUB_AIR, STUB_LABEL_INSET
+    from mechdiagram.layout.sizes import ARROW_HEAD
+    from mechdiagram.layout.stacked import OWN_STUB_AIR, STUB_LABEL_INSET
 
     stub_air, track_air = 10.0, 16.0
     shapes = topologies()
@@ -272,7 +272,7 @@ def test_a_straight_narrow_run_keeps_off_the_lane_name_it_crosses():
     """Narrow layout: the last box of one lane and the first of the next are neighbours, and the straight run
     between them crosses the next lane's header; where the column leaves room beside the name, the run goes
     there, CLEARANCE right of the name's text, and never across it."""
-    from renderer.layout.sizes import CLEARANCE, FONT_SIZE
+    from mechdiagram.layout.sizes import CLEARANCE, FONT_SIZE
 
     data = reference_spec()
     for target in data["targets"].values():
@@ -297,8 +297,8 @@ def test_the_narrow_column_takes_the_room_its_routes_leave(name):
     """The narrow drawing is NARROW_MIN_WIDTH wide at least: its boxes widen into the room the tracks leave, so
     their labels need no more lines than in a column of NARROW_BOX_MAX_WIDTH, and the drawing stays that wide;
     a column a long word widened wraps every label to its width."""
-    from renderer.layout.placement import box_lines
-    from renderer.layout.sizes import NARROW_BOX_MAX_WIDTH, NARROW_MIN_WIDTH
+    from mechdiagram.layout.placement import box_lines
+    from mechdiagram.layout.sizes import NARROW_BOX_MAX_WIDTH, NARROW_MIN_WIDTH
 
     spec = spec_from_data(SHAPES[name])
     drawn = diagram(spec, narrow=True)
@@ -317,7 +317,7 @@ def test_the_narrow_column_takes_the_room_its_routes_leave(name):
 def test_a_widened_narrow_column_never_puts_text_outside_its_box(paths):
     """The narrow column widens up to BOX_WORD_WIDTH and no further: a line wrapped for a wider box than that
     ran 0.6 units out of a box capped at 260."""
-    from renderer.layout.sizes import PAD_X
+    from mechdiagram.layout.sizes import PAD_X
     from support.topologies import with_graph
 
     nodes = {"a": "pool cache memory memory a key attention request cache attention", "b": "short"}
@@ -340,7 +340,7 @@ def test_a_track_with_no_free_place_is_not_clean():
 def test_a_narrow_column_with_no_routes_beside_it_takes_the_drawings_width():
     """batching and kv-cache-bytes have no paths: their phone column was as narrow as "step 1" needs (96 units)
     beside an empty strip of 150; now every box is the drawing's width less its margins and the bands' pads."""
-    from renderer.layout.sizes import BAND_PAD, MARGIN, NARROW_MIN_WIDTH
+    from mechdiagram.layout.sizes import BAND_PAD, MARGIN, NARROW_MIN_WIDTH
 
     data = json.loads((MECHANISMS / "batching.mechanism.json").read_text("utf-8"))
     drawn = diagram(spec_from_data(data), narrow=True)
@@ -393,7 +393,7 @@ def test_no_arrow_label_straddles_the_line_between_two_lane_bands(name):
     """The page-coloured line between two lanes' bands ran through prefill-decode's "logits" and "next
     input": a row gap that a labelled path crosses now holds the label in one band's half, and the label slides
     off the line along its route."""
-    from renderer.layout.sizes import STRIP_AIR
+    from mechdiagram.layout.sizes import STRIP_AIR
 
     drawn = diagram(spec_from_data(SHAPES[name]))
     bands = sorted(drawn.bands, key=lambda band: band.y)

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from renderer.layout import diagram, layout_scenario
-from renderer.layout.geometry import Rect
-from renderer.layout.labels import AMBIGUOUS, LABEL_GAP
-from renderer.layout.routing import NEAR
-from renderer.model import spec_from_data
+from mechdiagram.layout import diagram, layout_scenario
+from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.labels import AMBIGUOUS, LABEL_GAP
+from mechdiagram.layout.routing import NEAR
+from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import reference_spec
 from support.specs import MECHANISMS
 from support.topologies import serving_flow, topologies
@@ -107,7 +107,7 @@ def test_each_label_is_beside_its_own_route_and_nearer_it_than_any_other(name):
 
 def test_a_label_moves_to_the_side_where_no_other_route_runs():
     """Two vertical routes side by side: the left one's label goes to its left, not between the two."""
-    from renderer.layout.labels import place_labels
+    from mechdiagram.layout.labels import place_labels
 
     routes = {"a": [(100.0, 0.0), (100.0, 200.0)], "b": [(150.0, 200.0), (150.0, 0.0)]}
     lines = {"a": (("a long label",),)}
@@ -142,7 +142,7 @@ def test_a_source_fanning_out_sits_level_with_the_middle_of_its_targets():
 def test_a_channel_that_many_routes_turn_in_is_wider():
     """In the 40-node graph the gaps between rows differ: one that many routes turn in is wider than the
     base gap, and no route has a hook (a turn back against its own direction) in it."""
-    from renderer.layout.sizes import GAP_Y
+    from mechdiagram.layout.sizes import GAP_Y
 
     _, layout = _layout(SHAPES["forty"])
     tops = sorted({b.y for b in layout.boxes.values()})
@@ -178,9 +178,9 @@ def test_no_route_has_a_hook(name):
 @pytest.mark.parametrize("label", ["長いラベル：テスト", "a long path label here", "A rather long label for a path",
                                    "Supercalifragilisticexpialidocious-ish word"])
 def test_path_labels_wrap_in_balanced_lines_and_never_break_a_word_they_need_not(label):
-    from renderer.layout.placement import path_label_lines, path_label_wraps
-    from renderer.layout.sizes import PATH_LABEL_SIZE, PATH_LABEL_WIDTH
-    from renderer.measure import text_width, wrap
+    from mechdiagram.layout.measure import text_width, wrap
+    from mechdiagram.layout.placement import path_label_lines, path_label_wraps
+    from mechdiagram.layout.sizes import PATH_LABEL_SIZE, PATH_LABEL_WIDTH
 
     greedy = wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)
     lines = path_label_lines(label)
@@ -225,8 +225,8 @@ def test_two_routes_between_one_pair_of_boxes_nest_instead_of_crossing():
     """On the side they share, the route that meets the other box higher (its left side, level with the
     box) takes the upper port, and the one that meets it lower (out of its bottom) the lower: the first
     runs inside the second, as in serving-stack's write K/V and read history."""
-    from renderer.layout.geometry import Box
-    from renderer.layout.ports import PathEnds, port_fractions
+    from mechdiagram.layout.geometry import Box
+    from mechdiagram.layout.ports import PathEnds, port_fractions
 
     boxes = {"model": Box(300, 200, 160, 110, key="model"), "kv": Box(590, 20, 160, 130, key="kv")}
     paths = [PathEnds("read", "kv", "model"), PathEnds("write", "model", "kv")]  # "read" sorts first by key
@@ -253,7 +253,7 @@ def _crosses(s, t):
 def test_labelled_routes_side_by_side_each_get_their_label_above_them():
     """Four labelled messages between two threads (web-worker): the boxes grow so that the routes are
     LABELLED_PITCH apart, and every label sits above its own route, clearly nearer it than the next."""
-    from renderer.layout.sizes import LABELLED_PITCH
+    from mechdiagram.layout.sizes import LABELLED_PITCH
 
     layout = diagram(spec_from_data(SHAPES["web-worker.mechanism.json"]))
     between = [a for a in layout.arrows.values() if {a.key} <= {"cancel", "done", "generate", "token"}]
@@ -287,8 +287,8 @@ def test_labels_of_routes_side_by_side_stay_off_the_neighbouring_routes(edges):
 def test_a_label_keeps_off_the_strip_between_lane_bands_where_it_has_room():
     """A band's edge ran through "page 8 taken" and "all 8 pages returned" (paged-kv-cache at 1280 px): where a
     place clear of boxes and routes keeps off the page strip between two lane bands, the label takes it."""
-    from renderer.layout import _band_gaps
-    from renderer.layout.labels import place_labels
+    from mechdiagram.layout import _band_gaps
+    from mechdiagram.layout.labels import place_labels
 
     route = {"a": [(50.0, 0.0), (50.0, 200.0)]}
     strip = Rect(0.0, 99.0, 200.0, 2.0)  # across the middle of the route, where the first candidate goes

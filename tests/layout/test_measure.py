@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from renderer import text_metrics
-from renderer.measure import text_width
+from mechdiagram.layout import text_metrics
+from mechdiagram.layout.measure import text_width
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
@@ -19,17 +19,17 @@ FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
 
 
 def test_the_metrics_module_is_the_tables_the_tool_writes(tmp_path):
-    """Run the tool on a copy of the repository's tools/ and renderer/text_metrics.py; with the Debian
+    """Run the tool on a copy of the repository's tools/ and renderer/mechdiagram/layout/text_metrics.py; with the Debian
     fonts (fonts-dejavu-core, fonts-droid-fallback) and fonttools it writes the committed module again."""
     if importlib.util.find_spec("fontTools") is None or not all(font.is_file() for font in FONTS):
         pytest.skip("fonttools or the Debian fonts are not installed")
     (tmp_path / "tools").mkdir()
-    (tmp_path / "renderer").mkdir()
+    (tmp_path / "renderer" / "mechdiagram" / "layout").mkdir(parents=True)
     shutil.copy(ROOT / "tools" / "font_metrics.py", tmp_path / "tools")
     subprocess.run([sys.executable, str(tmp_path / "tools" / "font_metrics.py"), *map(str, FONTS)], check=True,
                    timeout=120)
-    written = (tmp_path / "renderer" / "text_metrics.py").read_text("utf-8")
-    assert written == (ROOT / "renderer" / "text_metrics.py").read_text("utf-8")
+    written = (tmp_path / "renderer" / "mechdiagram" / "layout" / "text_metrics.py").read_text("utf-8")
+    assert written == (ROOT / "renderer" / "mechdiagram" / "layout" / "text_metrics.py").read_text("utf-8")
 
 
 def test_the_tables_measure_latin_arabic_and_cjk():
@@ -42,7 +42,7 @@ def test_the_tables_measure_latin_arabic_and_cjk():
 
 
 def test_keep_together_joins_the_runs_that_wrapping_keeps_and_nothing_else():
-    from renderer.measure import keep_together
+    from mechdiagram.layout.measure import keep_together
 
     assert keep_together("queue 18 ms, prefill 74 ms") == "queue 18\u00a0ms, prefill 74\u00a0ms"
     assert keep_together("fill page 7") == "fill page\u00a07"
@@ -57,8 +57,8 @@ def test_keep_together_joins_the_runs_that_wrapping_keeps_and_nothing_else():
 def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
     """A new user's "Cache (in memory)" came out as "Cache (in / memory)": the balancing tried widths narrower
     than the bracket, which the box's full width holds whole."""
-    from renderer.layout.placement import box_lines
-    from renderer.measure import _groups, keep_together
+    from mechdiagram.layout.measure import _groups, keep_together
+    from mechdiagram.layout.placement import box_lines
 
     assert box_lines("Cache (in memory)") == ("Cache", "(in memory)")
     assert keep_together("Cache (in memory) here") == "Cache (in\u00a0memory) here"
@@ -73,14 +73,14 @@ def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
     ("((1", False), ("+-1", False), ("٣", False), ("1 2", False),
 ])
 def test_a_number_as_prose_writes_one(word, number):
-    from renderer.measure import _number
+    from mechdiagram.layout.measure import _number
 
     assert _number(word) is number
 
 
 def test_a_number_with_a_colon_stays_with_the_word_it_numbers():
-    from renderer.layout.placement import box_lines
-    from renderer.measure import keep_together
+    from mechdiagram.layout.measure import keep_together
+    from mechdiagram.layout.placement import box_lines
 
     assert box_lines("forward 1: prefill") == ("forward 1:", "prefill")  # not "forward / 1: prefill"
     assert box_lines("page 7: positions 97–112") == ("page 7:", "positions", "97–112")

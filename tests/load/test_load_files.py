@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from renderer.load import MAX_SPEC_BYTES, load_spec
-from renderer.validate import validate
+from mechdiagram.spec.load import MAX_SPEC_BYTES, load_spec
+from mechdiagram.spec.validate import validate
 from support.cli import run_cli, run_subprocess
 from support.specs import minimal_spec
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from renderer.load import MAX_NESTING, parse_text
-from renderer.validate import validate
+from mechdiagram.spec.load import MAX_NESTING, parse_text
+from mechdiagram.spec.validate import validate
 from support.cli import run_cli
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from renderer.load import parse_text
+from mechdiagram.spec.load import parse_text
 from support.strategies import SETTINGS, json_values, paths, plain_json
 
 pytestmark = pytest.mark.slow  # hypothesis: hundreds of examples each

@@ -1,4 +1,4 @@
-"""The message catalogue (renderer/locales): complete in every language, chosen by the spec's language,
+"""The message catalogue (renderer/mechdiagram/locales): complete in every language, chosen by the spec's language,
 overridden by the spec's messages block, author text isolated."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from renderer import locale
-from renderer.assets import locale_messages, locale_tags
-from renderer.locale import FSI, PDI
+from mechdiagram.shared import locale
+from mechdiagram.shared.assets import locale_messages, locale_tags
+from mechdiagram.shared.locale import FSI, PDI
 from support.specs import ROOT
 
 ENGLISH = locale_messages("en")

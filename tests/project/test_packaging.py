@@ -1,4 +1,4 @@
-"""Packaging: the installed ``mechdiagram`` console script behaves as ``python -m renderer`` and the
+"""Packaging: the installed ``mechdiagram`` console script behaves as ``python -m mechdiagram`` and the
 in-process CLI do (exit statuses, finding lines, no traceback)."""
 
 from __future__ import annotations
@@ -45,6 +45,6 @@ def test_installed_console_script(broken):
     assert "No such option '--bogus'" in usage.stderr
     missing = run("build", "no-such-file.mechanism.json")
     assert missing.returncode == 2
-    module = subprocess.run([sys.executable, "-m", "renderer", "validate", "bad", "--source-root", "specs"],
+    module = subprocess.run([sys.executable, "-m", "mechdiagram", "validate", "bad", "--source-root", "specs"],
                             cwd=project, capture_output=True, text=True, timeout=120)
     assert module.returncode == 1 and module.stderr == bad.stderr

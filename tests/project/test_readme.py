@@ -9,9 +9,9 @@ import shlex
 import yaml
 from click.testing import CliRunner
 
-from renderer.cli import main
-from renderer.load import parse_text
-from renderer.validate import validate
+from mechdiagram.cli import main
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import validate
 from support.specs import ROOT
 
 

@@ -1,12 +1,12 @@
 """README's "Styling" documents every custom property the output declares, with the defaults of
-renderer/theme.py."""
+renderer/mechdiagram/render/theme.py."""
 
 from __future__ import annotations
 
 import re
 
-from renderer import theme
-from renderer.api import render_spec
+from mechdiagram.api import render_spec
+from mechdiagram.render import theme
 from support.specs import MECHANISMS, ROOT
 
 

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
+from mechdiagram.cli import main
 from support.css import words
 from support.specs import ROOT
 from support.svg import stylesheet

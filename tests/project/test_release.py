@@ -41,16 +41,16 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     assert len(wheels) == 1
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     # The package data every stage reads through importlib.resources travels in the wheel.
-    for data in ("renderer/schema/mechanism.schema.json", "renderer/schema/report.schema.json", "renderer/text_metrics.py",
-                 "renderer/static/player.js", "renderer/templates/player.css", "renderer/templates/page.html",
-                 "renderer/templates/fragment.html", "renderer/templates/figure.html", "renderer/templates/svg.css",
-                 "renderer/templates/svg-colours.css",
-                 "renderer/templates/new.mechanism.json", "renderer/templates/new.notes.md",
-                 "renderer/templates/spec-format.md",
-                 "renderer/serve/server.py", "renderer/static/reload.js", "renderer/templates/serve_spec.html",
-                 "renderer/templates/serve.css",
-                 "renderer/templates/index.html", "renderer/fonts/DejaVuSans.ttf", "renderer/fonts/DejaVuSans-Bold.ttf",
-                 "renderer/fonts/LICENSE-DejaVu.txt"):
+    for data in ("mechdiagram/schema/mechanism.schema.json", "mechdiagram/schema/report.schema.json", "mechdiagram/layout/text_metrics.py",
+                 "mechdiagram/static/player.js", "mechdiagram/templates/player.css", "mechdiagram/templates/page.html",
+                 "mechdiagram/templates/fragment.html", "mechdiagram/templates/figure.html", "mechdiagram/templates/svg.css",
+                 "mechdiagram/templates/svg-colours.css",
+                 "mechdiagram/templates/new.mechanism.json", "mechdiagram/templates/new.notes.md",
+                 "mechdiagram/templates/spec-format.md",
+                 "mechdiagram/serve/server.py", "mechdiagram/static/reload.js", "mechdiagram/templates/serve_spec.html",
+                 "mechdiagram/templates/serve.css",
+                 "mechdiagram/templates/index.html", "mechdiagram/fonts/DejaVuSans.ttf", "mechdiagram/fonts/DejaVuSans-Bold.ttf",
+                 "mechdiagram/fonts/LICENSE-DejaVu.txt"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)
 
@@ -67,8 +67,11 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     shutil.copy(NOTES, project / "mechanisms" / "sources" / NOTES.name)
     script = python.parent / ("mechdiagram.exe" if os.name == "nt" else "mechdiagram")
     # The installed package is what runs: nothing of the checkout is on its path.
-    where = _run([python, "-c", "import renderer; print(renderer.__file__)"], cwd=project).stdout.strip()
+    where = _run([python, "-c", "import mechdiagram; print(mechdiagram.__file__)"], cwd=project).stdout.strip()
     assert Path(where).is_relative_to(env_dir) and not Path(where).is_relative_to(ROOT)
+    # The import package is named as the distribution: nothing called renderer is installed.
+    absent = _run([python, "-c", "import importlib.util; print(importlib.util.find_spec('renderer'))"], cwd=project)
+    assert absent.stdout.strip() == "None"
     built = _run([script, "build", "mechanisms", "-o", "assets"], cwd=project)
     assert "1 of 1 spec(s) built into assets/" in built.stderr
     # index.html lists the folder's specs: this folder holds one, output/ the whole gallery
@@ -113,7 +116,7 @@ def test_crlf_checkout_keeps_output_specs_and_sources_byte_identical(tmp_path):
     # Every other text file is checked out with LF too, so the checkout builds the same bytes.
     readme = (clone / "README.md").read_bytes()
     assert b"\r\n" not in readme
-    done = subprocess.run([sys.executable, "-m", "renderer", "check", "mechanisms", "-o", "output"], cwd=clone,
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(clone)})
+    done = subprocess.run([sys.executable, "-m", "mechdiagram", "check", "mechanisms", "-o", "output"], cwd=clone,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(clone / "renderer")})
     assert done.returncode == 0, done.stderr
     assert "output/ is up to date" in done.stderr

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from renderer import provenance
-from renderer.model import Source
-from renderer.provenance import check_source, file_sha256
+from mechdiagram.shared.model import Source
+from mechdiagram.spec import provenance
+from mechdiagram.spec.provenance import check_source, file_sha256
 
 PLACEHOLDER = "0" * 64
 LONG_TEXT = "".join(f"line {i}\n" for i in range(30000))  # > 64 KiB: endings straddle read chunks
@@ -91,7 +91,7 @@ def test_a_real_mismatch_does_not_blame_line_endings(source_root):
 def test_file_sha256_refuses_a_fifo_without_blocking(source_root):
     """Even called directly (a path swapped for a FIFO after it was examined), opening does not wait."""
     os.mkfifo(source_root / "pipe")
-    code = ("import sys; from renderer.provenance import file_sha256\n"
+    code = ("import sys; from mechdiagram.spec.provenance import file_sha256\n"
             "try:\n    file_sha256(sys.argv[1])\nexcept OSError as exc:\n    print(exc.strerror)\n")
     result = subprocess.run([sys.executable, "-c", code, str(source_root / "pipe")], capture_output=True, text=True,
                             timeout=30)

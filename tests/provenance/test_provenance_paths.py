@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from renderer.model import Source
-from renderer.provenance import check_source
+from mechdiagram.shared.model import Source
+from mechdiagram.spec.provenance import check_source
 
 CONTENT = b"notes about the mechanism\n"  # docs/notes.md of the source_root fixture
 DIGEST = hashlib.sha256(CONTENT).hexdigest()

@@ -12,10 +12,10 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
-from renderer.load import parse_text
-from renderer.model import spec_from_data
-from renderer.provenance import check_sources
+from mechdiagram.cli import main
+from mechdiagram.shared.model import spec_from_data
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.provenance import check_sources
 from support.cli import LOCATED, invoke
 from support.reference_spec import dumps, reference_spec, write_sources
 
@@ -159,12 +159,12 @@ def test_fifo_through_the_cli_does_not_hang(source_root, spec_data):
     spec_data["sources"] = [{"path": "pipe", "sha256": PLACEHOLDER}]
     (root / "s.mechanism.json").write_text(json.dumps(spec_data, indent=2))
     for command in (["validate", "--source-root", ".", "s.mechanism.json"], ["hash", "pipe"]):
-        result = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", *command], cwd=root,
+        result = subprocess.run([sys.executable, "-c", "from mechdiagram.cli import run; run()", *command], cwd=root,
                                 capture_output=True, text=True, timeout=30)
         assert result.returncode == 1
         assert "Traceback" not in result.stderr
     assert "[source-unreadable]" in subprocess.run(
-        [sys.executable, "-c", "from renderer.cli import run; run()", "validate", "--source-root", ".",
+        [sys.executable, "-c", "from mechdiagram.cli import run; run()", "validate", "--source-root", ".",
          "s.mechanism.json"], cwd=root, capture_output=True, text=True, timeout=30).stderr
 
 
@@ -175,7 +175,7 @@ def test_sources_after_a_malformed_one_keep_their_own_index(tmp_path, monkeypatc
 
     from click.testing import CliRunner
 
-    from renderer.cli import main
+    from mechdiagram.cli import main
     from support.specs import minimal_spec
 
     data = minimal_spec()

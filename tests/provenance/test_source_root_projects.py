@@ -8,7 +8,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from renderer.config import spec_project
+from mechdiagram.shared.config import spec_project
 from support.cli import invoke
 from support.specs import minimal_spec
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from renderer import raster
+from mechdiagram.render import raster
 from support.cli import invoke
 
 pytestmark = pytest.mark.slow  # each build rasterises a 7-step spec

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from renderer.layout import step_heading
-from renderer.locale import words_for
-from renderer.model import spec_from_data
-from renderer.outputs import render_outputs, selected
+from mechdiagram.layout import step_heading
+from mechdiagram.render.outputs import render_outputs, selected
+from mechdiagram.shared.locale import words_for
+from mechdiagram.shared.model import spec_from_data
 from support.specs import minimal_spec
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -9,11 +9,11 @@ from importlib import metadata
 import pytest
 from PIL import Image
 
-from renderer import raster
-from renderer.errors import RasterError
-from renderer.layout import layout_scenario
-from renderer.model import spec_from_data
-from renderer.outputs import render_outputs, selected
+from mechdiagram.layout import layout_scenario
+from mechdiagram.render import raster
+from mechdiagram.render.outputs import render_outputs, selected
+from mechdiagram.shared.errors import RasterError
+from mechdiagram.shared.model import spec_from_data
 from support.specs import minimal_spec
 
 
@@ -51,7 +51,7 @@ def test_the_png_is_drawn_in_the_light_scheme_with_the_palette_colours():
     png = _pictures(minimal_spec())["tiny.main.frame-1.png"]
     image = Image.open(io.BytesIO(png)).convert("RGB")
     colours = {f"#{r:02x}{g:02x}{b:02x}" for _, (r, g, b) in image.getcolors(1 << 20)}
-    from renderer import theme
+    from mechdiagram.render import theme
     assert theme.LIGHT.bg in colours and theme.LIGHT.active_fill in colours  # step 1 highlights a box
     assert theme.DARK.bg not in colours
 
@@ -87,7 +87,7 @@ def test_only_the_shipped_fonts_are_used():
 
 
 def test_custom_properties_resolve_to_the_light_palette():
-    from renderer import theme
+    from mechdiagram.render import theme
     assert raster.flat_colours("fill:var(--md-bg);stroke:var(--md-unknown)") == \
         f"fill:{theme.LIGHT.bg};stroke:var(--md-unknown)"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from renderer.config import Options
-from renderer.serve import BuildEvent, PreviewServer
+from mechdiagram.serve import BuildEvent, PreviewServer
+from mechdiagram.shared.config import Options
 from support.specs import minimal_spec
 
 

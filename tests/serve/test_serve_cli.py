@@ -20,7 +20,7 @@ URL = re.compile(r"^mechdiagram: previewing .+ at (http://127\.0\.0\.1:(\d+)/) \
 
 
 def start(cwd: Path, *args: str) -> tuple[subprocess.Popen, int]:
-    process = subprocess.Popen([sys.executable, "-c", "from renderer.cli import run; run()", "serve", *args],
+    process = subprocess.Popen([sys.executable, "-c", "from mechdiagram.cli import run; run()", "serve", *args],
                                cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline().rstrip("\n")  # the URL line comes after the first build
@@ -87,7 +87,7 @@ def test_a_missing_spec_is_a_usage_error(tmp_path, monkeypatch):
 
 
 def test_open_opens_the_url_and_ctrl_c_ends_with_status_0(tmp_path, monkeypatch):
-    from renderer.serve import PreviewServer
+    from mechdiagram.serve import PreviewServer
 
     (tmp_path / "tiny.mechanism.json").write_text(spec_with_title("Served"), "utf-8")
     monkeypatch.chdir(tmp_path)
@@ -106,10 +106,10 @@ def test_open_opens_the_url_and_ctrl_c_ends_with_status_0(tmp_path, monkeypatch)
 
 
 def test_a_stopped_build_is_not_called_built(capsys):
-    from renderer.cli.preview import _print_build
-    from renderer.findings import Finding
-    from renderer.serve import BuildEvent
-    from renderer.serve.snapshot import Snapshot
+    from mechdiagram.cli.preview import _print_build
+    from mechdiagram.serve import BuildEvent
+    from mechdiagram.serve.snapshot import Snapshot
+    from mechdiagram.shared.findings import Finding
 
     stopped = Snapshot(0, (), {}, (Finding("mechdiagram", None, "t/figure.html:28: 'x' is undefined", "template"),))
     _print_build(BuildEvent(stopped, True, 12.0))

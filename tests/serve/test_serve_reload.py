@@ -9,8 +9,8 @@ import threading
 import time
 from pathlib import Path
 
-from renderer.build import execute
-from renderer.config import Options
+from mechdiagram.shared.config import Options
+from mechdiagram.site.build import execute
 from support.html_doc import parse_html
 from support.serve import EventStream, request, spec_with_title, wait_for
 from support.specs import ROOT, minimal_spec
@@ -175,7 +175,7 @@ def test_a_renamed_spec_leaves_a_page_that_waits_for_it(served, site):
 
 def test_a_save_whose_event_was_lost_is_still_built(site, start_server, monkeypatch):
     # watchfiles that reports no change at all, only its timeouts (as when it drops an event at a timeout).
-    from renderer.serve import server as server_module
+    from mechdiagram.serve import server as server_module
 
     def deaf_watch(*roots, stop_event, **kwargs):
         while not stop_event.wait(0.05):
@@ -192,7 +192,7 @@ def test_a_save_whose_event_was_lost_is_still_built(site, start_server, monkeypa
 
 
 def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
-    from renderer.serve import PreviewServer
+    from mechdiagram.serve import PreviewServer
 
     templates = tmp_path / "site-templates"
     templates.mkdir()
@@ -215,7 +215,7 @@ def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
 
 
 def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path):
-    from renderer.serve import PreviewServer
+    from mechdiagram.serve import PreviewServer
 
     options = Options(specs=[site], source_root=tmp_path, jobs=1)
     with PreviewServer(options) as first:
@@ -237,7 +237,7 @@ def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path)
 
 
 def test_a_template_folder_that_goes_away_is_a_finding_not_an_internal_error(site, tmp_path):
-    from renderer.serve import PreviewServer
+    from mechdiagram.serve import PreviewServer
 
     templates = tmp_path / "site-templates"
     templates.mkdir()
@@ -252,11 +252,11 @@ def test_a_template_folder_that_goes_away_is_a_finding_not_an_internal_error(sit
 
 
 def test_a_template_added_to_the_site_folder_while_serving_is_used(site, tmp_path):
-    from renderer.serve import PreviewServer
+    from mechdiagram.serve import PreviewServer
 
     templates = tmp_path / "site-templates"
     templates.mkdir()
-    (templates / "svg.css").write_text((ROOT / "renderer" / "templates" / "svg.css").read_text("utf-8"), "utf-8")
+    (templates / "svg.css").write_text((ROOT / "renderer" / "mechdiagram" / "templates" / "svg.css").read_text("utf-8"), "utf-8")
     options = Options(specs=[site], source_root=tmp_path, jobs=1, template_dir=templates)
     with PreviewServer(options) as server:
         assert "<p>added</p>" not in request(server.port, "/tiny.fragment.html").text

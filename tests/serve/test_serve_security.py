@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from renderer.config import Options
-from renderer.errors import ServeError
-from renderer.html import player_script_source
-from renderer.serve import LOOPBACK, PreviewServer
+from mechdiagram.render.html import player_script_source
+from mechdiagram.serve import LOOPBACK, PreviewServer
+from mechdiagram.shared.config import Options
+from mechdiagram.shared.errors import ServeError
 from support.serve import request
 
 
@@ -238,8 +238,8 @@ def test_pictures_are_served_with_their_media_types():
     """PNG and GIF files a build writes (--png, --gif) are served as images, not as octet streams."""
     from types import MappingProxyType
 
-    from renderer.serve.pages import resolve
-    from renderer.serve.snapshot import Snapshot
+    from mechdiagram.serve.pages import resolve
+    from mechdiagram.serve.snapshot import Snapshot
 
     files = {"x.main.poster.png": b"\x89PNG\r\n", "x.main.gif": b"GIF89a", "x.main.svg": b"<svg/>"}
     snapshot = Snapshot(1, (), MappingProxyType(files))

@@ -8,9 +8,9 @@ import os
 import time
 from pathlib import Path
 
-from renderer.config import Options
-from renderer.serve.snapshot import build_snapshot, is_relevant, watch_roots
-from renderer.serve.stamps import DiskStamp, disk_state
+from mechdiagram.serve.snapshot import build_snapshot, is_relevant, watch_roots
+from mechdiagram.serve.stamps import DiskStamp, disk_state
+from mechdiagram.shared.config import Options
 from support.specs import minimal_spec
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from renderer.cli import main
+from mechdiagram.cli import main
 
 #: A located finding: ``FILE:LINE:COLUMN: error|warning: /pointer: message [rule]``.
 LOCATED = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning): "
@@ -42,6 +42,6 @@ def run_subprocess(*args: str, cwd: Path, timeout: float = 60) -> tuple[subproce
     """``mechdiagram ARGS`` as a separate process (a hang becomes a timeout, not a stuck test run);
     returns the finished process and the seconds it took."""
     start = time.monotonic()
-    result = subprocess.run([sys.executable, "-c", "from renderer.cli import run; run()", *args], cwd=cwd,
+    result = subprocess.run([sys.executable, "-c", "from mechdiagram.cli import run; run()", *args], cwd=cwd,
                             capture_output=True, text=True, timeout=timeout)
     return result, time.monotonic() - start

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from renderer.cli import main
+from mechdiagram.cli import main
 from support.specs import minimal_spec
 
 WORD = "W" * 500

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from renderer.load import parse_text
-from renderer.model import spec_from_data
-from renderer.outputs import render_outputs
-from renderer.provenance import check_sources
+from mechdiagram.render.outputs import render_outputs
+from mechdiagram.shared.model import spec_from_data
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.provenance import check_sources
 from support.reference_spec import dumps
 
 

@@ -7,7 +7,7 @@ import re
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from renderer.validate.text import unclosed_bidi, visible
+from mechdiagram.spec.validate.text import unclosed_bidi, visible
 from support.specs import minimal_spec
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from renderer.svg import prefix_for
-from renderer.timeline import EASE_MS, Timeline
+from mechdiagram.render.svg import prefix_for
+from mechdiagram.render.timeline import EASE_MS, Timeline
 from support.css import Stylesheet, words
 from support.outputs import render as outputs
 from support.reference_spec import STEP_MS, STEPS

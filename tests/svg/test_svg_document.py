@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from renderer.svg import prefix_for
+from mechdiagram.render.svg import prefix_for
 from support.cli import run_cli
 from support.outputs import render as outputs
 from support.reference_spec import STEPS, reference_spec
@@ -220,7 +220,7 @@ def test_arrow_labels_sit_on_a_halo_drawn_before_them():
     """CairoSVG ignores ``paint-order`` (Kozea/CairoSVG#218) and painted a label's own halo stroke over its
     words, so each label is two texts: first the halo (the words as a 4-unit stroke in the background
     colour, no fill), then the words (filled, no stroke).  Nothing in the drawing relies on ``paint-order``."""
-    from renderer.theme import DARK, LIGHT
+    from mechdiagram.render.theme import DARK, LIGHT
     data = minimal_spec()
     data["targets"]["ab"]["label"] = "flow back to the queue"  # two lines
     files = outputs(data, "tiny")
@@ -242,7 +242,7 @@ def test_arrow_labels_sit_on_a_halo_drawn_before_them():
 def test_lane_bands_stand_out_from_the_page_in_both_schemes():
     """A lane's tint against the page: as visible in the dark scheme as in the light one (1.09:1 in the dark was
     all but invisible)."""
-    from renderer import theme
+    from mechdiagram.render import theme
 
     def ratio(a: str, b: str) -> float:
         def lum(colour: str) -> float:
@@ -260,9 +260,9 @@ def test_lane_bands_stand_out_from_the_page_in_both_schemes():
 def test_a_label_off_the_bands_has_a_halo_of_the_page_colour():
     """A halo is the colour of what lies under most of its label: a lane's band, or the page (a label beside a
     track of the narrow layout, or any label of a figure without lanes)."""
-    from renderer.layout import diagram
-    from renderer.model import spec_from_data
-    from renderer.theme import LIGHT
+    from mechdiagram.layout import diagram
+    from mechdiagram.render.theme import LIGHT
+    from mechdiagram.shared.model import spec_from_data
     from support.topologies import topologies
 
     data = topologies()["serving"]  # a layered layout: no lanes, no bands

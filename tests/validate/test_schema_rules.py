@@ -1,4 +1,4 @@
-"""What the JSON Schema accepts and rejects (through :func:`renderer.validate.validate`), with the
+"""What the JSON Schema accepts and rejects (through :func:`mechdiagram.spec.validate.validate`), with the
 rewritten message, pointer and keyword of each rejection."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import jsonschema
 import pytest
 
-from renderer.load import parse_text
-from renderer.validate import validate
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import validate
 from support.reference_spec import dumps, reference_spec
 from support.specs import ROOT
 

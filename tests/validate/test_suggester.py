@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from renderer.load import parse_text
-from renderer.validate import validate
-from renderer.validate.wording import Suggester
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import validate
+from mechdiagram.spec.validate.wording import Suggester
 
 
 def _many_bad_refs(count: int) -> bytes:
@@ -45,7 +45,7 @@ def test_runs_in_threads_give_the_same_findings_as_one_run():
 
 
 def test_a_listed_name_that_would_break_the_line_is_quoted():
-    from renderer.validate.wording import Suggester
+    from mechdiagram.spec.validate.wording import Suggester
 
     text = Suggester(budget=0)("zz", ["plain", "two words", "line\nbreak", 'say "hi"'], "targets")
     assert text == '; valid targets: plain, "two words", "line\\nbreak", "say \\"hi\\""'

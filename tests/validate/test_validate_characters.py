@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from renderer.load import load_spec, parse_text
-from renderer.validate import validate
+from mechdiagram.spec.load import load_spec, parse_text
+from mechdiagram.spec.validate import validate
 from support.cli import run_cli
 from support.specs import minimal_spec
 
@@ -69,7 +69,7 @@ def test_text_with_characters_xml_forbids(bad):
 
 
 def test_the_forbidden_characters_are_those_xml_and_unicode_name():
-    from renderer.charsets import BIDI_CONTROLS, HTML_FORBIDDEN, UNPRINTABLE, UNPRINTABLE_JSON, XML_FORBIDDEN
+    from mechdiagram.shared.charsets import BIDI_CONTROLS, HTML_FORBIDDEN, UNPRINTABLE, UNPRINTABLE_JSON, XML_FORBIDDEN
 
     def xml_char(c: int) -> bool:  # XML 1.0 production [2] Char
         return c in (0x9, 0xA, 0xD) or 0x20 <= c <= 0xD7FF or 0xE000 <= c <= 0xFFFD or 0x10000 <= c <= 0x10FFFF
@@ -87,7 +87,7 @@ def test_the_forbidden_characters_are_those_xml_and_unicode_name():
 
 
 def test_a_report_escapes_what_it_cannot_print_raw():
-    from renderer.report import printable
+    from mechdiagram.cli.report import printable
 
     assert printable("plain é 中") == "plain é 中"
     assert printable("a\x1b[31mb\u202ec\n\ud800\U0001fffe") == "a\\u001b[31mb\\u202ec\\u000a\\ud800\\ud83f\\udffe"
@@ -95,7 +95,7 @@ def test_a_report_escapes_what_it_cannot_print_raw():
 
 def test_a_json_report_of_a_supplementary_noncharacter_decodes_to_it(tmp_path):
     """U+1FFFE was escaped as \\u1fffe, which JSON reads as U+1FFF and an "e"."""
-    from renderer.charsets import UNPRINTABLE_JSON, escaped
+    from mechdiagram.shared.charsets import UNPRINTABLE_JSON, escaped
 
     text = json.dumps({"message": "Batch \U0001fffe x \u2028 y"}, ensure_ascii=False)
     assert json.loads(escaped(text, UNPRINTABLE_JSON)) == {"message": "Batch \U0001fffe x \u2028 y"}

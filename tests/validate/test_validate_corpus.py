@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from renderer.cli import main
-from renderer.report import printable
+from mechdiagram.cli import main
+from mechdiagram.cli.report import printable
 from support.cli import ERROR as LINE
 
 CASES = Path(__file__).resolve().parent / "cases" / "negative"

@@ -1,4 +1,4 @@
-"""Cross-reference rules (``renderer.validate.RULES``): one failing case each, with its exact
+"""Cross-reference rules (``mechdiagram.spec.validate.RULES``): one failing case each, with its exact
 message, JSON Pointer, rule id and 1-based line:column in the text the test wrote."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from renderer.findings import Finding
-from renderer.layout.checks import lay_out
-from renderer.load import parse_text
-from renderer.validate import RULES, check_spec, validate
+from mechdiagram.layout.checks import lay_out
+from mechdiagram.shared.findings import Finding
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import RULES, check_spec, validate
 from support.reference_spec import reference_spec
 from support.specs import minimal_spec, position
 

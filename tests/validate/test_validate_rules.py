@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from renderer.load import load_spec, parse_text
-from renderer.validate import check_spec, validate
-from renderer.validate.limits import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS
+from mechdiagram.spec.load import load_spec, parse_text
+from mechdiagram.spec.validate import check_spec, validate
+from mechdiagram.spec.validate.limits import MAX_FRAME_ENTRIES, MAX_TOTAL_STEPS
 from support.cli import run_cli, run_subprocess
 from support.specs import big_spec, minimal_spec
 
 
 def findings(data: dict) -> list[tuple[str, str, str]]:
     """What the author is told of ``data``: validation's findings, then, on a valid spec, the layout stage's."""
-    from renderer.layout.checks import lay_out
+    from mechdiagram.layout.checks import lay_out
 
     loaded = parse_text(json.dumps(data).encode("utf-8"), "x.json")
     validation = check_spec(loaded)
@@ -245,7 +245,7 @@ def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_poi
     tracks); validate warns at the path's key, and says which layout."""
     import msgspec.structs
 
-    from renderer.layout import checks, diagram
+    from mechdiagram.layout import checks, diagram
 
     def unclean(spec, *, narrow=False):
         drawn = diagram(spec, narrow=narrow)
@@ -282,7 +282,7 @@ def _arrows_spec(nodes: int, arrows: int) -> dict:
 
 
 def test_more_arrows_than_the_limit_are_refused_before_any_layout(tmp_path, monkeypatch):
-    from renderer.validate.limits import MAX_PATHS
+    from mechdiagram.spec.validate.limits import MAX_PATHS
 
     assert MAX_PATHS == 150
     monkeypatch.chdir(tmp_path)
@@ -296,8 +296,8 @@ def test_more_arrows_than_the_limit_are_refused_before_any_layout(tmp_path, monk
 
 
 def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
-    from renderer.layout import diagram, routing
-    from renderer.model import spec_from_data
+    from mechdiagram.layout import diagram, routing
+    from mechdiagram.shared.model import spec_from_data
 
     model = spec_from_data(_arrows_spec(30, 60))
     searched = [route.clean for route in diagram(model).arrows.values()]
@@ -319,7 +319,7 @@ def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
 
 
 def test_arrows_drawn_straight_for_want_of_time_are_one_warning(monkeypatch, tmp_path):
-    from renderer.layout import routing
+    from mechdiagram.layout import routing
 
     monkeypatch.setattr(routing, "SEARCH_BUDGET", 200)
     monkeypatch.chdir(tmp_path)
@@ -335,7 +335,7 @@ def test_arrows_drawn_straight_for_want_of_time_are_one_warning(monkeypatch, tmp
 
 
 def test_the_bidi_advice_followed_makes_the_text_valid():
-    from renderer.validate.text import open_bidi
+    from mechdiagram.spec.validate.text import open_bidi
 
     text = "Tiny \u202bab \u2067cd"
     assert open_bidi(text) == ["\u202b", "\u2067"]

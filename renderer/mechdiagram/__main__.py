@@ -1,0 +1,5 @@
+"""``python -m renderer`` runs the mechdiagram CLI, as the console script does (:func:`mechdiagram.entry.run`)."""
+
+from mechdiagram.entry import run
+
+run()

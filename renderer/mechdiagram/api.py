@@ -1,0 +1,140 @@
+"""The Python API: build one spec into its files in memory, for site generators and preview servers.
+
+:func:`render_spec` runs the same stages as ``mechdiagram build`` (the CLI's
+builds go through it) without writing anything::
+
+    from pathlib import Path
+    from mechdiagram.api import render_spec
+
+    rendered = render_spec(Path("mechanisms/queue.mechanism.json"))
+    for finding in rendered.findings:
+        print(finding.as_dict())
+    if rendered.ok:
+        for name, data in rendered.files.items():
+            Path("site/figures", name).write_bytes(data)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from msgspec import Struct, field
+
+from mechdiagram.layout.checks import LaidOut, lay_out
+from mechdiagram.render.figure import FigureRecord, figure_record
+from mechdiagram.shared.config import Project, spec_project
+from mechdiagram.shared.errors import TemplateError, UsageError
+from mechdiagram.shared.files import display_path
+from mechdiagram.shared.findings import Finding, sorted_findings
+from mechdiagram.spec.discovery import slug_for
+from mechdiagram.spec.load import LoadedSpec, load_spec
+from mechdiagram.spec.provenance import SourceCheck, check_sources
+from mechdiagram.spec.validate import check_spec
+
+
+class RenderedSpec(Struct):
+    """One spec built in memory.
+
+    ``files`` maps an output file name (``NAME.SCENARIO.svg``, ``NAME.html``…, no folder) to its bytes,
+    empty when the spec failed or was only validated; ``findings`` are every problem found, sorted
+    (:class:`~mechdiagram.shared.findings.Finding`); ``checks`` each source's verification; ``slug`` the spec's
+    output name; ``loaded`` the file as read; ``figure`` the gallery page's record of it.
+    """
+
+    loaded: LoadedSpec
+    slug: str
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[SourceCheck] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+    figure: FigureRecord | None = None  # what the gallery page shows of it (mechdiagram.site.gallery)
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error (warnings allowed)."""
+        return not any(f.is_error for f in self.findings)
+
+
+def render_spec(path: Path | str, *, source_root: Path | str | None = None, allow_missing_sources: bool | None = None,
+                template_dir: Path | str | None = None, render: bool = True, project: Project | None = None,
+                extra_formats: Collection[str] = ()) -> RenderedSpec:
+    """Load, validate, verify the sources of, lay out (a valid spec) and (when ``render`` and the spec passed)
+    render the spec at ``path``: each stage once, in that order.
+
+    ``source_root`` is the folder source paths are relative to (default: the spec's project's, see
+    :func:`mechdiagram.shared.config.spec_project`, or ``project`` when the caller looked it up already);
+    ``allow_missing_sources`` reports a missing source file as unverified instead of failing
+    (default: the project's setting, else no);
+    ``template_dir`` is a folder of jinja2 templates found before the package's own (trusted code);
+    ``extra_formats`` names the optional format groups to render too (``{"frames", "png", "gif"}``).
+    Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
+    :class:`~mechdiagram.shared.errors.TemplateError` when a template of ``template_dir`` fails, and
+    :class:`~mechdiagram.shared.errors.RenderError` or :class:`~mechdiagram.shared.errors.TimelineError` only for a spec
+    the validator accepted but the drawing cannot take (a bug), and :class:`~mechdiagram.shared.errors.UsageError` when
+    ``template_dir`` is not a folder.  ``path``, ``source_root`` and ``template_dir`` may be strings.
+    """
+    path = Path(path)
+    source_root = Path(source_root) if source_root is not None else None
+    template_dir = Path(template_dir) if template_dir is not None else None
+    if template_dir is not None and not template_dir.is_dir():
+        raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
+    loaded = load_spec(path, display_path(path))
+    rendered = RenderedSpec(loaded, slug_for(path), list(loaded.findings))
+    if not loaded.ok:
+        return rendered
+    validation = check_spec(loaded)
+    if source_root is None or allow_missing_sources is None:
+        project = project or spec_project(path)
+    root = source_root if source_root is not None else project.source_root if project else Path(".")
+    allow = next((a for a in (allow_missing_sources, project.allow_missing_sources if project else None)
+                  if a is not None), False)
+    # Sources are checked even when the rest of the spec has errors, so that every problem shows at once.
+    rendered.checks, source_findings = check_sources(
+        loaded, [source for _, source in validation.sources], root,
+        allow_missing=allow, indexes=[index for index, _ in validation.sources])
+    # The layout stage, on a valid spec (also when only validating: its findings are the author's to see).
+    laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
+    rendered.findings.extend(sorted_findings(validation.findings + laid_out.findings + source_findings))
+    if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
+        import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
+
+        from mechdiagram.render.outputs import render_outputs, selected
+        from mechdiagram.render.templating import template_dir as using_templates
+
+        try:
+            with using_templates(template_dir):
+                rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
+                                                selected(extra_formats), laid_out.wide, laid_out.narrow)
+            rendered.figure = figure_record(validation.spec)
+        except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
+            where = display_path(template_dir) if template_dir else "mechdiagram"
+            raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
+                                f"(while rendering {loaded.display})") from exc
+        except jinja2.TemplateError as exc:
+            named: str | None = getattr(exc, "filename", None) or getattr(exc, "name", None)
+            line: int | None = getattr(exc, "lineno", None)
+            # An error while rendering (an undefined name) has no place of its own: the template's frame has it.
+            where, line = (named, line) if named is not None else _template_frame(exc)
+            raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
+                                f"(while rendering {loaded.display})") from exc
+        except Exception as exc:  # a site's template's mistake (1/0, a loop of includes, a range past the sandbox's)
+            where, line = _template_frame(exc) if template_dir is not None else ("", None)
+            if line is None:
+                raise  # not in a site's template: a bug of ours, which the caller reports as one
+            raise TemplateError(f"{where}:{line}: {type(exc).__name__}: {exc} "
+                                f"(while rendering {loaded.display})") from exc
+    return rendered
+
+
+def _template_frame(exc: BaseException) -> tuple[str, int | None]:
+    """The template file and line where rendering raised ``exc``: jinja2 rewrites the traceback of a
+    rendering error so that each template's frame carries its file name and template line.  ``("a
+    template", None)`` when no frame is a template's."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith(".py")
+              and not f.filename.startswith("<")]
+    return (display_path(Path(frames[-1].filename)), frames[-1].lineno) if frames else ("a template", None)
+
+
+__all__ = ["RenderedSpec", "render_spec"]

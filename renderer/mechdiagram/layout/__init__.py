@@ -1,0 +1,262 @@
+"""Stage 4, layout: place the boxes, route the paths, place their labels and the state panel.
+
+Geometry only, in SVG user units; nothing here knows about SVG elements (the drawing stage,
+:mod:`mechdiagram.render.svg`, writes what it is handed).  The phases, each a module:
+
+* :mod:`.placement`: cells (a lane grid for ``<lane><index>`` keys, else the layered layout of
+  :mod:`.layered`), then boxes sized to their text in columns as wide as their content;
+* :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides (:mod:`.ports`);
+* :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
+* :mod:`.panel`: the state panel.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+from msgspec import Struct
+from msgspec.structs import replace
+
+from mechdiagram.layout.badges import place_badges
+from mechdiagram.layout.geometry import (
+    Arrow,
+    Badge,
+    Box,
+    LaneBand,
+    LaneHeader,
+    Layout,
+    Panel,
+    PanelFrame,
+    PanelRow,
+    Point,
+    Rect,
+)
+from mechdiagram.layout.labels import PlacedLabel, place_labels
+from mechdiagram.layout.measure import text_width
+from mechdiagram.layout.panel import panel, step_heading
+from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place
+from mechdiagram.layout.routing import PathEnds, Route, route_all
+from mechdiagram.layout.sizes import (
+    BAND_PAD,
+    BOX_WORD_WIDTH,
+    LINE_HEIGHT,
+    MARGIN,
+    MIN_WIDTH,
+    NARROW_BOX_MAX_WIDTH,
+    NARROW_GAPS,
+    NARROW_LABEL_WIDTH,
+    NARROW_MIN_WIDTH,
+    PANEL_GAP,
+    PATH_LABEL_LINE,
+    PATH_LABEL_WIDTH,
+)
+from mechdiagram.layout.stacked import stacked_routes
+from mechdiagram.shared.model import Scenario, Spec
+
+__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Badge", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout",
+           "Panel", "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
+
+
+def _shift_point(p: Point, dx: float, dy: float) -> Point:
+    return (round(p[0] + dx, 1), round(p[1] + dy, 1))
+
+
+def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float, float]:
+    xs = [r.x for r in rects] + [p[0] for p in points]
+    ys = [r.y for r in rects] + [p[1] for p in points]
+    xe = [r.right for r in rects] + [p[0] for p in points]
+    ye = [r.bottom for r in rects] + [p[1] for p in points]
+    return min(xs, default=0.0), min(ys, default=0.0), max(xe, default=0.0), max(ye, default=0.0)
+
+
+class Diagram(Struct, frozen=True):
+    """The part of a figure every scenario shares: boxes, routed arrows, lanes and bands, each node's
+    cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram."""
+
+    width: float
+    bottom: float
+    boxes: dict[str, Box]
+    arrows: dict[str, Arrow]
+    lanes: tuple[LaneHeader, ...]
+    bands: tuple[LaneBand, ...]
+    cells: dict[str, tuple[int, int]]
+    direction: str
+
+
+def name_box(header: LaneHeader) -> Rect:
+    """Where a lane header's text is: its block, as wide as its widest line (routes and badges keep off it)."""
+    return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+
+
+def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
+    """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
+    and the scenario's state panel under it."""
+    shared = drawn if drawn is not None else diagram(spec)
+    panel_top = shared.bottom + MARGIN + PANEL_GAP
+    state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
+                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
+    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, [name_box(h) for h in shared.lanes])
+    # Whole user units, so every renderer rasterises the canvas at the same pixel size.
+    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
+                  shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
+
+
+def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
+    """Boxes, routes and labels of a spec: see the module docstring.
+
+    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
+    box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
+    layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
+    apply to it.
+    """
+    if narrow:
+        cells, lane_labels = grid_cells(spec, down=True, positions=False)
+        drawn = _narrow(spec, cells, lane_labels)
+    else:
+        cells, lane_labels = grid_cells(spec)
+        drawn = _routed(spec, cells, lane_labels)
+        if any(h.above for h in drawn.placed.lanes) and drawn.unclean:  # the strips may take room a label needs
+            column = _routed(spec, cells, lane_labels, strips=False)
+            drawn = column if column.unclean < drawn.unclean else drawn
+    placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
+    boxes = placed.boxes
+    left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
+    dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
+    boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
+    arrows = {}
+    for key, route in routes.items():
+        label = labels.get(key)
+        # Most of the label on a lane's band: its halo takes the band's colour (the drawing's "halo-band").
+        on_band = label is not None and 2 * _area_on(label.block, placed.bands) > label.block.w * label.block.h
+        arrows[key] = Arrow(
+            key, tuple(_shift_point(p, dx, dy) for p in route.points),
+            (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
+             _shift_point(route.head[2], dx, dy)),
+            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
+            Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
+            route.clean and (label is None or label.clean), on_band, route.crowded)
+    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
+    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
+    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
+    direction = "grid" if lane_labels else ("down" if drawn.down else "right")
+    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
+
+
+def _area_on(block: Rect, bands: Sequence[LaneBand]) -> float:
+    """How much of ``block`` lies on the lane bands (which never overlap one another)."""
+    return sum((block.area_within(Rect(b.x, b.y, b.w, b.h)) for b in bands), 0.0)
+
+
+#: Least room, in user units, that the narrow layout's boxes must gain for it to be laid out again wider.
+WIDEN_AT_LEAST = 24.0
+
+
+def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed:
+    """The narrow variant, whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes
+    leave of that width (up to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.
+    Without paths that room is known before the layout; else a first layout shows what its routes take."""
+    room = NARROW_MIN_WIDTH - 2 * MARGIN
+    if not _needs_tracks(spec, cells):
+        overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
+        # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
+        # not a narrow one beside an empty strip).
+        return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
+    drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
+    slack = room - (drawn.right - drawn.left)
+    if slack < WIDEN_AT_LEAST:
+        return drawn
+    wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
+    return wider if wider.right - wider.left <= room else drawn
+
+
+def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
+    """Whether a path of the narrow column runs on a track beside it: one that is not a straight run between
+    two boxes next to each other in the column (at most two such runs a pair), as
+    :func:`~mechdiagram.layout.stacked.stacked_routes` draws them."""
+    order = {key: i for i, key in enumerate(sorted(cells, key=lambda key: (cells[key], key)))}
+    pairs: dict[frozenset[str], int] = {}
+    for path in spec.paths:
+        if path.source not in order or path.dest not in order or path.source == path.dest:
+            continue
+        pair = frozenset((path.source, path.dest))
+        pairs[pair] = pairs.get(pair, 0) + 1
+        if abs(order[path.source] - order[path.dest]) != 1 or pairs[pair] > 2:
+            return True
+    return False
+
+
+class _Routed(Struct, frozen=True):
+    """One try at a figure's geometry before it is moved to its margin: the placement, the routes, the placed
+    labels, the bounds of it all (left, top, right, bottom) and whether its layers run down."""
+
+    placed: Placement
+    routes: dict[str, Route]
+    labels: dict[str, PlacedLabel]
+    left: float
+    top: float
+    right: float
+    bottom: float
+    down: bool
+
+    @property
+    def unclean(self) -> int:
+        """How many routes and labels are not clear of the boxes, the lane names and each other."""
+        return sum(not r.clean for r in self.routes.values()) + sum(not label.clean for label in self.labels.values())
+
+
+def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
+            narrow_box_max: float | None = None, strips: bool = True, fill: bool = False) -> _Routed:
+    """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
+    ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
+    names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow)."""
+    narrow = narrow_box_max is not None
+    if narrow_box_max is not None:
+        placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
+                       fill=fill)
+    else:
+        placed = place(spec, cells, lane_labels, strips=strips)
+    boxes = placed.boxes
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in boxes and p.dest in boxes and p.source != p.dest]
+    down = True if narrow else _flows_down(cells, spec)
+    layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
+    against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
+    label_wraps = {p.key: path_label_wraps(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
+                   for p in spec.paths}
+    on_tracks: dict[str, PlacedLabel] = {}
+    if narrow:
+        routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
+                                           placed.lanes)
+    else:
+        # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
+        walls = [name_box(h) for h in placed.lanes if h.above]
+        routes = route_all(boxes, ends, against, walls)
+    obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
+                             *(label.block for label in on_tracks.values())]
+    labels = place_labels({key: route.points for key, route in routes.items()},
+                          {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
+                          obstacles, _band_gaps(placed.bands))
+    labels.update(on_tracks)
+    rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
+                         *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
+    points = [p for route in routes.values() for p in (*route.points, *route.head)]
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down)
+
+
+def _band_gaps(bands: Sequence[LaneBand]) -> list[Rect]:
+    """The strips of page between neighbouring lane bands: a label across one has the band's edge through
+    its text, so labels keep off them where a place clear of boxes and routes allows (a preference of
+    :func:`~mechdiagram.layout.labels.place_labels`, not an obstacle)."""
+    rows = sorted(bands, key=lambda band: band.y)
+    return [Rect(min(a.x, b.x), a.y + a.h, max(a.x + a.w, b.x + b.w) - min(a.x, b.x), b.y - a.y - a.h)
+            for a, b in itertools.pairwise(rows) if b.y > a.y + a.h - 0.01 and abs(a.x - b.x) < a.w]
+
+
+def _flows_down(cells: dict[str, tuple[int, int]], spec: Spec) -> bool:
+    """Whether the layered layout put its layers in rows (the paths mostly go down)."""
+    down = sum(cells[p.dest][0] > cells[p.source][0] for p in spec.paths if p.source in cells and p.dest in cells)
+    right = sum(cells[p.dest][1] > cells[p.source][1] for p in spec.paths if p.source in cells and p.dest in cells)
+    return down > right

@@ -1,0 +1,93 @@
+"""The layout stage's own findings, on a valid spec: two nodes in one grid cell (``layout-position``, an
+error) and a path whose route or label could not be kept clear (``route``, a warning).
+
+:func:`lay_out` is the stage's entry for the one-spec API and ``validate``: it asks the placement where each
+node goes (so the rule and the drawing never disagree), then lays the figure out wide and narrow once each
+and hands both diagrams on to the drawing.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from mechdiagram.layout import Diagram, diagram, grid_cells
+from mechdiagram.shared.findings import Finding, pointer_join
+from mechdiagram.shared.model import Spec
+from mechdiagram.spec.load import LoadedSpec
+from mechdiagram.spec.validate.wording import quote
+
+
+class LaidOut(Struct, frozen=True):
+    """The layout of one valid spec: ``findings`` (sorted by the caller), and the ``wide`` and ``narrow``
+    diagrams, ``None`` when a finding is an error (two nodes in one cell: nothing is laid out)."""
+
+    findings: list[Finding]
+    wide: Diagram | None = None
+    narrow: Diagram | None = None
+
+
+def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
+    """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
+    the layout's own findings: :func:`cell_collisions`, and when there are none :func:`unclean_routes`."""
+    collisions = cell_collisions(loaded, model)
+    if collisions:
+        return LaidOut(collisions)
+    wide, narrow = diagram(model), diagram(model, narrow=True)
+    return LaidOut(unclean_routes(loaded, wide, narrow), wide, narrow)
+
+
+def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[Finding]:
+    """Rule route (warnings): a path whose route or label could not be kept clear of the boxes and
+    the other labels, in the wide layout ``drawn`` (which a ``layout.positions`` override can cause) or in the
+    ``narrow`` one, of a phone (long labels on many tracks)."""
+    findings = []
+    crowded = [key for key, arrow in drawn.arrows.items() if arrow.crowded]
+    if crowded:  # one cause, one finding: at the first of them
+        pointer = pointer_join("targets", crowded[0])
+        line, column = loaded.locate(pointer, key=True)
+        shown = ", ".join(quote(key) for key in crowded[:5]) + (", …" if len(crowded) > 5 else "")
+        findings.append(Finding(loaded.display, pointer, f"the figure's {len(drawn.arrows)} arrows took longer to "
+                                f"route than a build may: {len(crowded)} of them ({shown}) are drawn straight; split "
+                                "the spec or draw fewer arrows", "route", "warning", line, column))
+    for key, arrow in drawn.arrows.items():
+        narrow_clean = narrow.arrows[key].clean if key in narrow.arrows else True
+        if arrow.crowded or (arrow.clean and narrow_clean):
+            continue
+        pointer = pointer_join("targets", key)
+        line, column = loaded.locate(pointer, key=True)
+        if not arrow.clean:
+            message = (f"path {quote(key)} has no route and label clear of the boxes and the other labels; move its "
+                       "nodes apart (layout.positions) or shorten its label")
+        else:
+            message = (f"path {quote(key)} has no label clear of the boxes and the other labels in the narrow layout "
+                       "(a phone's); shorten its label or the labels near it")
+        findings.append(Finding(loaded.display, pointer, message, "route", "warning", line, column))
+    return findings
+
+
+def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule layout-position on a valid spec: two keys that name one grid cell, or a ``layout.positions``
+    cell where the automatic layout already puts another node."""
+    positions = model.layout.positions
+    cells, _ = grid_cells(model)
+    automatic: dict[tuple[int, int], str] = {}
+    findings = []
+
+    def add(pointer: str, message: str) -> None:
+        line, column = loaded.locate(pointer, key=True)
+        findings.append(Finding(loaded.display, pointer, message, "layout-position", line=line, column=column))
+
+    for key, spot in cells.items():
+        if key in positions:
+            continue
+        if spot in automatic:  # stage0 and stage00: the same lane and index
+            add(pointer_join("targets", key), f"{quote(key)} falls in the same cell as {quote(automatic[spot])} "
+                f"(row {spot[0]}, column {spot[1]}): their keys name the same lane and index; rename one or "
+                "place it with layout.positions")
+        automatic.setdefault(spot, key)
+    for key, spot in positions.items():
+        if spot in automatic:
+            add(pointer_join("layout", "positions", key), f"{quote(key)} is placed in row {spot[0]}, column "
+                f"{spot[1]}, where the automatic layout puts {quote(automatic[spot])}; choose a free cell or "
+                "place both")
+    return findings

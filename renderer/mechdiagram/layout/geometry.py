@@ -1,0 +1,249 @@
+"""The typed geometry the layout stage hands to the drawing stage.
+
+Lengths are SVG user units (CSS px at scale 1); ``x`` grows rightwards and ``y``
+downwards.  The drawing stage writes these objects as they are, with no offsets
+of its own.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct, field
+
+from mechdiagram.layout.sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, RING_GAP
+
+Point = tuple[float, float]
+
+#: Coordinates are written at 0.1 precision; closer than this is the same place.
+EPSILON = 0.05
+
+
+def first_baseline(y: float, h: float, lines: int) -> float:
+    """Baseline y of the first of ``lines`` lines of text centred vertically in a box from ``y``, ``h`` tall."""
+    return y + (h - lines * LINE_HEIGHT) / 2 + LINE_HEIGHT * 0.75
+
+
+class Rect(Struct, frozen=True):
+    """An axis-aligned rectangle: top-left ``x``, ``y``, width ``w``, height ``h``."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        """x of the right edge."""
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        """y of the bottom edge."""
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        """Centre x."""
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        """Centre y."""
+        return self.y + self.h / 2
+
+    def grown(self, by: float) -> Rect:
+        """The rectangle with ``by`` added on every side."""
+        return Rect(self.x - by, self.y - by, self.w + 2 * by, self.h + 2 * by)
+
+    def overlaps(self, other: Rect) -> bool:
+        """True when the interiors intersect (touching edges do not count)."""
+        # right and bottom written out: the same sums, without four property calls (a hot path of the layout)
+        return (self.x < other.x + other.w and other.x < self.x + self.w
+                and self.y < other.y + other.h and other.y < self.y + self.h)
+
+    def area_within(self, other: Rect) -> float:
+        """The area of the part of this rectangle inside ``other`` (0 when they do not overlap)."""
+        w = min(self.x + self.w, other.x + other.w) - max(self.x, other.x)
+        h = min(self.y + self.h, other.y + other.h) - max(self.y, other.y)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    def crossed_by(self, a: Point, b: Point) -> bool:
+        """True when the horizontal or vertical segment ``a``-``b`` passes through the interior (a segment
+        along an edge or ending on one does not; coordinates within 0.05 of an edge count as on it)."""
+        e = EPSILON
+        if a[1] == b[1]:
+            low, high = sorted((a[0], b[0]))
+            return self.y + e < a[1] < self.bottom - e and low < self.right - e and self.x + e < high
+        low, high = sorted((a[1], b[1]))
+        return self.x + e < a[0] < self.right - e and low < self.bottom - e and self.y + e < high
+
+
+class Box(Rect, frozen=True):
+    """A node's box and its wrapped label ``lines``; ``key`` is its target key."""
+
+    key: str = ""
+    lines: tuple[str, ...] = ()
+
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first label line, centring the block vertically."""
+        return first_baseline(self.y, self.h, len(self.lines))
+
+    @property
+    def ring(self) -> Rect:
+        """The ring drawn around the box while it is active."""
+        return self.grown(RING_GAP)
+
+
+class Arrow(Struct, frozen=True):
+    """A path target's route: ``points`` an orthogonal polyline from the port on the source box to the
+    base of the arrowhead, ``head`` the arrowhead triangle (tip first, at the target's port), the label's
+    anchor point ``label_at`` and its lines, and ``label_box`` the rectangle the label covers;
+    ``label_on_band`` says that most of that rectangle lies on a lane's tinted band (its halo is then the
+    band's colour, not the page's).
+
+    ``clean`` is False when no route or label position free of boxes and other labels was found;
+    ``crowded`` True when the route is a straight line because the layout's searches ran out of time
+    (:data:`mechdiagram.layout.routing.SEARCH_BUDGET`).
+    """
+
+    key: str
+    points: tuple[Point, ...]
+    head: tuple[Point, Point, Point]
+    label_at: Point = (0.0, 0.0)
+    label_anchor: str = "middle"
+    label_lines: tuple[str, ...] = ()
+    label_box: Rect | None = None
+    clean: bool = True
+    label_on_band: bool = False
+    crowded: bool = False
+
+    @property
+    def start(self) -> Point:
+        """Where the route leaves the source box."""
+        return self.points[0]
+
+    @property
+    def end(self) -> Point:
+        """The base of the arrowhead."""
+        return self.points[-1]
+
+    @property
+    def head_box(self) -> Rect:
+        """The rectangle the arrowhead covers."""
+        xs, ys = [p[0] for p in self.head], [p[1] for p in self.head]
+        return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+class LaneHeader(Struct, frozen=True):
+    """A lane label at the left of a grid row, or (``above``) in a strip across the top of its lane."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[str, ...]
+    above: bool = False
+
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first line, centring the block vertically."""
+        return first_baseline(self.y, self.h, len(self.lines))
+
+
+class LaneBand(Struct, frozen=True):
+    """The tinted band behind one lane of a grid (a row), from its header to the last column."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+class PanelRow(Struct, frozen=True):
+    """One state row: its label lines and the baseline ``y`` of its first line (the same in every frame), and
+    the baseline of its value's first line, ``value_y``: ``y`` beside the label, or under it in a narrow panel."""
+
+    key: str
+    label: tuple[str, ...]
+    y: float
+    value_y: float | None = None
+
+    @property
+    def value_baseline(self) -> float:
+        """Where the row's value starts: :attr:`value_y`, or the label's baseline."""
+        return self.y if self.value_y is None else self.value_y
+
+
+class PanelFrame(Struct, frozen=True):
+    """The state panel's changing content in one frame (the poster, or a step):
+    the heading lines, each row's value lines, in row order, and the heading's first baseline ``title_y``
+    (a heading shorter than the longest sits at the foot of the room they share, next to the rows)."""
+
+    title: tuple[str, ...]
+    values: tuple[tuple[str, ...], ...]
+    title_y: float = 0.0
+
+
+class Panel(Struct, frozen=True):
+    """The state panel: rectangle, heading baseline, rows, value column x, and one frame per step plus the poster.
+
+    ``rtl``: the spec's language is written right to left, and the heading is centred (:attr:`title_x`).
+    """
+
+    x: float
+    y: float
+    w: float
+    h: float
+    title_y: float
+    value_x: float
+    rows: tuple[PanelRow, ...]
+    poster: PanelFrame
+    steps: tuple[PanelFrame, ...]
+    rtl: bool = False
+
+    @property
+    def label_x(self) -> float:
+        """Where the row labels start."""
+        return self.x + PANEL_TEXT_INSET
+
+    @property
+    def title_x(self) -> float:
+        """Where the heading is anchored: its start, or its middle when :attr:`rtl`."""
+        return self.x + self.w / 2 if self.rtl else self.label_x
+
+
+class Badge(Rect, frozen=True):
+    """A poster badge: the numbers (``text``) of the steps that highlight target ``key``."""
+
+    key: str = ""
+    text: str = ""
+
+    @property
+    def radius(self) -> float:
+        """Corner radius: the ends are half circles."""
+        return self.h / 2
+
+    @property
+    def baseline(self) -> float:
+        """Baseline y of the number, centred in the badge."""
+        return self.y + self.h / 2 + BADGE_BASELINE
+
+
+class Layout(Struct, frozen=True):
+    """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
+
+    ``cells`` is each node's (row, column) in the grid the boxes sit in;
+    ``direction`` is ``"grid"`` for a lane grid, else ``"right"`` or ``"down"`` (the layered
+    layout's flow direction).
+    """
+
+    width: float
+    height: float
+    boxes: dict[str, Box]
+    arrows: dict[str, Arrow]
+    lanes: tuple[LaneHeader, ...]
+    panel: Panel
+    cells: dict[str, tuple[int, int]] = field(default_factory=dict)
+    bands: tuple[LaneBand, ...] = ()
+    direction: str = "grid"
+    badges: tuple[Badge, ...] = ()

@@ -1,0 +1,190 @@
+"""Path label placement: each label goes beside a segment of its route, where it touches no box, no
+node text and no other label, and preferably crosses no other route.
+
+Candidates, best first: beside the longest segments (above or below a horizontal one, right or left
+of a vertical one), at its middle, then at its quarters.  The first candidate free of boxes and
+labels wins; among those it prefers one that crosses no route, then one that straddles no strip between
+lane bands, then one clearly nearer its own route than any other (so that it names the right arrow), then
+one with room around it.  When every candidate collides, the
+least bad one is taken and the label marked not clean (``validate`` warns about it).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from msgspec import Struct
+
+from mechdiagram.layout.geometry import Point, Rect
+from mechdiagram.layout.measure import text_width
+from mechdiagram.layout.sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
+
+#: Gap between a label and the segment it names.
+LABEL_GAP = 5.0
+#: Baseline of a label's first line below the top of its block.
+FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
+
+
+class PlacedLabel(Struct, frozen=True):
+    """A label's anchor (``at``: centre x, first baseline y; text-anchor middle), its block, whether
+    it is clear of boxes and other labels, and the ``lines`` it is drawn in (one of its wraps)."""
+
+    at: Point
+    block: Rect
+    clean: bool
+    lines: tuple[str, ...] = ()
+
+
+def label_size(lines: Sequence[str]) -> tuple[float, float]:
+    """Width and height of a label block."""
+    return max(text_width(line, PATH_LABEL_SIZE) for line in lines), len(lines) * PATH_LABEL_LINE
+
+
+def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
+    segments = sorted(itertools.pairwise(points),
+                      key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
+    found: list[Rect] = []
+    for fraction in (0.5, 0.3, 0.7, 0.15, 0.85):
+        for a, b in segments:
+            mx, my = a[0] + (b[0] - a[0]) * fraction, a[1] + (b[1] - a[1]) * fraction
+            if a[1] == b[1]:  # horizontal: above, then below
+                found.append(Rect(mx - w / 2, my - LABEL_GAP - h, w, h))
+                found.append(Rect(mx - w / 2, my + LABEL_GAP, w, h))
+            else:  # vertical: right, then left
+                found.append(Rect(mx + LABEL_GAP + 2, my - h / 2, w, h))
+                found.append(Rect(mx - LABEL_GAP - 2 - w, my - h / 2, w, h))
+    return found
+
+
+def _nudged(candidates: list[Rect], hard: Sequence[Rect], soft: Sequence[Rect] = (),
+            own: Sequence[tuple[Point, Point]] = ()) -> list[Rect]:
+    """Each candidate, then, where it overlaps an obstacle, the same block slid along the route just
+    clear of it (by at most half its own size); and where it straddles one of the ``soft`` strips, slid
+    just above and just below it (by at most its height) where that keeps it as far from its ``own`` route
+    as it was (along a vertical run: not away from a horizontal one, nor onto the one its run turns into)."""
+    out: list[Rect] = []
+    for block in candidates:
+        out.append(block)
+        for rect in soft:
+            if block.overlaps(rect):
+                gap = _gap_to_segments(block, own)
+                out.extend(moved for dy in (rect.y - block.bottom, rect.bottom - block.y) if abs(dy) <= block.h
+                           if abs(_gap_to_segments(moved := Rect(block.x, block.y + dy, block.w, block.h), own) - gap)
+                           <= 0.5)
+        for rect in hard:
+            if not block.overlaps(rect):
+                continue
+            for dx in (rect.x - block.right, rect.right - block.x):
+                if abs(dx) <= block.w / 2 + 1:
+                    out.append(Rect(block.x + dx, block.y, block.w, block.h))
+            for dy in (rect.y - block.bottom, rect.bottom - block.y):
+                if abs(dy) <= block.h / 2 + 1:
+                    out.append(Rect(block.x, block.y + dy, block.w, block.h))
+    return out
+
+
+#: Room around a label beyond which more room does not count.
+CLEAR_AIR = 16.0
+#: A label names the route it is beside only when every other route is at least this much further away.
+AMBIGUOUS = 8.0
+
+
+def _gap(block: Rect, rect: Rect) -> float:
+    """The distance between two rectangles (0 when they touch or overlap)."""
+    dx = max(rect.x - block.right, block.x - rect.right, 0.0)
+    dy = max(rect.y - block.bottom, block.y - rect.bottom, 0.0)
+    return max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
+
+
+def _segment_rect(segment: tuple[Point, Point]) -> Rect:
+    (ax, ay), (bx, by) = segment
+    return Rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))
+
+
+def _gap_to_segments(block: Rect, segments: Sequence[tuple[Point, Point]]) -> float:
+    """The distance from a block to the nearest of ``segments`` (each a degenerate rectangle); infinite
+    when there are none."""
+    best = float("inf")
+    for (ax, ay), (bx, by) in segments:
+        dx = max(min(ax, bx) - block.right, block.x - max(ax, bx), 0.0)
+        dy = max(min(ay, by) - block.bottom, block.y - max(ay, by), 0.0)
+        gap = max(dx, dy) if dx == 0 or dy == 0 else (dx * dx + dy * dy) ** 0.5
+        best = min(best, gap)
+    return best
+
+
+def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
+    grown = block.grown(1.0)
+    count = 0
+    for a, b in segments:
+        if grown.crossed_by(a, b) or (a[0] == b[0] == grown.x) or (a[1] == b[1] == grown.y):
+            count += 1
+    return count
+
+
+def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
+                 obstacles: Sequence[Rect], strips: Sequence[Rect] = ()) -> dict[str, PlacedLabel]:
+    """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
+    preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
+    found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
+    and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
+    wherever a place clear of the obstacles and routes allows."""
+    hard = [rect.grown(BOX_AIR) for rect in obstacles]
+    soft = [rect.grown(STRIP_AIR) for rect in strips]
+    segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
+    placed: dict[str, PlacedLabel] = {}
+    for key, points in routes.items():
+        ways = wraps.get(key, ())
+        if not ways or len(points) < 2:
+            continue
+        # Only what lies near the route can touch a candidate or change its score: the rest is left out.
+        reach = 2 * max(max(label_size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
+        others = [seg for other, segs in segments.items() if other != key for seg in segs
+                  if area.overlaps(_segment_rect(seg).grown(1.0))]
+        taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
+        near_hard = [rect for rect in hard if area.overlaps(rect)]
+        near = [rect for rect in obstacles if area.overlaps(rect.grown(BOX_AIR))]
+        near_soft = [rect for rect in soft if area.overlaps(rect)]
+        chosen: tuple[tuple[int, ...], Rect, tuple[str, ...]] | None = None
+        for text in ways:
+            score, block = _best(points, segments[key], others, label_size(text), near_hard, taken, near, near_soft)
+            if chosen is None or score[:5] < chosen[0][:5]:
+                chosen = (score, block, text)
+            if score[:3] == (0, 0, 0):
+                break
+        assert chosen is not None
+        score, block, lines = chosen
+        placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, score[0] == 0, lines)
+    return placed
+
+
+def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: Sequence[tuple[Point, Point]],
+          size: tuple[float, float], hard: Sequence[Rect], taken: Sequence[Rect],
+          obstacles: Sequence[Rect], soft: Sequence[Rect] = ()) -> tuple[tuple[int, ...], Rect]:
+    """The best place for a block of ``size`` beside ``points``: its score (bumps into boxes and labels,
+    routes crossed, ``soft`` strips straddled, whether another route is about as near, room, candidate
+    order; lower is better)."""
+    w, h = size
+    best: tuple[tuple[int, ...], Rect] | None = None
+    for order, block in enumerate(_nudged(_candidates(points, w, h), hard, soft, own)):
+        bumps = sum(block.overlaps(rect) for rect in hard) + sum(block.overlaps(rect) for rect in taken)
+        crosses = _crosses(block, others) + _crosses(block, own)  # its own route too: the halo hides a line
+        if best is not None and (bumps, crosses) > best[0][:2]:
+            continue  # worse whatever its room
+        # A label nearer another route than its own (or about as near) names the wrong arrow.
+        other_gap = _gap_to_segments(block, others)
+        ambiguous = int(other_gap < _gap_to_segments(block, own) + AMBIGUOUS)
+        # Among free places, one with room around it reads as its own route's: it keeps off other
+        # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
+        room = min(other_gap, *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
+        straddles = sum(block.overlaps(rect) for rect in soft)
+        score = (bumps, crosses, straddles, ambiguous, -int(room // 4), order)
+        if best is None or score < best[0]:
+            best = (score, block)
+        if score[:5] == (0, 0, 0, 0, -int(CLEAR_AIR // 4)):
+            break
+    assert best is not None
+    return best

@@ -1,0 +1,338 @@
+"""Cells to coordinates: node boxes sized to their text, columns as wide as their widest box, rows as
+tall as their tallest, with channels between them wide enough for the routes and their labels.
+
+The lane grid's cells come from :func:`grid_cells` (``<lane><index>`` keys); every other spec's from
+:mod:`mechdiagram.layout.layered`.  ``layout.positions`` overrides either.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from msgspec import Struct
+
+from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
+from mechdiagram.layout.layered import layered_cells
+from mechdiagram.layout.measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
+from mechdiagram.layout.sizes import (
+    BAND_GAP,
+    BAND_PAD,
+    BOX_AIR,
+    BOX_MAX_WIDTH,
+    BOX_MIN_HEIGHT,
+    BOX_MIN_WIDTH,
+    BOX_WORD_WIDTH,
+    FLOW_COLUMNS,
+    GAP_X,
+    GAP_Y,
+    LABELLED_PITCH,
+    LANE_HEADER_AIR,
+    LANE_HEADER_GAP,
+    LANE_HEADER_LINES,
+    LANE_HEADER_MAX_WIDTH,
+    LANE_HEADER_WIDTH,
+    LINE_HEIGHT,
+    MARGIN,
+    NARROW_LABEL_WIDTH,
+    PAD_X,
+    PAD_Y,
+    PATH_LABEL_LINE,
+    PATH_LABEL_SIZE,
+    PATH_LABEL_WIDTH,
+    PORT_SPREAD,
+    ROUTE_PITCH,
+    STRIP_AIR,
+    TARGET_STUB,
+)
+from mechdiagram.shared.model import Spec, parse_lane_key
+
+Cells = dict[str, tuple[int, int]]
+
+
+def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
+    return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
+
+
+def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) -> tuple[Cells, list[str | None]]:
+    """Every node's (row, column) cell, and each row's lane label (lane grids only).
+
+    A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
+    appearance (or ``layout.lanes``), the sorted distinct indexes are columns.  Otherwise the
+    layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
+    direction from the graph's shape alone: down for more than four layers); nodes without
+    paths follow in rows of :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells
+    (unless ``positions`` is False).
+    """
+    nodes = [t.key for t in spec.nodes]
+    parsed = {key: parse_lane_key(key) for key in nodes}
+    grid = {key: lane_index for key, lane_index in parsed.items() if lane_index is not None}
+    cells: Cells = {}
+    labels: list[str | None] = []
+    if nodes and len(grid) == len(nodes):
+        lanes: list[str] = [lane.key for lane in spec.layout.lanes]
+        for lane, _ in grid.values():
+            if lane not in lanes:
+                lanes.append(lane)
+        column_of = {index: col for col, index in enumerate(sorted({index for _, index in grid.values()}))}
+        for key, (lane, index) in grid.items():
+            cells[key] = (lanes.index(lane), column_of[index])
+        label_of = {lane.key: lane.label for lane in spec.layout.lanes}
+        labels = [label_of.get(lane) for lane in lanes]
+    else:
+        edges = _edges(spec, nodes)
+        linked = [key for key in nodes if any(key in edge for edge in edges)]
+        loose = [key for key in nodes if key not in linked]
+        if linked:
+            across = layered_cells(linked, edges, down=False)  # layers as columns
+            if down is None:
+                down = max(c for _, c in across.values()) + 1 > 4
+            cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
+        first_row = max((r for r, _ in cells.values()), default=-1) + 1
+        for i, key in enumerate(loose):
+            cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
+    if positions:
+        cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
+    return cells, labels
+
+
+def _inner(label: str, box_max: float = BOX_MAX_WIDTH) -> float:
+    """The text width a box gives ``label``: ``box_max`` less padding, or more, up to
+    :data:`BOX_WORD_WIDTH`, so that a long word stays whole."""
+    longest = max((text_width(word) for word in label.split()), default=0.0)
+    return max(box_max - 2 * PAD_X, min(longest, BOX_WORD_WIDTH - 2 * PAD_X))
+
+
+def box_lines(label: str, box_max: float = BOX_MAX_WIDTH) -> tuple[str, ...]:
+    """A node label wrapped for a box at most ``box_max`` wide, in lines of even length when it needs several
+    (no word left alone on the last: "paused: / no token", not "paused: no / token"): words are broken only
+    when longer than :data:`BOX_WORD_WIDTH`."""
+    return even_wrap(label, _inner(label, box_max))
+
+
+def natural_width(lines: tuple[str, ...]) -> float:
+    """The width of a box holding ``lines``: the widest line and padding, within the box bounds."""
+    widest = max((text_width(line) for line in lines), default=0.0)
+    return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
+
+
+def _balanced(label: str, count: int, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
+    """A path label wrapped as narrow as ``width`` allows with at most ``count`` lines (:func:`balanced_wrap`)."""
+    return balanced_wrap(label, count, width, PATH_LABEL_SIZE)
+
+
+@functools.lru_cache(maxsize=4096)
+def path_label_lines(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
+    """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`), its lines balanced: as narrow as the
+    same number of lines allows, so that no line is left with a word or a character alone."""
+    return even_wrap(label, width, PATH_LABEL_SIZE) if label else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def path_label_wraps(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[tuple[str, ...], ...]:
+    """The ways a path label may be wrapped to ``width``, preferred first: :func:`path_label_lines`, then,
+    when the label can take one more line, balanced over one line more (a narrower block fits between
+    two routes); () for none."""
+    lines = path_label_lines(label, width)
+    if not label or not lines:
+        return ()
+    narrow = _balanced(label, len(lines) + 1, width)
+    if len(narrow) == len(lines) + 1 and whole_words(narrow, label):
+        return (lines, narrow)
+    return (lines,)
+
+
+class Placement(Struct, frozen=True):
+    """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``)."""
+
+    boxes: dict[str, Box]
+    lanes: tuple[LaneHeader, ...]
+    bands: tuple[LaneBand, ...]
+    right: float
+    bottom: float
+
+
+def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
+             label_width: float = PATH_LABEL_WIDTH, banded: bool = False) -> tuple[float, float]:
+    """Gaps between columns and between rows: room for two routes side by side and the widest label
+    of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
+    page between two lanes' bands, split by the line between them (:data:`BAND_GAP`): a label of a path
+    between rows gets room in one band's half, clear of the boxes and of that line (:data:`STRIP_AIR`), so
+    that the line does not run through its text."""
+    gap_x, gap_y = least
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or not path.label:
+            continue
+        lines = path_label_lines(path.label, label_width)
+        wide = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
+            gap_x = max(gap_x, wide + 24)
+        else:  # the label sits beside a vertical run or above a horizontal one in a row gap
+            gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
+            if banded:
+                half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
+                gap_y = max(gap_y, 2 * half + BAND_GAP)
+            if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
+                narrowest = path_label_wraps(path.label, label_width)[-1]
+                gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
+                gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
+    return round(gap_x, 1), round(gap_y, 1)
+
+
+def lane_headers(labels: list[str | None]) -> tuple[float, list[tuple[str, ...]]]:
+    """The lane header column's width and each lane's name in lines (``()`` for none): names wrap, in lines of
+    even length, where LANE_HEADER_MAX_WIDTH makes them, and the column is as wide as the widest line needs, at
+    least LANE_HEADER_WIDTH."""
+    lines = [even_wrap(label, LANE_HEADER_MAX_WIDTH - LANE_HEADER_AIR) if label else () for label in labels]
+    widest = max((text_width(line) for name in lines for line in name), default=0.0)
+    return max(LANE_HEADER_WIDTH, math.ceil((widest + LANE_HEADER_AIR) * 10) / 10), lines
+
+
+def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
+    """Rows where three or more paths, one labelled at least, run side by side between two neighbouring boxes:
+    the height their routes need there, by row (LABELLED_PITCH apart, more for labels of several lines, with the
+    ports spread over PORT_SPREAD of the sides)."""
+    pairs: dict[frozenset[str], list[int]] = {}
+    for path in spec.paths:
+        if path.source in cells and path.dest in cells:
+            (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+            if r1 == r2 and abs(c1 - c2) == 1:
+                pairs.setdefault(frozenset((path.source, path.dest)), []).append(len(path_label_lines(path.label)))
+    rows: dict[int, float] = {}
+    for pair, lines in pairs.items():
+        if len(lines) >= 3 and max(lines):
+            pitch = LABELLED_PITCH + (max(lines) - 1) * PATH_LABEL_LINE
+            row = cells[next(iter(pair))][0]
+            rows[row] = max(rows.get(row, 0.0), math.ceil(pitch * (len(lines) - 1) / PORT_SPREAD))
+    return rows
+
+
+def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
+    """How many routes each gap between columns and each gap between rows is expected to carry: a path
+    that changes both row and column turns in the gap beside its target's column and below (or above)
+    its source's row."""
+    cols, rows = [0] * max(0, n_cols - 1), [0] * max(0, n_rows - 1)
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or path.source == path.dest:
+            continue
+        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+        if r1 != r2 and c1 != c2:
+            cols[c2 - 1 if c2 > c1 else c2] += 1
+            rows[r1 if r2 > r1 else r1 - 1] += 1
+    return cols, rows
+
+
+def _widths(base: float, counts: list[int]) -> list[float]:
+    """Each gap's width for the number of routes expected in it: the arrowhead stubs at both sides and
+    :data:`ROUTE_PITCH` between neighbouring routes, never less than ``base``."""
+    return [round(max(base, 2 * TARGET_STUB + (n - 1) * ROUTE_PITCH), 1) for n in counts]
+
+
+def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
+          box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
+          fill: bool = False) -> Placement:
+    """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
+    column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
+    bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
+    the drawing's width) and ``gaps`` replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
+    whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
+    strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
+    lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
+    if lanes_on_top:
+        return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
+    lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
+    n_rows = max((r for r, _ in cells.values()), default=-1) + 1
+    n_cols = max((c for _, c in cells.values()), default=-1) + 1
+    col_w = [BOX_MIN_WIDTH] * n_cols
+    row_h = [BOX_MIN_HEIGHT] * n_rows
+    for key, (r, c) in cells.items():
+        col_w[c] = max(col_w[c], natural_width(lines[key]))
+        row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
+    for r, height in _side_by_side(spec, cells).items():
+        row_h[r] = max(row_h[r], height)
+    header_w, header_lines = lane_headers(lane_labels[:n_rows])
+    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
+    col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
+    if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
+        cols, rows = _crowded(spec, cells, n_rows, n_cols)
+        col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
+    across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
+    on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
+              and any(len(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) > LANE_HEADER_LINES
+                      for label in lane_labels[:n_rows] if label))
+    if not on_top:
+        for r, hl in enumerate(header_lines[:n_rows]):
+            row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+    has_headers = any(header_lines)
+    left = round(MARGIN + (header_w + gap_x / 2 if has_headers and not on_top else 0), 1)
+    col_x = [left]
+    for w, gap in zip(col_w[:-1], col_gaps, strict=True):
+        col_x.append(round(col_x[-1] + w + gap, 1))
+    right = (col_x[-1] + col_w[-1]) if n_cols else MARGIN
+    # Names too long for the header column head their lanes from above, across the lane's width.
+    if on_top:
+        header_lines = [even_wrap(label, right - MARGIN) if label else () for label in lane_labels]
+    strip = [len(header_lines[r]) * LINE_HEIGHT + LANE_HEADER_GAP if on_top and r < len(header_lines)
+             and header_lines[r] else 0.0 for r in range(n_rows)]
+    row_y = [MARGIN + strip[0]] if n_rows else []
+    for r, (h, gap) in enumerate(zip(row_h[:-1], row_gaps, strict=True)):
+        row_y.append(round(row_y[-1] + h + gap + strip[r + 1], 1))
+    boxes = {}
+    for key, (r, c) in cells.items():
+        boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])
+    bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
+    if on_top:
+        lanes = tuple(LaneHeader(MARGIN, round(row_y[r] - strip[r], 1), right - MARGIN, len(hl) * LINE_HEIGHT, hl,
+                                 above=True)
+                      for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    else:
+        lanes = tuple(LaneHeader(MARGIN, row_y[r], header_w, row_h[r], hl)
+                      for r, hl in enumerate(header_lines[:n_rows]) if hl)
+    bands: tuple[LaneBand, ...] = ()
+    if lane_labels:  # a lane grid: one tinted band per lane (and its header strip), reaching into half of each gap
+        bands = tuple(LaneBand(MARGIN - BAND_PAD, row_y[r] - strip[r] - gap_y / 2 + BAND_GAP / 2,
+                               right - MARGIN + 2 * BAND_PAD, row_h[r] + strip[r] + gap_y - BAND_GAP)
+                      for r in range(n_rows))
+    return Placement(boxes, lanes, bands, right, bottom)
+
+
+def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
+                   gaps: tuple[float, float] | None, fill: bool = False) -> Placement:
+    """:func:`place` for the narrow variant: every box in one column, in the order of ``cells`` (row,
+    then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
+    its header in a band of their own; routes run in the room to the right of the column."""
+    order = sorted(cells, key=lambda key: (cells[key], key))
+    labels = {t.key: t.label or "" for t in spec.nodes}
+    lines = {key: box_lines(labels[key], box_max) for key in order}
+    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order), *([box_max] if fill else [])])
+    # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
+    # word in one box widened the column).
+    lines = {key: box_lines(labels[key], width) if natural_width(lines[key]) < width else lines[key]
+             for key in order}
+    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
+    boxes: dict[str, Box] = {}
+    lanes: list[LaneHeader] = []
+    bands: list[LaneBand] = []
+    y, lane, block_top = MARGIN, None, MARGIN
+    for key in order:
+        row = cells[key][0]
+        if lane_labels and row != lane:
+            if lane is not None:
+                bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,
+                                      y - gap_y - block_top + 2 * BAND_PAD))
+                y += BAND_PAD
+            lane, block_top = row, y
+            label = lane_labels[row] if row < len(lane_labels) else None
+            header = even_wrap(label, width) if label else ()
+            if header:
+                lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
+                y += len(header) * LINE_HEIGHT + LANE_HEADER_GAP
+        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
+        boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
+        y += h + gap_y
+    bottom = y - gap_y
+    if lane_labels and lane is not None:
+        bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,
+                              bottom - block_top + 2 * BAND_PAD))
+    return Placement(boxes, tuple(lanes), tuple(bands), MARGIN + width, bottom)

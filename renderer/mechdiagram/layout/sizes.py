@@ -1,0 +1,102 @@
+"""Sizes of the figure, in SVG user units (CSS px at scale 1): one place for every spacing."""
+
+from __future__ import annotations
+
+from mechdiagram.layout.measure import FONT_SIZE
+
+__all__ = ["FONT_SIZE"]
+
+LINE_HEIGHT = 18.0
+TITLE_SIZE = 15.0
+#: Boxes are as wide as their longest label line plus padding, within these bounds.
+BOX_MIN_WIDTH = 96.0
+BOX_MAX_WIDTH = 160.0
+#: ... but a box grows up to this width to keep a long word whole.
+BOX_WORD_WIDTH = 260.0
+BOX_MIN_HEIGHT = 56.0
+PAD_X = 10.0
+PAD_Y = 10.0
+GAP_X = 40.0
+GAP_Y = 40.0
+MARGIN = 20.0
+#: An active box's ring: this far outside the box.
+RING_GAP = 5.0
+#: The lane header column at the left of a grid: at least this wide, and as wide as its longest name needs on
+#: one line up to the most; the room its text keeps on the right.
+LANE_HEADER_WIDTH = 116.0
+LANE_HEADER_MAX_WIDTH = 168.0
+LANE_HEADER_AIR = 8.0
+#: A lane name that needs more lines than this in the column heads its lane from above instead, in a strip
+#: across the lane, this far above its boxes.
+LANE_HEADER_LINES = 2
+LANE_HEADER_GAP = RING_GAP + 7.0
+#: How far a lane's tinted band reaches beyond its boxes at the sides (and in the narrow layout above and below):
+#: an active box's ring (RING_GAP out) keeps 7 units inside it.
+BAND_PAD = RING_GAP + 7.0
+#: The page-coloured line between two lanes' bands in a grid: thin, so that a path label across it reads whole.
+BAND_GAP = 2.0
+#: How far a path label keeps from that line where it has room (labels.place_labels), in user units.
+STRIP_AIR = 1.0
+PATH_LABEL_SIZE = 13.0
+#: The smallest text the reader sees, CSS px: the figure never scales below this for its smallest text.
+MIN_TEXT_PX = 12.0
+PATH_LABEL_LINE = 15.0
+#: Ports on one side are spread over this share of it when three or more share it (two: PORT_SPREAD_TWO).
+PORT_SPREAD = 0.7
+PORT_SPREAD_TWO = 0.5
+#: Least distance between labelled routes side by side between two boxes: a label line, its gap to its own
+#: route (5) and 16 units of air (labels.CLEAR_AIR) to the next, so that each label can sit above its own route
+#: and nearer it than the next (boxes grow taller to give it).
+LABELLED_PITCH = PATH_LABEL_LINE + 5.0 + 16.0 + 5.0
+PATH_LABEL_WIDTH = 120.0
+MIN_WIDTH = 480.0
+#: Nodes without any path are placed in rows of this many.
+FLOW_COLUMNS = 5
+ARROW_HEAD = 10.0
+#: Routes keep this far from every box they do not start or end at.
+CLEARANCE = 10.0
+#: The arrowhead's tip stops this far outside the target box's edge: on the outer side of its stroke (1.5
+#: wide, :mod:`mechdiagram.render.paint`), so that the tip meets the box.
+HEAD_GAP = 1.0
+PANEL_GAP = 24.0
+#: Corner radii: a node's box, its active ring, a lane's band, the state panel.
+BOX_RADIUS = 6.0
+RING_RADIUS = 9.0
+BAND_RADIUS = 8.0
+PANEL_RADIUS = 6.0
+#: The dot that travels along an active route: its radius.
+DOT_RADIUS = 4.0
+#: The state panel: where its heading and row labels start, inside its left edge; the heading's line height.
+PANEL_TEXT_INSET = 12.0
+#: The state panel: the room between the row labels and their values.
+PANEL_COLUMN_GAP = 12.0
+TITLE_LINE_HEIGHT = LINE_HEIGHT + 2
+#: Where a route leaves its source: this far out of the box, clear of an active box's ring.
+SOURCE_STUB = 12.0
+#: Where a route turns in towards its target: room for an active box's ring, the arrowhead, and a run
+#: of line before it.
+TARGET_STUB = RING_GAP + 2.0 + ARROW_HEAD + 5.0
+#: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
+NEAR = 12.0
+#: A channel between columns or rows is as wide as two TARGET_STUBs and this much a route beyond one.
+ROUTE_PITCH = NEAR + 2.0
+#: Room a path label keeps from every box: its active ring and a little air.
+BOX_AIR = 7.0
+#: Step badges of the poster: height and the padding either side of their text.
+BADGE_HEIGHT = 20.0
+BADGE_PAD = 6.0
+#: A badge's number sits this far below the badge's middle (its baseline: about a third of the text size).
+BADGE_BASELINE = 4.5
+#: The narrow variant (a phone-wide ``<img>``, the HTML figure in a narrow column): box width bound, least
+#: gaps between columns and rows, and the least canvas width.  A figure this narrow keeps 13 px text at
+#: 12 CSS px or more in 281 px: the HTML figure on a 320 px screen (WCAG 2.2 SC 1.4.10), less the page's
+#: and the figure's padding (:data:`mechdiagram.render.theme.EDGE_SPACE`, 8 px each there).
+NARROW_BOX_MAX_WIDTH = 136.0
+NARROW_GAPS = (20.0, 24.0)
+NARROW_MIN_WIDTH = 304.0
+#: A state panel narrower than this puts each value under its label, rows STACKED_ROW_GAP apart: narrower than
+#: any wide layout's panel (MIN_WIDTH less the margins), so the narrow layout's.
+STACKED_PANEL_WIDTH = MIN_WIDTH - 2 * MARGIN
+STACKED_ROW_GAP = 8.0
+#: Path labels in the narrow variant wrap to this width, in user units.
+NARROW_LABEL_WIDTH = 84.0

@@ -1,0 +1,226 @@
+"""Edge routing of the narrow variant, where every box sits in one column (:func:`placement.place`
+with ``lanes_on_top``).
+
+A path between two boxes next to each other in the column runs straight down (or up) between them
+(two such paths at most, side by side).
+Every other path leaves its source's right side, runs down or up a vertical *track* to the right of
+the column, and enters its target's right side.  Tracks are assigned like intervals on a line
+(greedy, shortest span first), so paths whose vertical spans overlap get tracks apart and the figure
+is only as wide as the busiest stretch needs.  No route
+can cross a box: the column is the only place boxes are.  A track's label sits right beside it;
+tracks are placed nearest the column first, each as close as it can be while its line and its
+label keep clear of the tracks, labels and port stubs already placed, and the label clear of its own stubs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mechdiagram.layout.geometry import Box, LaneHeader, Point, Rect
+from mechdiagram.layout.labels import FIRST_BASELINE, PlacedLabel, label_size
+from mechdiagram.layout.measure import text_width
+from mechdiagram.layout.routing import PathEnds, Route, _head
+from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, FONT_SIZE
+
+#: Distance between neighbouring tracks, and from the column to the first track, in user units.
+TRACK_GAP = 12.0
+#: Least distance from a track label to any other track, in user units (its own is 6 away).
+LABEL_AIR = 16.0
+#: Least distance from a track label's block to a stub (a route's horizontal run from the column to its track)
+#: passing above or below it, in user units: nearer, the label reads as that line's.
+STUB_AIR = 10.0
+#: Least distance from a track label's block to its own route's stubs, in user units: chromium draws DejaVu
+#: Sans glyphs 0.6 units above the block, so a block touching its arrow put the text across the line.
+OWN_STUB_AIR = 2.0
+
+
+def _spread(box: Box, count: int, index: int) -> float:
+    """The y of port ``index`` of ``count`` ports on a box's right side, spread evenly."""
+    return round(box.y + box.h * (index + 1) / (count + 1), 1)
+
+
+def _label_free(rect: Rect, taken: list[tuple[float, tuple[float, float]]], blocks: list[Rect],
+                stubs: list[tuple[float, float, float]], right: float) -> bool:
+    """Whether a label block keeps clear of the column, the placed tracks and labels, and every stub."""
+    if rect.x < right + 4:
+        return False
+    # Another track no nearer than LABEL_AIR to the block, so the nearest line is the label's own.
+    if any(rect.x - LABEL_AIR < tx < rect.right + LABEL_AIR and a < rect.bottom + 10 and rect.y - 10 < b
+           for tx, (a, b) in taken):
+        return False
+    if any(rect.grown(3).overlaps(block) for block in blocks):
+        return False
+    return not any(rect.y - STUB_AIR < y < rect.bottom + STUB_AIR and x0 < rect.right + 3 and rect.x - 3 < x1
+                   for y, x0, x1 in stubs)
+
+
+def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tuple[float, float]]],
+                blocks: list[Rect], ports: tuple[float, float], right: float) -> bool:
+    """Whether a track at ``x`` over ``span``, with its two stubs at the ``ports`` ys, keeps clear of the
+    placed tracks (:data:`TRACK_GAP` apart where their spans overlap) and labels (:data:`LABEL_AIR` from the
+    track, its stubs not across them)."""
+    y0, y1 = span
+    for tx, (a, b) in taken:
+        if a - CLEARANCE < y1 and y0 < b + CLEARANCE and abs(tx - x) < TRACK_GAP:
+            return False
+    # No nearer than LABEL_AIR to a placed label, as _label_free keeps a label from tracks placed before it:
+    # each label's nearest line stays its own.
+    if any(block.x - LABEL_AIR < x < block.right + LABEL_AIR and y0 < block.bottom + 10 and block.y - 10 < y1
+           for block in blocks):
+        return False
+    # A stub runs from the column to the track, not across a label (a label keeps STUB_AIR from every stub,
+    # placed or not: _label_free).
+    return not any(block.y - 2 < y < block.bottom + 2 and block.x < x and right < block.right
+                   for y in ports for block in blocks)
+
+
+def _at_stub(ports: tuple[float, float], ends: tuple[Box, Box], w: float, h: float,
+             taken: list[tuple[float, tuple[float, float]]], blocks: list[Rect],
+             stubs: list[tuple[float, float, float]], right: float) -> Rect | None:
+    """A label block of ``w`` by ``h`` on one of its route's stubs, by the column: above the stub that leaves
+    the source, below it, then above and below the one that enters the target (clear of its arrowhead);
+    ``None`` when none of these is free (:func:`_label_free`) within the height of the stub's box (``ends``:
+    source and target), whose neighbours' straight runs have the gaps between boxes for their labels.  A label
+    there names the line that starts (or ends) under it at a box, which no neighbouring track can take from it."""
+    x = round(right + STUB_LABEL_INSET, 1)
+    for y, box, air in ((ports[0], ends[0], OWN_STUB_AIR), (ports[1], ends[1], ARROW_HEAD / 2 + OWN_STUB_AIR)):
+        for top in (y - air - h, y + air):
+            block = Rect(x, round(top, 1), round(w, 1), h)
+            if box.y <= block.y and block.bottom <= box.bottom and _label_free(block, taken, blocks, stubs, right):
+                return block
+    return None
+
+
+#: A stub's label starts this far right of the column, in user units (as far as :func:`_label_free` asks).
+STUB_LABEL_INSET = 4.0
+
+#: Places tried for one track, TRACK_GAP / 2 apart, before the search gives up.
+TRACK_SEARCH = 400
+
+#: Least room, in user units, beside a lane header for a straight run between two neighbours across it.
+RUN_ROOM = 24.0
+
+
+def _run_span(a: Box, b: Box, headers: Sequence[LaneHeader]) -> tuple[float, float]:
+    """The left end and width of the stretch where straight runs between neighbours ``a`` and ``b`` may go:
+    the boxes' common width, less what a lane header between them writes (its text and CLEARANCE) when that
+    leaves :data:`RUN_ROOM`, so that no run crosses a lane's name."""
+    left, right = max(a.x, b.x), min(a.right, b.right)
+    top, bottom = min(a.bottom, b.bottom), max(a.y, b.y)
+    clear = left
+    for header in headers:
+        if header.lines and header.y < bottom and top < header.y + header.h:
+            clear = max(clear, header.x + max(text_width(line, FONT_SIZE) for line in header.lines) + CLEARANCE)
+    # Too little room beside the name (a narrow column): the runs keep the whole width, across the name.
+    return (clear, right - clear) if right - clear >= RUN_ROOM else (left, right - left)
+
+
+def _ports(boxes: dict[str, Box], long: Sequence[PathEnds]) -> dict[tuple[str, str], float]:
+    """The y of each track's two ports (``(path key, "out")`` at its source, ``(path key, "in")`` at its
+    target), on the boxes' right sides, spread evenly, in an order that nests the tracks' spans.
+
+    Tracks are drawn shortest span first, nearest the column, so a stub crosses another track only where it
+    ends inside that track's span.  On each box, then, the routes to boxes above take the upper ports and
+    those to boxes below the lower ones; among those to one side the farther a route goes, the nearer its
+    port is to that side's far end of the box (upward routes: lower; downward: upper), so that the longer
+    span holds the shorter one.  Routes between the same two boxes take the ports in one order at the upper
+    box and in the other at the lower one, so that they nest as well.
+    """
+    ends: dict[str, list[tuple[int, float, int, str, str]]] = {}
+    for rank, path in enumerate(long):
+        source, dest = boxes[path.source], boxes[path.dest]
+        for box_key, box, other, role in ((path.source, source, dest, "out"), (path.dest, dest, source, "in")):
+            below = other.y > box.y
+            ends.setdefault(box_key, []).append((int(below), -other.y, rank if below else -rank, path.key, role))
+    port_y: dict[tuple[str, str], float] = {}
+    for key, items in ends.items():
+        for index, (*_, path_key, role) in enumerate(sorted(items)):
+            port_y[(path_key, role)] = _spread(boxes[key], len(items), index)
+    return port_y
+
+
+def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
+                   headers: Sequence[LaneHeader] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+    """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
+    placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
+    other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
+    ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it."""
+    order = sorted(boxes, key=lambda key: boxes[key].y)
+    position = {key: i for i, key in enumerate(order)}
+    routes: dict[str, Route] = {}
+    long: list[PathEnds] = []
+    pairs: dict[frozenset[str], list[str]] = {}
+    for path in paths:
+        pair = frozenset((path.source, path.dest))
+        # Two paths run straight between two neighbours (their labels either side); more take tracks, where
+        # their labels have room.
+        if abs(position[path.source] - position[path.dest]) == 1 and len(pairs.get(pair, [])) < 2:
+            pairs.setdefault(pair, []).append(path.key)
+        else:
+            long.append(path)
+    for path in paths:
+        a, b = boxes[path.source], boxes[path.dest]
+        if path in long:
+            continue
+        # Paths between the same two neighbours (both ways) share the gap, spread evenly across it.
+        group = pairs[frozenset((path.source, path.dest))]
+        left, width = _run_span(a, b, headers)
+        x = round(left + width * (group.index(path.key) + 1) / (len(group) + 1), 1)
+        down = b.y > a.y
+        sides = ("bottom", "top") if down else ("top", "bottom")
+        head, base = _head((x, b.y if down else b.bottom), sides[1])
+        routes[path.key] = Route(((x, a.bottom if down else a.y), base), head, sides, True)
+    port_y = _ports(boxes, long)
+    right = max((box.right for box in boxes.values()), default=0.0)
+    first = right + TRACK_GAP + CLEARANCE
+    pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
+    placed_stubs: list[tuple[float, float, float]] = []
+    taken: list[tuple[float, tuple[float, float]]] = []
+    blocks: list[Rect] = []
+    placed: dict[str, PlacedLabel] = {}
+    # Shortest span first, nearest the column: with the ports of _ports, a track inside another's span is nearer.
+    def span_of(p: PathEnds) -> float:
+        return abs(port_y[(p.key, "out")] - port_y[(p.key, "in")])
+
+    for path in sorted(long, key=lambda p: (span_of(p), position[p.source], p.key)):
+        ports = (port_y[(path.key, "out")], port_y[(path.key, "in")])
+        y0, y1 = sorted(ports)
+        span = (y0, y1)
+        pending -= {(ports[0], path.key), (ports[1], path.key)}
+        stubs = placed_stubs + [(y, right, right + 1e6) for y, _ in pending]  # unplaced stubs: extent unknown
+        text = labels.get(path.key, ())
+        w, h = label_size(text) if text else (0.0, 0.0)
+        # The label sits left of its track, so the track stands at least a label's width out.
+        x = round(first + (w + 6 if text else 0), 1)
+        ends_of = (boxes[path.source], boxes[path.dest])
+        label = _at_stub(ports, ends_of, w, h, taken, blocks, stubs, right) if text else None
+        found = False  # a place for the track (and its label) within TRACK_SEARCH steps
+        for _ in range(TRACK_SEARCH):
+            if _track_free(x, span, taken, blocks, ports, right):
+                found = not text or label is not None
+                if found:
+                    break
+                # Candidates 6 units apart, OWN_STUB_AIR inside the track's span: clear of its own stubs.
+                top, room = y0 + OWN_STUB_AIR, y1 - y0 - 2 * OWN_STUB_AIR
+                steps = int((room - h) // 6) + 1 if room > h else 1
+                middle = (y0 + y1 - h) / 2
+                offsets = sorted(range(steps), key=lambda k: abs(top + 6 * k - middle))
+                label = next((r for r in (Rect(round(x - 6 - w, 1), round(top + 6 * k if room > h else middle, 1),
+                                                round(w, 1), h) for k in offsets)
+                              if _label_free(r, taken, blocks, stubs, right)), None)
+                if label is not None:
+                    found = True
+                    break
+            x = round(x + TRACK_GAP / 2, 1)
+        taken.append((x, span))
+        placed_stubs += [(y, right, x) for y in ports]
+        if label is not None:
+            blocks.append(label)
+            placed[path.key] = PlacedLabel((label.cx, label.y + FIRST_BASELINE), label, True, text)
+        source, dest = boxes[path.source], boxes[path.dest]
+        start: Point = (source.right, port_y[(path.key, "out")])
+        port: Point = (dest.right, port_y[(path.key, "in")])
+        head, base = _head(port, "right")
+        # A search that found no free place leaves the track where it stopped: not clean (validate warns).
+        routes[path.key] = Route((start, (x, start[1]), (x, base[1]), base), head, ("right", "right"), found)
+    return {path.key: routes[path.key] for path in paths}, placed

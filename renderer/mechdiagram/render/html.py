@@ -1,0 +1,281 @@
+"""Stage 6, HTML: the accessible figure with its step player, as a page and a fragment.
+
+Templates are package data rendered by jinja2 with autoescaping on, so every
+text an author wrote is escaped; the player's data travels as JSON through
+jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``).
+The standalone page makes no network request and carries a Content Security
+Policy whose ``script-src`` admits only the player script, by its SHA-256.
+Every word the figure adds is a message of :mod:`mechdiagram.shared.locale` in the spec's
+language; the player script holds none.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from markupsafe import Markup
+
+from mechdiagram.layout.sizes import MIN_TEXT_PX
+from mechdiagram.render import theme
+from mechdiagram.render.paint import SMALLEST_TEXT
+from mechdiagram.render.svg import fmt
+from mechdiagram.render.templating import template
+from mechdiagram.render.timeline import Timeline
+from mechdiagram.shared.assets import static_text
+from mechdiagram.shared.locale import Words, direction, primary, words_for
+from mechdiagram.shared.model import Scenario, Spec
+from mechdiagram.spec.provenance import SourceCheck
+
+if TYPE_CHECKING:
+    from jinja2 import Template
+
+#: The message key (:mod:`mechdiagram.shared.locale`) of each source status as listed under the figure.
+SOURCE_STATUS_KEY = {"verified": "sourceVerified", "unpinned": "sourceUnpinned", "unverified": "sourceUnverified"}
+
+#: The player's words that its script needs (it explains a reduced-motion pause); the others are in the markup.
+PLAYER_WORDS = ("reducedMotion",)
+
+
+def _csp_hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def player_script_source() -> str:
+    """The CSP source that admits the player's inline script (``'sha256-…'``), for a page that inlines
+    the fragment (the preview server's)."""
+    return f"'{_csp_hash(static_text('player.js'))}'"
+
+
+class StepContext(TypedDict):
+    """One transcript entry and step tab: durations in ms; ``state`` as (label, value) pairs; ``tab_name`` the
+    step tab's accessible name and ``announcement`` what the live region says of the step (plain text, author
+    text isolated); ``seconds`` the duration in the tool's words."""
+
+    title: str
+    tab_name: str
+    announcement: str
+    description: str
+    duration: int
+    seconds: str
+    state: list[tuple[str, str]]
+
+
+class LayoutContext(TypedDict):
+    """One layout of a scenario's drawing as the figure inlines it: ``name`` (``wide``, ``narrow``) and the
+    SVG (markup we generated)."""
+
+    name: str
+    svg: Markup
+    min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
+    max_width: str  # CSS px: nor does it grow past its own size
+
+
+class ScenarioContext(TypedDict):
+    """One scenario: its layouts (the wide one first) and its steps.  ``wide_from`` is the figure width
+    (CSS px, as written) from which the wide layout is shown, the narrow one below it."""
+
+    id: str
+    title: str
+    description: str
+    layouts: list[LayoutContext]
+    wide_from: str
+    steps: list[StepContext]
+    timeline: list[dict[str, int]]
+
+
+class SourceContext(TypedDict):
+    """One provenance source as listed under the figure."""
+
+    path: str
+    description: str
+    status: str
+    status_text: str
+
+
+class FigureContext(TypedDict):
+    """The template context of ``fragment.html`` and ``page.html``."""
+
+    root_id: str
+    language: str
+    direction: str  # "rtl" for right-to-left languages (HTML dir attribute), else "ltr"
+    chrome_language: str | None  # the words' language when the catalogue has none for the spec's, else None
+    words: dict[str, str]
+    title: str
+    description: str
+    caption: str
+    scenarios: list[ScenarioContext]
+    limitations: list[str]
+    sources: list[SourceContext]
+    player_data: dict[str, Any]
+    player_js: Markup
+    player_css: Markup
+    page_colours: dict[str, str]
+    page_padding: str  # CSS length: the standalone page's space beside its content
+    measure: str  # CSS length: the longest line of prose (theme.MEASURE), the page's summary and the caption
+    csp: str
+    figure: Markup  # figure.html rendered with this context: the figure, player and transcript
+    fit_width: str  # CSS px: the figure's width where its container sizes to content (its narrowest layout's)
+
+
+def _ui_colours() -> list[tuple[str, str, str]]:
+    """The player's colour custom properties, (name, light, dark), from the one palette
+    (:mod:`mechdiagram.render.theme`)."""
+    roles = (("bg", "bg"), ("text", "text"), ("muted", "muted"), ("border", "node_stroke"),
+             ("accent", "active_stroke"), ("focus", "active_stroke"))
+    return [(f"--md-ui-{role}", getattr(theme.LIGHT, field), getattr(theme.DARK, field)) for role, field in roles]
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
+
+
+def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
+    total = str(len(scenario.steps))
+    steps: list[StepContext] = []
+    for i, step in enumerate(scenario.steps):
+        state = [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels]
+        sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
+        sentences += [words.say("stateRow", label=label, value=value or "–") for label, value in state]
+        steps.append({
+            "title": step.title,
+            "tab_name": words.say("stepTab", n=str(i + 1), title=step.title),
+            "announcement": " ".join(words.say("sentence", text=text) for text in sentences),
+            "description": step.description,
+            "duration": step.duration,
+            "seconds": words.say("duration", seconds=_seconds(step.duration)),
+            "state": state,
+        })
+    return steps
+
+
+#: A figure at least this wide (CSS px) shows its wide layout even where the wide drawing needs more width for
+#: 12 px text: the drawing then keeps that width and scrolls in its frame (a timeline of many columns on a
+#: desktop screen reads better so than as the phone's one column of boxes).
+WIDE_SCROLLS_FROM = 960.0
+
+
+def wide_from(width: float) -> float:
+    """The figure width, in CSS px, from which a scene shows its wide drawing ``width`` user units wide: its
+    :func:`readable_width`, or :data:`WIDE_SCROLLS_FROM` when that is less."""
+    return min(readable_width(width), WIDE_SCROLLS_FROM)
+
+
+def readable_width(width: float) -> float:
+    """The least width, in CSS px, at which a drawing ``width`` user units wide shows its smallest text
+    (:data:`~mechdiagram.render.paint.SMALLEST_TEXT`) at :data:`MIN_TEXT_PX` CSS px or more (WCAG 2.2 SC 1.4.4 as the
+    README's accessibility statement claims it): rounded up to the 0.1 px the figure writes, so that the
+    text is never a rounding under."""
+    return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
+
+
+def _layout(name: str, svg: str, width: float) -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`."""
+    return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
+            "max_width": fmt(width or 100000.0)}
+
+
+def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
+                   widths: list[float] | None = None,
+                   narrow: list[tuple[str, float]] | None = None) -> FigureContext:
+    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
+    their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
+    the figure has one.  Each SVG is shown at most at its natural width and at least at its
+    :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
+    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it."""
+    words = words_for(spec.language, spec.messages)
+    scenarios: list[ScenarioContext] = []
+    natural = widths if widths is not None else [0.0] * len(svgs)
+    narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
+    for scenario, svg, width, second in zip(spec.scenarios, svgs, natural, narrow_layouts, strict=True):
+        layouts = [_layout("wide", svg, width)] + ([_layout("narrow", *second)] if second else [])
+        steps = _steps(spec, scenario, words)
+        scenarios.append({
+            "id": scenario.id, "title": scenario.title, "description": scenario.description,
+            "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "", "steps": steps,
+            "timeline": Timeline.for_scenario(scenario).as_json(),
+        })
+    player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
+        "id": s["id"],
+        "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
+                  for st, w in zip(s["steps"], s["timeline"], strict=True)],
+    } for s in scenarios]}
+    js = static_text("player.js")
+    sources: list[SourceContext] = [{
+        "path": check.path,
+        "description": spec.sources[check.index].description or "",
+        "status": check.status,
+        "status_text": words[SOURCE_STATUS_KEY[check.status]] if check.status in SOURCE_STATUS_KEY else check.status,
+    } for check in checks]
+    context: FigureContext = {
+        "root_id": f"md-{slug}",
+        "language": spec.language,
+        "direction": direction(spec.language),
+        "chrome_language": None if primary(words.language) == primary(spec.language) else words.language,
+        "words": dict(words.messages),
+        "title": spec.title,
+        "description": spec.description,
+        "caption": spec.caption,
+        "scenarios": scenarios,
+        "limitations": list(spec.limitations),
+        "sources": sources,
+        "player_data": player_data,
+        "player_js": Markup(js),
+        "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
+                         "dark_text": theme.DARK.text},
+        "page_padding": theme.EDGE_SPACE,
+        "measure": theme.MEASURE,
+        "player_css": _player_css(template("player.css"),
+                                  tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float)),
+                                  tuple(len(scenario.steps) for scenario in spec.scenarios)),
+        "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
+                "img-src data:; base-uri 'none'; form-action 'none'"),
+        "figure": Markup(""),
+        # A float, an inline-block or a flex item sizes to its content, which the figure's container query
+        # hides (inline-size containment): there the figure takes the width of its narrowest layout.
+        "fit_width": fmt(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:])),
+    }
+    # The figure, rendered once for both the page and the fragment, which put it in place.
+    context["figure"] = Markup(template("figure.html").render(context))
+    return context
+
+
+#: A step tab's least width and height, CSS px (WCAG 2.2 SC 2.5.5, Target Size), and the gap between tabs.
+TAB_SIZE = 44
+TAB_GAP = 2
+
+
+def tab_rows(counts: tuple[int, ...]) -> list[dict[str, int]]:
+    """For each number of steps in ``counts``: the figure widths (CSS px) below which its tabs no longer fit
+    on one row (``one``) and from which they fit on two (``two``), and the columns of two even rows
+    (``columns``): in between, the tabs take two rows of (nearly) as many each, not a full row and a tab
+    or two alone on the next."""
+    rows = []
+    for count in sorted(set(counts)):
+        columns = -(-count // 2)
+        if count > 2:
+            rows.append({"count": count, "columns": columns, "one": count * TAB_SIZE + (count - 1) * TAB_GAP,
+                         "two": columns * TAB_SIZE + (columns - 1) * TAB_GAP})
+    return rows
+
+
+@lru_cache(maxsize=16)
+def _player_css(sheet: Template, switches: tuple[str, ...], counts: tuple[int, ...] = ()) -> Markup:
+    """``sheet`` (``player.css``) rendered for a figure that switches layouts at the widths ``switches`` (CSS
+    px, ascending) and has scenarios of ``counts`` steps: the same text for every figure of the same
+    switches and counts."""
+    return Markup(sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=list(switches),
+                               tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(counts)))
+
+
+def render_page(context: FigureContext) -> str:
+    """The standalone HTML page (a whole document) for one spec."""
+    return template("page.html").render(context)
+
+
+def render_fragment(context: FigureContext) -> str:
+    """The embeddable HTML fragment for one spec: style, figure, player and transcript."""
+    return template("fragment.html").render(context)

@@ -1,0 +1,83 @@
+"""The render job: one valid spec on its way to files, with what every output format reads (the drawings
+in both layouts, the pictures, the HTML figure's context), each part computed once and only when a format
+asks for it.
+
+The drawing and HTML modules (svgwrite, jinja2) and the rasteriser are imported by the part that needs
+them, not with this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from msgspec import Struct
+
+from mechdiagram.layout import Diagram, diagram, layout_scenario
+from mechdiagram.shared.model import Spec
+from mechdiagram.spec.provenance import SourceCheck
+
+if TYPE_CHECKING:
+    from mechdiagram.render.html import FigureContext
+    from mechdiagram.render.svg import ScenarioSvgs
+
+
+class RenderJob(Struct, dict=True):
+    """One valid spec on its way to files: what every format reads, each part computed once.
+
+    ``slug`` is the spec's output name; ``checks`` its source verification results.
+    """
+
+    spec: Spec
+    slug: str
+    checks: Sequence[SourceCheck]
+    diagram: Diagram | None = None
+    narrow_diagram: Diagram | None = None  # the narrow layout's, when validation computed it already
+    step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
+
+    @cached_property
+    def drawings(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once, by scenario id: the animated SVG, its poster still and, with
+        ``step_stills``, the still of every step."""
+        from mechdiagram.render.svg import prefix_for, render_scenario
+
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
+                                             prefix_for(self.slug, scenario.id),
+                                             tuple(range(len(scenario.steps) + 1)) if self.step_stills else (0,))
+                for scenario in self.spec.scenarios}
+
+    @cached_property
+    def narrow(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``
+        and the HTML figure in a narrow column), with ids of its own (``variant``)."""
+        from mechdiagram.render.svg import prefix_for, render_scenario
+
+        shared = self.narrow_diagram or diagram(self.spec, narrow=True)
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
+                                             prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
+                for scenario in self.spec.scenarios}
+
+    @cached_property
+    def pictures(self) -> dict[tuple[str, int], bytes]:
+        """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
+        Raises :class:`~mechdiagram.shared.errors.RasterError` without the ``raster`` extra."""
+        from mechdiagram.render.raster import rasterise  # only the picture formats load the rasteriser's module
+
+        return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
+                for k, svg in sorted(drawn.stills.items())}
+
+    @cached_property
+    def figure(self) -> FigureContext:
+        """The HTML template context, inlining every scenario's animated SVG in both layouts, wide and
+        narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
+        the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
+        today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
+        from mechdiagram.render.html import figure_context
+
+        drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
+        narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
+        return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
+                              [d.width for d in drawn],
+                              [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
+                               for d, n in zip(drawn, narrow, strict=True)])

@@ -1,0 +1,376 @@
+"""Stage 5, SVG: draw a laid-out scenario as a self-contained SVG document.
+
+The SVG has no script and no SMIL: it moves only through CSS ``@keyframes``
+(one per step, from :class:`mechdiagram.render.timeline.Timeline`), works inside
+``<img>``, and under ``prefers-reduced-motion: reduce`` shows a still poster
+frame (the structure and the scenario's ``initial`` state).  Accessibility:
+``role="img"`` named by ``<title>`` and described by ``<desc>`` through
+``aria-labelledby``/``aria-describedby`` (WAI-ARIA 1.2, the ``img`` role),
+``lang`` from the spec (WCAG 2.2 SC 3.1.1), labels as real ``<text>``.
+Every id and class starts with the spec-and-scenario prefix, so several SVGs
+can share a page.  Author text reaches the document only as XML text or
+attribute values, escaped as ElementTree escapes them (:mod:`mechdiagram.render.markup`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import lru_cache
+
+import svgwrite
+from msgspec import Struct, field
+
+from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
+from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
+from mechdiagram.render import theme
+from mechdiagram.render.markup import Leaf, Pieces, Shapes, shell
+from mechdiagram.render.paint import FONT_FAMILY, attributes
+from mechdiagram.render.stylesheet import colour_sheet, motion_sheet
+from mechdiagram.render.timeline import Timeline
+from mechdiagram.shared.errors import RenderError
+from mechdiagram.shared.locale import words_for
+from mechdiagram.shared.model import Scenario, Spec
+
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+#: The flow dot's speed along an active route, in user units per second, and its bounds in ms.
+TRAVEL_SPEED = 160
+TRAVEL_MS = (800, 2400)
+
+
+def fmt(value: float) -> str:
+    """A coordinate at fixed precision (0.1 px) without trailing zeros."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def prefix_for(slug: str, scenario_id: str) -> str:
+    """The prefix of every id, class and keyframes name: ``md-`` and 10 hex digits of the SHA-256
+    of spec slug and scenario id.
+
+    Joining the readable names would be ambiguous (spec ``q`` with scenario
+    ``one-request`` and spec ``q-one`` with scenario ``request``), and a class
+    such as ``<prefix>-path`` could equal another scenario's prefix; a digest
+    cannot.  Names below the prefix are fixed words (``-node``, ``-f3``),
+    ``-n-<target id>``, or the narrow layout's ids (``-narrow-title``, ``-narrow-n-<target id>``: see
+    :func:`render_scenario`), so they cannot meet either.
+    """
+    digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode()).hexdigest()
+    return f"md-{digest[:10]}"
+
+
+class _Drawer:
+    """Writes one scenario's drawing in one colour scheme: every element carries the presentation
+    attributes of its roles (:mod:`mechdiagram.render.paint`) and the classes the style sheet animates."""
+
+    def __init__(self, spec: Spec, scenario: Scenario, layout: Layout, prefix: str, palette: theme.Palette,
+                 ids: str) -> None:
+        self.spec, self.scenario, self.layout, self.p, self.palette = spec, scenario, layout, prefix, palette
+        self.ids = ids  # the prefix of every id (the class prefix, or a layout's own: see render_scenario)
+        self.timeline = Timeline.for_scenario(scenario)
+        self.highlights = _highlights(scenario, layout)
+        self._paints: dict[tuple[str, ...], dict[str, str]] = {}
+        self.shapes = Shapes()
+
+    def cls(self, *names: str) -> str:
+        return " ".join(f"{self.p}-{n}" for n in names)
+
+    def paint(self, *roles: str) -> dict[str, str]:
+        """Class and presentation attributes of an element with ``roles``, worked out once per drawing
+        (a shared dict: copy it to add to it, as :class:`~mechdiagram.render.markup.Leaf` does)."""
+        found = self._paints.get(roles)
+        if found is None:
+            found = self._paints[roles] = {"class": self.cls(*roles), **attributes(roles, self.palette)}
+        return found
+
+    def shape(self, tag: str, roles: tuple[str, ...], values: dict[str, str], text: str | None = None) -> str:
+        """An element with the paint of ``roles`` and ``values``, as markup."""
+        return self.shapes.element(tag, roles, self.paint(*roles), values, text)
+
+    def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
+                   line_height: float = LINE_HEIGHT, extra: dict[str, str] | None = None) -> str:
+        """A ``<text>`` of ``lines`` from (``x``, ``y``), one ``<tspan>`` a line when there are several;
+        ``extra`` attributes override the paint's."""
+        if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
+            return self.shape("text", roles, {"x": fmt(x), "y": fmt(y), **(extra or {})}, lines[0])
+        start = self.shapes.start("text", roles, self.paint(*roles), extra or {})
+        x_at = fmt(x)
+        lines_in = [self.shapes.element("tspan", (), {}, {"x": x_at, "y": fmt(y + i * line_height)}, line)
+                    for i, line in enumerate(lines)]
+        return f"{start}>{''.join(lines_in)}</text>" if lines_in else start + " />"
+
+    def rect(self, rect: Rect, rx: float, *roles: str) -> str:
+        return self.shape("rect", roles, {"height": fmt(rect.h), "rx": fmt(rx), "width": fmt(rect.w),
+                                          "x": fmt(rect.x), "y": fmt(rect.y)})
+
+    def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
+        leaf = Leaf("g", group)
+        leaf.add("rect", self.rect(box, BOX_RADIUS, *(("node", f"node-{variant}") if variant else ("node",))))
+        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
+                                         ("label", f"label-{variant}") if variant else ("label",)))
+        return leaf
+
+    def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
+        leaf = Leaf("g", group)
+        route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
+        leaf.add("path", self.shape("path", ("path", "path-dim") if dim else ("path",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head", "head-dim") if dim else ("head",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
+        return leaf
+
+    def flow(self, arrow: Arrow, group: dict[str, str]) -> Leaf:
+        """An active path: a thick stroke, its arrowhead, and a dot that travels from source to destination."""
+        leaf = Leaf("g", group)
+        route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
+        leaf.add("path", self.shape("path", ("flow",), {"d": route}))
+        leaf.add("polygon", self.shape("polygon", ("head-on",),
+                                       {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
+        # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
+        leaf.add("circle", self.shape("circle", ("dot",), {
+            "r": fmt(DOT_RADIUS), "visibility": "hidden",
+            "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
+        return leaf
+
+    def panel_frame(self, frame: PanelFrame) -> list[str]:
+        panel = self.layout.panel
+        if panel.rtl:
+            # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
+            # under direction="rtl" is the left edge in browsers and the right one in resvg.
+            title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT,
+                                    {"direction": "rtl", "text-anchor": "middle"})
+        else:
+            title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT)
+        items = [title]
+        for row, value in zip(panel.rows, frame.values, strict=True):
+            items.append(self.text_block(value, panel.value_x, row.value_baseline, ("pval",)))
+        return items
+
+    def frame(self, number: int) -> Leaf:
+        """Frame 0, the poster layer (step badges and the panel before the first step), or step
+        ``number``'s panel text, hidden until the style sheet or a still shows it."""
+        if number == 0:
+            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
+            for badge in self.layout.badges:
+                leaf.add("rect", self.rect(badge, badge.radius, "badge"))
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
+            frame = self.layout.panel.poster
+        else:
+            leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
+                               "aria-hidden": "true", "visibility": "hidden"})
+            frame = self.layout.panel.steps[number - 1]
+        for item in self.panel_frame(frame):
+            leaf.add("text", item)
+        return leaf
+
+    def _highlight_group(self, index: int, steps: tuple[int, ...]) -> tuple[list[str], dict[str, str]]:
+        """The classes and attributes every layer of highlight ``index`` shares: they show it in ``steps``."""
+        classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
+        return classes, {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
+
+    def ring(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
+        """The ring of highlight ``index``, active box ``key``: a layer of its own under the paths, shown with the
+        box's highlight, so that an arrowhead into the box is drawn over it and meets the box's edge."""
+        classes, group = self._highlight_group(index, steps)
+        leaf = Leaf("g", {**group, "class": self.cls(*classes, "outline")})
+        leaf.add("rect", self.rect(self.layout.boxes[key].ring, RING_RADIUS, "ring"))
+        return leaf
+
+    def highlight(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
+        """Highlight ``index``: target ``key`` as it looks in ``steps`` (1-based), hidden until shown (an
+        active box's ring is :meth:`ring`)."""
+        classes, group = self._highlight_group(index, steps)
+        if key in self.layout.boxes:
+            return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on")
+        return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
+
+    def css(self, inline: bool) -> str:
+        """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
+        The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
+        motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
+                              tuple(steps for _, steps in self.highlights))
+        return colour_sheet(self.p) + motion if inline else motion
+
+    def draw(self) -> Pieces:
+        """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
+        Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
+        layout, p, ids = self.layout, self.p, self.ids
+        width, height = fmt(layout.width), fmt(layout.height)
+        # The <svg> element from svgwrite (debug=False: no validator); its layers are built as markup.
+        dwg = svgwrite.Drawing(size=(width, height), profile="full", debug=False)
+        dwg.viewbox(0, 0, width, height)
+        dwg.update({
+            "class_": p, "role": "img", "lang": self.spec.language, "font-family": FONT_FAMILY,
+            "aria-labelledby": f"{ids}-title", "aria-describedby": f"{ids}-desc",
+        })
+        layers = [Leaf("title", {"id": f"{ids}-title"}, self.spec.title),
+                  Leaf("desc", {"id": f"{ids}-desc"}, self.spec.alt),
+                  Leaf("defs", {})]  # the style sheet, filled per variant by Pieces
+        add = layers.append
+        add(Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
+        if layout.bands:
+            bands = Leaf("g", {"class": self.cls("bands"), "aria-hidden": "true"})
+            for band in layout.bands:
+                bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), BAND_RADIUS, "band"))
+            add(bands)
+        lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
+        for header in layout.lanes:
+            lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
+        add(lanes)
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                add(self.ring(index, key, steps))
+        dimmed = set(self.scenario.unselected)
+        paths = Leaf("g", {"class": self.cls("paths"), "aria-hidden": "true"})
+        for key, arrow in layout.arrows.items():
+            dim = key in dimmed
+            paths.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")}, dim))
+        add(paths)
+        nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
+        for target in self.spec.nodes:
+            if target.key in layout.boxes:
+                dim = target.key in dimmed
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{ids}-n-{target.id}"}
+                nodes.append(self.box(layout.boxes[target.key], group, "dim" if dim else None))
+        add(nodes)
+        panel = layout.panel
+        state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
+        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), PANEL_RADIUS, "panel"))
+        for row in panel.rows:
+            state.add("text", self.text_block(row.label, panel.label_x, row.y, ("pkey",)))
+        add(state)
+        for index, (key, steps) in enumerate(self.highlights):
+            add(self.highlight(index, key, steps))
+        add(self.frame(0))
+        for number in range(1, len(self.scenario.steps) + 1):
+            add(self.frame(number))
+        # On top: never hidden by a box or a highlight.
+        labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
+        for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
+            for role in ("halo", "plabel"):  # the halo first, under its label (mechdiagram.render.paint)
+                roles: tuple[str, ...] = (role,)
+                if role == "halo" and arrow.label_on_band:
+                    roles += ("halo-band",)
+                if key in dimmed:
+                    roles += (f"{role}-dim",)  # a dashed path's label: italic
+                labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
+                                                   roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
+        add(labels)
+        return Pieces(*shell(dwg.get_xml()), layers)
+
+
+#: A palette of placeholders: the drawing is made and serialised once with these, and each colour
+#: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
+#: validator refuses it), so author text can never look like a placeholder.
+_TOKENS = theme.Palette(**{name: f"\x01{name}\x01" for name in theme.Palette.__struct_fields__})
+
+
+def _colouring(palette: theme.Palette) -> Callable[[str], str]:
+    """A function that replaces every :data:`_TOKENS` placeholder of a text with ``palette``'s colour.
+    The text is split at the placeholders' U+0001: the pieces between them are text, each one inside
+    is a field name."""
+    colours = _colours(palette)
+
+    def colour(text: str) -> str:
+        if "\x01" not in text:
+            return text
+        parts = text.split("\x01")
+        parts[1::2] = [colours[name] for name in parts[1::2]]
+        return "".join(parts)
+
+    return colour
+
+
+@lru_cache(maxsize=8)
+def _colours(palette: theme.Palette) -> dict[str, str]:
+    """``palette``'s colours by field name."""
+    return {name: str(getattr(palette, name)) for name in theme.Palette.__struct_fields__}
+
+
+def travel_ms(arrow: Arrow) -> int:
+    """How long the flow dot takes along ``arrow``'s route, in ms: :data:`TRAVEL_SPEED` user units a
+    second, within :data:`TRAVEL_MS`."""
+    length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in zip(arrow.points, arrow.points[1:], strict=False))
+    low, high = TRAVEL_MS
+    return int(min(high, max(low, round(1000 * length / TRAVEL_SPEED, -1))))
+
+
+def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int, ...]]]:
+    """Every target some step highlights, paths first (drawn under boxes), each with its steps (1-based),
+    in the order the steps first highlight them."""
+    steps: dict[str, list[int]] = {}
+    for number, step in enumerate(scenario.steps, start=1):
+        for key in step.paths:
+            if key in layout.arrows:
+                steps.setdefault(key, []).append(number)
+    for number, step in enumerate(scenario.steps, start=1):
+        for key in step.active:
+            if key in layout.boxes:
+                steps.setdefault(key, []).append(number)
+    return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
+
+
+def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:
+    """The ``<title>`` and ``<desc>`` of still frame ``still`` (1-based step): the spec's title and
+    alt text, each followed by the step (its heading, and its description in ``<desc>``)."""
+    heading = step_heading(scenario, still - 1, words_for(spec.language, spec.messages))
+    return (f"{spec.title} ({heading})",
+            f"{spec.alt} {heading}. {scenario.steps[still - 1].description}")
+
+
+class ScenarioSvgs(Struct, frozen=True):
+    """One scenario's SVG documents as strings.
+
+    ``animated`` and ``dark`` are the files (light and dark colours, each fixed, so that an ``<img>``
+    looks the same on any page; ``<picture>`` chooses between them), ``inline`` the form the HTML
+    figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
+    ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
+    ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
+    poster, K step K).  ``width`` is the drawing's natural width in user units.
+    """
+
+    animated: str
+    stills: dict[int, str]
+    width: float = 0.0
+    inline: str = ""
+    dark: str = ""
+    dark_stills: dict[int, str] = field(default_factory=dict)
+    inline_css: str = ""
+    inline_bare: str = ""
+
+
+def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
+                    stills: tuple[int, ...] = (0,), inline: bool = True, variant: str = "") -> ScenarioSvgs:
+    """Draw one scenario once and serialise it in each colour scheme: animated, inline (unless
+    ``inline`` is False) and as each still.
+
+    ``prefix`` comes from :func:`prefix_for`; ``stills`` are frame numbers,
+    0 for the poster and K for step K (1-based).  ``variant`` names a second layout of the same
+    scenario (``"narrow"``): its classes and keyframes keep ``prefix`` (the two layouts share one style
+    sheet), its ids become ``<prefix>-<variant>-…``, so that the HTML figure can inline both layouts
+    without two elements of one id.  Raises :class:`~mechdiagram.shared.errors.RenderError` for a
+    frame number the scenario does not have.  The strings have no XML
+    declaration (see :func:`svg_document`).
+    """
+    bad = [k for k in stills if not 0 <= k <= len(scenario.steps)]
+    if bad:
+        raise RenderError(f"scenario {scenario.id} has no frame {bad[0]}; frames are 0 to {len(scenario.steps)}")
+    drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS, f"{prefix}-{variant}" if variant else prefix)
+    pieces = drawer.draw()
+    light, dark = pieces.coloured(_colouring(theme.LIGHT)), pieces.coloured(_colouring(theme.DARK))
+    css = drawer.css(inline=False)
+    inline_css = drawer.css(inline=True) if inline else ""
+    names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
+    return ScenarioSvgs(light.animated(css), {k: light.still(k, names[k]) for k in stills}, layout.width,
+                        light.animated(inline_css) if inline else "",
+                        dark.animated(css), {k: dark.still(k, names[k]) for k in stills},
+                        inline_css, light.animated(None) if inline else "")
+
+
+def svg_document(svg: str) -> bytes:
+    """The standalone file form of an SVG string from :func:`render_scenario`: UTF-8, with declaration."""
+    return (XML_DECLARATION + svg + "\n").encode("utf-8")
+
+
+__all__ = ["ScenarioSvgs", "fmt", "prefix_for", "render_scenario", "still_names", "svg_document"]

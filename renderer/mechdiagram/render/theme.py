@@ -1,0 +1,69 @@
+"""Colour schemes of the figure, one per ``prefers-color-scheme``: the one palette of the SVG, the
+player's style sheet and the standalone page; the drawing's font and the HTML figure's sizes.
+
+Each value reaches the output as a CSS custom property (``--md-*`` on the SVG, ``--md-ui-*`` on the
+HTML figure) that an embedding page may override; the README's "Styling" lists them.
+
+Pairs are chosen to meet WCAG 2.2 SC 1.4.3 (text at least 4.5:1) and SC 1.4.11
+(borders, arrows and the active-state indicator at least 3:1); the test suite
+measures them on the rendered output.  The active state also differs from the
+normal one in shape (a double outline and bold label), not in colour alone
+(SC 1.4.1).
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+from msgspec.structs import asdict
+
+
+class Palette(Struct, frozen=True):
+    """One colour scheme; every field is a CSS ``#rrggbb`` colour."""
+
+    bg: str
+    text: str
+    muted: str
+    node_fill: str
+    node_stroke: str
+    active_fill: str
+    active_text: str
+    active_stroke: str
+    dim_stroke: str
+    path: str
+    active_path: str
+    panel_fill: str
+    lane_fill: str
+
+    def custom_properties(self) -> list[tuple[str, str]]:
+        """``[("--md-bg", "#ffffff"), ...]`` in field order."""
+        return [(f"--md-{name.replace('_', '-')}", value) for name, value in asdict(self).items()]
+
+
+LIGHT = Palette(
+    bg="#ffffff", text="#1f2328", muted="#57606a", node_fill="#f6f8fa", node_stroke="#6e7781",
+    active_fill="#0b4a8b", active_text="#ffffff", active_stroke="#0b4a8b", dim_stroke="#6e7781",
+    path="#57606a", active_path="#0b4a8b", panel_fill="#f6f8fa", lane_fill="#f0f4f8",
+)
+DARK = Palette(
+    bg="#0d1117", text="#e6edf3", muted="#9198a1", node_fill="#1c2128", node_stroke="#8b949e",
+    active_fill="#79c0ff", active_text="#0d1117", active_stroke="#79c0ff", dim_stroke="#6e7681",
+    path="#9198a1", active_path="#79c0ff", panel_fill="#161b22", lane_fill="#1c2433",
+)
+
+
+#: The drawing's font stack (``--md-font``).  Boxes are sized with DejaVu Sans Bold's advance widths
+#: (:mod:`mechdiagram.layout.measure`), so a wider font can overflow them.
+FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
+
+#: The space between the edge of the standalone page and its content, and inside the HTML figure's edge:
+#: 1rem, down to .5rem on a phone (2.5 % of the viewport's width), where every pixel goes to the drawing.
+EDGE_SPACE = "clamp(.5rem,2.5vw,1rem)"
+
+#: The longest line of prose: the figure's caption and the standalone page's summary under its heading
+#: (about 70 characters, within the 45 to 75 that typographers give a comfortable line).
+MEASURE = "70ch"
+
+#: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding, the
+#: longest line of its prose.
+UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", EDGE_SPACE),
+            ("--md-ui-measure", MEASURE))

@@ -1,0 +1,176 @@
+"""The typed mechanism spec that stages after validation work on.
+
+:func:`spec_from_data` turns a validated JSON object into a :class:`Spec`.
+It assumes the data passed :mod:`mechdiagram.spec.validate`; on other data it may
+raise ``KeyError`` or ``TypeError``, which is a bug in the caller.
+Durations are milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from msgspec import Struct, field
+
+
+class NodeTarget(Struct, frozen=True):
+    """A node: a labelled box.  ``key`` is its key in ``targets``, ``id`` its stable id."""
+
+    key: str
+    id: str
+    label: str | None = None
+
+    @property
+    def is_path(self) -> bool:
+        """False: a box, not an arrow."""
+        return False
+
+
+class PathTarget(Struct, frozen=True):
+    """A path: an arrow from node ``source`` (the spec's ``from``) to node ``dest`` (``to``)."""
+
+    key: str
+    id: str
+    source: str
+    dest: str
+    label: str | None = None
+
+    @property
+    def is_path(self) -> bool:
+        """True: an arrow, not a box."""
+        return True
+
+
+#: A target of a valid spec.
+Target = NodeTarget | PathTarget
+
+_LANE_KEY = re.compile(r"^(.*?[^0-9])([0-9]+)$")
+
+
+def parse_lane_key(key: str) -> tuple[str, int] | None:
+    """Split a grid key ``<lane><index>`` (``work0`` -> ``("work", 0)``), or ``None`` for another key.
+
+    The lane is everything before the final run of digits and must not be empty.
+    """
+    match = _LANE_KEY.match(key)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+class Source(Struct, frozen=True):
+    """A provenance source: ``path`` relative to the source root, optional ``sha256`` (hex)."""
+
+    path: str
+    sha256: str | None = None
+    description: str | None = None
+
+
+class Step(Struct, frozen=True):
+    """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward)."""
+
+    title: str
+    description: str
+    duration: int
+    active: tuple[str, ...]
+    paths: tuple[str, ...]
+    state: dict[str, str]
+
+
+class Scenario(Struct, frozen=True):
+    """A scenario: its steps in order, its ``initial`` state and the dimmed targets."""
+
+    id: str
+    title: str
+    description: str
+    initial: dict[str, str]
+    unselected: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+class Lane(Struct, frozen=True):
+    """A lane override: ``key`` and optional visible ``label``."""
+
+    key: str
+    label: str | None = None
+
+
+class LayoutOverrides(Struct, frozen=True):
+    """The spec's optional ``layout`` block."""
+
+    lanes: tuple[Lane, ...] = ()
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (row, column)
+
+
+class Spec(Struct, frozen=True):
+    """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order; ``messages``
+    holds the spec's overrides of the tool's words by message key (see :mod:`mechdiagram.shared.locale`)."""
+
+    language: str
+    title: str
+    description: str
+    caption: str
+    alt: str
+    sources: tuple[Source, ...]
+    limitations: tuple[str, ...]
+    targets: dict[str, Target]
+    state_labels: dict[str, str]
+    scenarios: tuple[Scenario, ...]
+    layout: LayoutOverrides
+    messages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def nodes(self) -> list[NodeTarget]:
+        """Node targets in file order."""
+        return [t for t in self.targets.values() if isinstance(t, NodeTarget)]
+
+    @property
+    def paths(self) -> list[PathTarget]:
+        """Path targets in file order."""
+        return [t for t in self.targets.values() if isinstance(t, PathTarget)]
+
+
+def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dict[str, str]) -> tuple[Step, ...]:
+    current = {key: initial.get(key, "") for key in labels}
+    steps = []
+    for raw in raw_steps:
+        current = {**current, **raw.get("state", {})}
+        steps.append(Step(
+            title=raw["title"],
+            description=raw.get("description", ""),
+            duration=raw["duration"],
+            active=tuple(raw.get("active", [])),
+            paths=tuple(raw.get("paths", [])),
+            state=dict(current),
+        ))
+    return tuple(steps)
+
+
+def spec_from_data(data: dict[str, Any]) -> Spec:
+    """Build a :class:`Spec` from a validated spec object."""
+    labels = dict(data["stateLabels"])
+    targets: dict[str, Target] = {
+        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label")) if raw["kind"] == "path"
+        else NodeTarget(key, raw["id"], raw.get("label"))
+        for key, raw in data["targets"].items()
+    }
+    scenarios = []
+    for raw in data["scenarios"]:
+        initial = {key: raw.get("initial", {}).get(key, "") for key in labels}
+        scenarios.append(Scenario(
+            id=raw["id"], title=raw["title"], description=raw.get("description", ""),
+            initial=initial, unselected=tuple(raw.get("unselected", [])),
+            steps=_steps(raw["steps"], initial, labels),
+        ))
+    layout = data.get("layout", {})
+    lanes = tuple(Lane(item) if isinstance(item, str) else Lane(item["key"], item.get("label"))
+                  for item in layout.get("lanes", []))
+    positions = {key: (cell["row"], cell["column"]) for key, cell in layout.get("positions", {}).items()}
+    return Spec(
+        language=data["language"], title=data["title"], description=data["description"],
+        caption=data["caption"], alt=data["alt"],
+        sources=tuple(Source(s["path"], s.get("sha256"), s.get("description")) for s in data.get("sources", [])),
+        limitations=tuple(data.get("limitations", [])),
+        targets=targets, state_labels=labels, scenarios=tuple(scenarios),
+        layout=LayoutOverrides(lanes=lanes, positions=positions),
+        messages=dict(data.get("messages", {})),
+    )

@@ -1,0 +1,139 @@
+"""Stage 7, build's last step: put the files of a build in place in the output folder.
+
+Every finding is known by then.  Holding the folder's lock, :func:`write_out` removes the temporary
+files that killed builds left, writes the journal (:data:`mechdiagram.site.manifest.JOURNAL`) naming what it is
+about to put in place, renames the staged files (:class:`mechdiagram.site.staging.Staging`), deletes retired ones,
+and writes the gallery page and the manifest last.  No symbolic link in the folder is followed: an output
+name that is one is replaced by a regular file, with a warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mechdiagram.shared.config import Options
+from mechdiagram.shared.errors import OutputError
+from mechdiagram.shared.files import display_path, file_digest_or_none, is_link, sha256_hex, write_file
+from mechdiagram.shared.findings import Finding
+from mechdiagram.site.collisions import has_gallery
+from mechdiagram.site.results import Report, SpecResult
+from mechdiagram.site.staging import Staging, output_lock, stale_temporaries
+
+if TYPE_CHECKING:
+    from mechdiagram.site.gallery import IndexPlan
+    from mechdiagram.site.manifest import Entry
+
+
+def plan_gallery(options: Options, output: Path, results: list[SpecResult], previous: dict[str, Entry],
+           report: Report) -> IndexPlan | None:
+    """The gallery page for the manifest as this run leaves it, when a folder of specs is built and
+    ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
+    if not has_gallery(options):
+        return None
+    from mechdiagram.site.gallery import (  # build and check only: validate writes no gallery page
+        plan_index,
+        render_index,
+    )
+    from mechdiagram.site.manifest import manifest_entries, recorded_index
+
+    plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
+    if plan.refused is not None:
+        report.output_findings.append(plan.refused)
+        return None
+    return plan
+
+
+def _gallery_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
+    """Whether the gallery page on disk is the one this run would write, or none is to be written."""
+    from mechdiagram.site.manifest import INDEX, read_manifest  # build only
+
+    plan = plan_gallery(options, output, results, read_manifest(output), Report(results))
+    return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
+
+
+def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
+           results: list[SpecResult], dropped: set[str], options: Options, staging: Staging) -> None:
+    """Put a build's files in place in ``output`` (resolved), holding the folder's lock: stale temporary files
+    removed, the journal written, the staged files of ``expected`` (name to bytes) renamed into place, the
+    files of ``retiring`` deleted, the gallery page and the manifest written, the journal removed; what was
+    written, left and deleted goes into ``report``, with a warning for each output name that was a link.
+    Raises :class:`~mechdiagram.shared.errors.OutputError` when a file cannot be written or deleted."""
+    # The files were staged as their specs came in (written to temporary files beside their places by
+    # threads, which overlap the waits for each file's sync with the rendering of the next specs); here,
+    # holding the folder's lock, the journal records what is about to be put in place, the files are renamed
+    # into place, retired ones deleted, and the manifest written last, once every output is in place, so that
+    # it never describes files an interrupted or failed build did not write; the journal goes with it.
+    from mechdiagram.site.manifest import (  # build only
+        INDEX,
+        JOURNAL,
+        MANIFEST,
+        journal_bytes,
+        journal_left,
+        manifest_bytes,
+        read_manifest,
+        recorded_index,
+    )
+
+    with output_lock(output):  # two builds into one folder must not interleave their manifests
+        _remove_stale_temporaries(report, output)
+        interrupted = journal_left(output)
+        if (not expected and not retiring and not dropped and not interrupted and any(r.skipped for r in results)
+                and all(r.skipped or r.failed for r in results) and _gallery_current(options, output, results)):
+            report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
+            return
+        names = list(expected)
+        owners = {name: result.key for result in results if not result.failed for name in result.outputs}
+        # Read again: another build may have written it meanwhile.  The gallery page follows it.
+        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
+        index = plan_gallery(options, output, results, current, report)
+        replaced = [name for name in [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
+                    if is_link(output / name)]
+        report.output_findings.extend(_link_finding(output / name) for name in replaced)
+        write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None))
+        changed = staging.commit([(owners[name], name, expected[name]) for name in names])
+        # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.
+        for name in sorted(retiring):
+            try:
+                (output / name).unlink()
+                report.deleted.append(name)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
+        if index is not None:
+            names.append(INDEX)
+            changed.append(write_file(output / INDEX, index.data))
+        digest = sha256_hex(index.data) if index is not None else recorded_index(output)
+        changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest,
+                                                                    options.template_dir is not None)))
+        try:
+            (output / JOURNAL).unlink()
+        except OSError as exc:
+            raise OutputError(f"cannot delete {display_path(output / JOURNAL)}: {exc.strerror or exc}") from exc
+    for name, was_written in zip([*names, MANIFEST], changed, strict=True):
+        (report.written if was_written else report.unchanged).append(name)
+
+
+def _link_finding(path: Path) -> Finding:
+    """The warning for an output name that was a symbolic link, which ``build`` replaced with a regular file."""
+    return Finding(display_path(path, real=path.parent.resolve() / path.name), None,
+                   "was a symbolic link; mechdiagram never writes through a link in its output folder, so it was "
+                   "replaced by a regular file (the file the link led to is unchanged)", "output-link",
+                   severity="warning")
+
+
+def _remove_stale_temporaries(report: Report, output: Path) -> None:
+    """Delete the temporary files that killed builds left in ``output``
+    (:func:`~mechdiagram.site.staging.stale_temporaries`;
+    the caller holds the folder's lock), with one note in ``report`` saying how many."""
+    removed = 0
+    for name in stale_temporaries(output):
+        with contextlib.suppress(FileNotFoundError):
+            (output / name).unlink()
+            removed += 1
+    if removed:
+        report.output_findings.append(Finding(
+            display_path(output), None, f"removed {removed} temporary file(s) that an interrupted build left",
+            "stale-temporary", severity="info"))

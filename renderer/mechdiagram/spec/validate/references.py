@@ -1,0 +1,153 @@
+"""Cross-reference rules: every name a spec uses names something it defines (see :data:`RULES`).
+
+They read the typed :class:`~mechdiagram.spec.validate.outline.Outline`, so they run
+beside the schema and report on a spec that is wrong in other ways too.
+"""
+
+from __future__ import annotations
+
+from mechdiagram.spec.validate.context import RuleContext, Where
+from mechdiagram.spec.validate.limits import limit_messages
+from mechdiagram.spec.validate.outline import Outline, OutlineScenario, Ref, TargetKind
+from mechdiagram.spec.validate.wording import quote
+
+
+def target_ids(ctx: RuleContext, outline: Outline) -> None:
+    """Rule duplicate-target-id: target ids are unique."""
+    owner: dict[str, str] = {}
+    for key, target in outline.target_map.items():
+        if target.id is None:
+            continue
+        if target.id in owner:
+            ctx.add(("targets", key, "id"), f"id {quote(target.id)} is already the id of target "
+                    f"{quote(owner[target.id])}; target ids must be unique", "duplicate-target-id")
+        else:
+            owner[target.id] = key
+
+
+def target_kinds(ctx: RuleContext, outline: Outline) -> None:
+    """Rule target-kind: a target of kind node has no from and to (they make it a path), and one of kind path
+    without both is a box whose kind is wrong."""
+    for key, target in outline.target_map.items():
+        if target.path_like:
+            ctx.add(("targets", key, "kind"), 'kind is "node", but the target has from and to, as a path does: '
+                    'write "kind": "path", or remove from and to', "target-kind")
+        elif target.node_like:
+            ctx.add(("targets", key, "kind"), 'kind is "path", but the target has no from and to, as a box: '
+                    'write "kind": "node", or add from and to', "target-kind")
+
+
+def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
+    """Rule path-endpoint: a path's from and to name two different node targets."""
+    targets = outline.target_map
+    nodes = outline.keys_of("node")
+    for key, target in targets.items():
+        if target.kind != "path":
+            continue
+        for end, ref in (("from", target.source), ("to", target.dest)):
+            if ref is None or ref in nodes:
+                continue
+            if ref in targets and targets[ref].kind != "path":
+                continue  # a target of unknown kind: its kind finding says enough
+            if ref in targets:
+                message = f"{end} {quote(ref)} is a path; a path runs between node targets"
+            else:
+                hint = id_hint(outline, ref, "node") or ctx.suggest(ref, nodes, "node targets")
+                message = f"{end} {quote(ref)} is not a node target{hint}"
+            ctx.add(("targets", key, end), message, "path-endpoint")
+        if target.source is not None and target.source == target.dest:
+            ctx.add(("targets", key, "to"), f"to {quote(target.dest)} is also the path's from; a path runs "
+                    "between two different nodes", "path-endpoint")
+
+
+def id_hint(outline: Outline, ref: str, kind: TargetKind | None = None) -> str | None:
+    """``'; it is the id of target "kv7": write the key "kv7" instead'`` when ``ref`` is the id of a target (of
+    ``kind``, the kind the place takes, when given), not a key, and the same for a target's label."""
+    key = outline.key_with_id(ref, kind)
+    if key is not None:
+        return f"; it is the id of target {quote(key)}: write the key {quote(key)} instead"
+    key = outline.key_with_label(ref, kind)
+    return None if key is None else f"; it is the label of target {quote(key)}: write the key {quote(key)} instead"
+
+
+def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None,
+                  kind: TargetKind | None = None) -> None:
+    """Rule unknown-target for a list of target keys (active: of ``kind`` node, unselected: any)."""
+    if refs is None or outline.targets is None:
+        return  # without a targets object every reference would be reported; the schema finding says it all
+    valid = list(outline.targets)
+    for i, ref in refs:
+        if ref not in outline.targets:
+            hint = id_hint(outline, ref, kind) or ctx.suggest(ref, valid, "targets")
+            ctx.add(base + (i,), f"{quote(ref)} is not a target{hint}", "unknown-target")
+
+
+def _state_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str, ...] | None) -> None:
+    """Rule unknown-state-key: state and initial keys are keys of stateLabels."""
+    if keys is None or outline.state_labels is None:
+        return  # without a stateLabels object every key would be reported; the schema finding says it all
+    labels = list(outline.state_labels)
+    for key in keys:
+        if key not in labels:
+            ctx.add(base + (key,), f"{quote(key)} is not a stateLabels key"
+                    f"{ctx.suggest(key, labels, 'stateLabels keys')}", "unknown-state-key", key=True)
+
+
+def _scenario_ids(ctx: RuleContext, outline: Outline) -> None:
+    """Rule duplicate-scenario-id: scenario ids are unique, ignoring case (they name files)."""
+    seen: dict[str, OutlineScenario] = {}
+    for scenario in outline.scenarios:
+        if scenario.id is None:
+            continue
+        folded = scenario.id.lower()  # Main and main collide on many file systems
+        first = seen.get(folded)
+        if first is None:
+            seen[folded] = scenario
+            continue
+        same = "is already" if first.id == scenario.id else "differs only in case from"
+        ctx.add(("scenarios", scenario.index, "id"), f"scenario id {quote(scenario.id)} {same} the id of scenario "
+                f"{first.index + 1} (/scenarios/{first.index}); scenario ids must be unique, ignoring case",
+                "duplicate-scenario-id")
+
+
+def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None) -> None:
+    """Rules not-a-path and unknown-target for a step's paths."""
+    if refs is None or outline.targets is None:
+        return
+    targets = outline.targets
+    paths = outline.keys_of("path")
+    for i, ref in refs:
+        if ref in paths:
+            continue
+        if ref in targets and targets[ref].kind != "node":
+            continue  # a target of unknown kind: its kind finding says enough
+        if ref in targets:
+            ctx.add(base + ("paths", i), f"{quote(ref)} is a node; paths lists path targets"
+                    f"{ctx.suggest(ref, paths, 'path targets')}", "not-a-path")
+        else:
+            hint = id_hint(outline, ref, "path") or ctx.suggest(ref, paths, "path targets")
+            ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{hint}", "unknown-target")
+
+
+def scenarios(ctx: RuleContext, outline: Outline) -> None:
+    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path and unknown-state-key
+    over every scenario, then the step and entry limits."""
+    _scenario_ids(ctx, outline)
+    total_steps = entries = 0
+    for scenario in outline.scenarios:
+        s = scenario.index
+        _unknown_refs(ctx, outline, ("scenarios", s, "unselected"), scenario.unselected)
+        _state_keys(ctx, outline, ("scenarios", s, "initial"), scenario.initial_keys)
+        total_steps += scenario.step_count
+        for step in scenario.steps:
+            base: Where = ("scenarios", s, "steps", step.index)
+            _unknown_refs(ctx, outline, base + ("active",), step.active, "node")
+            for i, ref in step.active or ():
+                if ref in outline.target_map and outline.target_map[ref].kind == "path":
+                    ctx.add(base + ("active", i), f"{quote(ref)} is a path; active lists nodes to highlight, "
+                            "paths lists the paths to animate: move it to paths", "path-in-active")
+            _step_paths(ctx, outline, base, step.paths)
+            _state_keys(ctx, outline, base + ("state",), step.state_keys)
+            entries += step.active_count + step.paths_count
+    for message in limit_messages(total_steps, entries):
+        ctx.add(("scenarios",), message, "limit")
