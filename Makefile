@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: venv setup setup-test gallery test lint test-fast bench bench-formats
+.PHONY: venv setup setup-test gallery test lint test-fast bench bench-formats screenshots
 
 # setuptools builds in build/lib and keeps what it finds there: a module since deleted or renamed
 # would be installed again, so each install starts from an empty build/lib.
@@ -47,3 +47,10 @@ bench: setup
 bench-formats: venv
 	$(BIN)/python -m pip install --quiet '.[raster]'
 	$(BIN)/python bench/bench_formats.py
+
+# Screenshots of the gallery for people to look at (360, 768 and 1280 px, light and dark, first, middle and
+# last step) in build/screenshots/; not part of `make test`.  SPECS=path/to/specs for others.
+SPECS ?= mechanisms
+screenshots: setup-test
+	./scripts/install-browser
+	$(BIN)/python tools/screenshots.py $(SPECS) -o build/screenshots

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,6 @@ from mechdiagram.layout.sizes import MIN_TEXT_PX
 from . import browser_support as bs
 
 #: Screenshots for a person to look at (``build/`` is not committed).
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -166,26 +164,6 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
         }""")
         assert seen["scrolls"] and seen["count"] > 0, seen
         assert seen["inside"], (step, seen)
-
-
-def test_screenshots_for_people(site, open_page):
-    out = SCREENSHOTS
-    out.mkdir(parents=True, exist_ok=True)
-    made = []
-    for slug in ALL:
-        steps = len(site.specs[slug]["scenarios"][0]["steps"])
-        for width in (360, 768, 1280):
-            for scheme in ("light", "dark"):
-                for label, step in (("first", 1), ("middle", (steps + 1) // 2), ("last", steps)):
-                    page = open_page(site.page(slug), viewport=(width, 900), scheme=scheme, motion="reduce")
-                    for _ in range(step - 1):
-                        page.locator(".md-next").first.click()
-                    assert bs.step_of(page) == step
-                    path = out / f"{slug}-{width}-{scheme}-{label}.png"
-                    page.locator(".md-stage").first.screenshot(path=path)
-                    made.append(path)
-                    page.context.close()
-    assert all(p.stat().st_size > 1000 for p in made)
 
 
 #: In page: of every drawn SVG, the texts whose box leaves the drawing's own box (CSS px, 1 px of slack).

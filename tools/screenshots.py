@@ -1,0 +1,89 @@
+"""Screenshots of figures for people to look at: each spec's HTML page at 360, 768 and 1280 px, light and dark,
+at its first, middle and last step (reduced motion, so that no frame is caught mid-fade).
+
+    python tools/screenshots.py [SPEC_OR_FOLDER ...] [-o build/screenshots] [--source-root .]
+
+Default: the gallery, ``mechanisms/``.  Builds the specs into a temporary folder with ``mechdiagram build``
+(``--allow-missing-sources``, so that a draft spec can be looked at), then drives Debian's chromium through
+playwright and writes ``SLUG-WIDTH-SCHEME-STEP.png`` of each page's first figure.  ``make screenshots`` runs it;
+the test suite does not (it asserts on the pictures through the browser tests instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Debian's chromium as the machine's own (no browser download), with the flags a closed network needs.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+#: Widths in CSS px: a phone, a tablet or blog column, a laptop.
+WIDTHS = (360, 768, 1280)
+
+
+#: In the page: the first figure's selected step (1-based) and its number of steps, from its step tabs.
+STEP_JS = """root => {
+  const tabs = Array.from(root.querySelectorAll(".md-tabs:not([hidden]) [role=tab]"));
+  return [tabs.findIndex(tab => tab.getAttribute("aria-selected") === "true") + 1, tabs.length];
+}"""
+
+
+def _step(page) -> tuple[int, int]:
+    selected, count = page.locator("[data-md-figure]").first.evaluate(STEP_JS)
+    return int(selected), int(count)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("specs", nargs="*", type=Path, default=[ROOT / "mechanisms"])
+    parser.add_argument("-o", "--output", type=Path, default=ROOT / "build" / "screenshots")
+    parser.add_argument("--source-root", type=Path, default=ROOT)
+    args = parser.parse_args(argv)
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        print("chromium is not installed: run scripts/install-browser", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    args.output.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        built = Path(tmp)
+        done = subprocess.run([sys.executable, "-m", "mechdiagram", "build", *map(str, args.specs), "-o", str(built),
+                               "--source-root", str(args.source_root), "--allow-missing-sources", "--no-index"],
+                              check=False)
+        if done.returncode != 0:
+            return done.returncode
+        pages = sorted(p for p in built.glob("*.html") if not p.name.endswith(".fragment.html"))
+        made = 0
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            for page_file in pages:
+                slug = page_file.name.removesuffix(".html")
+                for width in WIDTHS:
+                    for scheme in ("light", "dark"):
+                        context = browser.new_context(color_scheme=scheme, reduced_motion="reduce",
+                                                      viewport={"width": width, "height": 900})
+                        page = context.new_page()
+                        page.goto(page_file.as_uri())
+                        steps = _step(page)[1] or 1
+                        for label, step in (("first", 1), ("middle", (steps + 1) // 2), ("last", steps)):
+                            while _step(page)[0] < step:
+                                page.locator(".md-next").first.click()
+                            target = args.output / f"{slug}-{width}-{scheme}-{label}.png"
+                            page.locator(".md-stage").first.screenshot(path=target)
+                            made += 1
+                        context.close()
+            browser.close()
+    print(f"{made} screenshot(s) of {len(pages)} page(s) in {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
