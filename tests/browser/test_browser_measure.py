@@ -1,15 +1,29 @@
 """The layout's text measurement against the browser's: for Latin, Greek, Cyrillic, CJK and Arabic
-labels in the figures' font stack, our width is never less than chromium's (a label always fits its
-box) and at most :data:`CAUTION` times it (labels do not wrap long before they need to)."""
+labels, our width is never less than chromium's (a label always fits its box) and at most :data:`CAUTION`
+times it (labels do not wrap long before they need to).  Chromium is given the font files our metrics come
+from (DejaVu Sans, as the package ships it, and Debian's Droid Sans Fallback for CJK) through
+``@font-face``, so that the test does not depend on the fonts a machine has installed."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import pytest
 
 from mechdiagram.layout.measure import FONT_SIZE, text_width
-from mechdiagram.render.paint import FONT_FAMILY
+from support.specs import ROOT
+
+#: The font files of the metrics (tools/font_metrics.py), by the URL the test page asks for them at.
+FACES = {"https://fonts.test/DejaVuSans.ttf": ROOT / "renderer" / "mechdiagram" / "fonts" / "DejaVuSans.ttf",
+         "https://fonts.test/DejaVuSans-Bold.ttf": ROOT / "renderer" / "mechdiagram" / "fonts" / "DejaVuSans-Bold.ttf",
+         "https://fonts.test/DroidSansFallbackFull.ttf": Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")}
+
+#: The page's faces: regular and bold DejaVu Sans, and the CJK fallback after them.
+FONT_FACES = ("@font-face{font-family:md-metrics;font-weight:400;src:url(https://fonts.test/DejaVuSans.ttf)}"
+              "@font-face{font-family:md-metrics;font-weight:700;src:url(https://fonts.test/DejaVuSans-Bold.ttf)}"
+              "@font-face{font-family:md-cjk;src:url(https://fonts.test/DroidSansFallbackFull.ttf)}")
+FONT_FAMILY = "md-metrics, md-cjk"
 
 pytestmark = pytest.mark.slow
 
@@ -24,6 +38,9 @@ LABELS = [
 
 
 def test_measured_widths_bound_the_browsers(browser):
+    missing = [str(path) for path in FACES.values() if not path.is_file()]
+    if missing:
+        pytest.skip(f"font files not installed: {', '.join(missing)} (scripts/install-browser installs them)")
     texts = "".join(f'<text x="0" y="{20 * (i + 1)}" font-size="{FONT_SIZE}" font-weight="{weight}">'
                     f"{html.escape(label)}</text>"
                     for i, (label, weight) in enumerate((label, w) for label in LABELS for w in ("400", "700")))
@@ -31,7 +48,16 @@ def test_measured_widths_bound_the_browsers(browser):
            f'font-family="{html.escape(FONT_FAMILY)}">{texts}</svg>')
     page = browser.new_page()
     try:
-        page.set_content(f"<!doctype html><html><body>{svg}</body></html>")
+        page.route("https://fonts.test/**", lambda route: route.fulfill(
+            body=FACES[route.request.url].read_bytes(), content_type="font/ttf",
+            headers={"Access-Control-Allow-Origin": "*"}))
+        page.set_content(f"<!doctype html><html><head><style>{FONT_FACES}</style></head><body>{svg}</body></html>")
+        loaded = page.evaluate("""async () => {
+          await Promise.all(["400 14px md-metrics", "700 14px md-metrics", "14px md-cjk"].map(f => document.fonts.load(f, "a中")));
+          await document.fonts.ready;
+          return Array.from(document.fonts).map(f => f.status);
+        }""")
+        assert loaded == ["loaded"] * 3, loaded
         widths = page.evaluate("() => Array.from(document.querySelectorAll('text')).map(t => t.getComputedTextLength())")
     finally:
         page.close()
