@@ -1,6 +1,6 @@
 """Write docs/spec-format.md from the schema (mechdiagram.render.docs.spec_format).
 
-Run after changing schema/mechanism.schema.json; tests/editors/test_spec_docs.py fails until you do:
+Run after changing schema/mechanism.schema.json; tests/cli/editors/test_spec_docs.py fails until you do:
 
     python tools/spec_format.py            # writes docs/spec-format.md
     python tools/spec_format.py OUT.md     # writes elsewhere

@@ -1,11 +1,11 @@
 """The negative corpus: one small bad spec per file, with the exact output of ``mechdiagram validate``.
 
-``tests/validate/cases/negative/NAME.mechanism.json`` is a spec that must fail;
+``tests/spec/validate/cases/negative/NAME.mechanism.json`` is a spec that must fail;
 ``NAME.expected`` holds, byte for byte, what ``mechdiagram validate --source-root . NAME.mechanism.json``
 prints on stderr when run inside that folder (one ``FILE:LINE:COLUMN: error: POINTER: MESSAGE [RULE]``
 line per finding, then the summary).  To add a case, write the spec and run::
 
-    MECHDIAGRAM_UPDATE_CASES=1 python3 -m pytest -q tests/validate/test_validate_corpus.py
+    MECHDIAGRAM_UPDATE_CASES=1 python3 -m pytest -q tests/spec/validate/test_validate_corpus.py
 
 then read the new ``.expected`` file before committing it: it is the specification of the message.
 The same run with ``--format json`` must carry the same findings (file, line, column, pointer, rule,
