@@ -41,12 +41,12 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
     assert len(wheels) == 1
     names = set(zipfile.ZipFile(wheels[0]).namelist())
     # The package data every stage reads through importlib.resources travels in the wheel.
+    assert not any("spec-format" in name or "/docs" in name for name in names)  # developers' tools stay out
     for data in ("mechdiagram/schema/mechanism.schema.json", "mechdiagram/schema/report.schema.json", "mechdiagram/layout/text_metrics.py",
                  "mechdiagram/static/player.js", "mechdiagram/templates/player.css", "mechdiagram/templates/page.html",
                  "mechdiagram/templates/fragment.html", "mechdiagram/templates/figure.html", "mechdiagram/templates/svg.css",
                  "mechdiagram/templates/svg-colours.css",
                  "mechdiagram/templates/new.mechanism.json", "mechdiagram/templates/new.notes.md",
-                 "mechdiagram/templates/spec-format.md",
                  "mechdiagram/serve/server.py", "mechdiagram/static/reload.js", "mechdiagram/templates/serve_spec.html",
                  "mechdiagram/templates/serve.css",
                  "mechdiagram/templates/index.html", "mechdiagram/fonts/DejaVuSans.ttf", "mechdiagram/fonts/DejaVuSans-Bold.ttf",

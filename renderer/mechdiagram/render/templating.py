@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -25,15 +24,10 @@ from pathlib import Path
 import jinja2
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup
 
 from mechdiagram.layout.measure import keep_together
 from mechdiagram.shared.files import display_path
 from mechdiagram.spec.provenance import inside
-
-#: Characters that Markdown would take as markup outside a code span, and HTML's three.
-_MARKDOWN_SPECIAL = re.compile(r"([\\*_\[\]|`])")
-_HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 _TEMPLATE_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("template_dir", default=None)
 
@@ -91,34 +85,10 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
         bytecode_cache=cache,
     )
     env.filters["zip"] = zip
-    env.filters["markdown_text"] = markdown_text
-    env.filters["markdown_code"] = markdown_code
     env.filters["keep_together"] = keep_together
     return env
 
 
-def markdown_code(text: str) -> Markup:
-    """``text`` as a Markdown code span that also survives a table cell (``|`` escaped)."""
-    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return Markup(f"{fence}{pad}{text.replace('|', chr(92) + '|')}{pad}{fence}")
-
-
-def markdown_text(text: str) -> Markup:
-    """Plain ``text`` as Markdown that shows it as written, for a paragraph or a table cell.
-
-    Pairs of backticks stay code spans; elsewhere ``< > &`` become HTML entities and Markdown's
-    markup characters (``\\ * _ [ ] | `` and a lone backtick) are backslash-escaped.
-    """
-    parts = re.split(r"(`[^`]+`)", text)
-    out = []
-    for index, part in enumerate(parts):
-        if index % 2:
-            out.append(str(markdown_code(part[1:-1])))
-        else:
-            part = _MARKDOWN_SPECIAL.sub(r"\\\1", part)
-            out.append("".join(_HTML_SPECIAL.get(c, c) for c in part))
-    return Markup("".join(out))
 @contextlib.contextmanager
 def template_dir(folder: Path | None) -> Iterator[None]:
     """Within the ``with`` block, :func:`template` looks in ``folder`` first (``None``: the package's only)."""

@@ -7,10 +7,12 @@ import json
 import runpy
 import sys
 
-from mechdiagram.render.docs import spec_format
-from mechdiagram.render.templating import markdown_code, markdown_text
 from mechdiagram.shared.assets import schema
 from support.specs import ROOT
+
+#: The developer's tool that writes docs/spec-format.md (tools/ is not part of the package).
+TOOL = runpy.run_path(str(ROOT / "tools" / "spec_format.py"))
+spec_format, markdown_code, markdown_text = TOOL["spec_format"], TOOL["markdown_code"], TOOL["markdown_text"]
 
 DOC = ROOT / "docs" / "spec-format.md"
 
