@@ -127,7 +127,7 @@ def test_build_and_write_failure_documents_conform(tmp_path, monkeypatch):
 
 
 def test_every_negative_case_gives_a_conforming_document(monkeypatch):
-    cases = ROOT / "tests" / "validate" / "cases" / "negative"
+    cases = ROOT / "tests" / "spec" / "validate" / "cases" / "negative"
     monkeypatch.chdir(cases)
     result = invoke("validate", "--source-root", ".", "--format", "json", ".")
     document = json.loads(result.stdout)

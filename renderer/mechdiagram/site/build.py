@@ -61,8 +61,6 @@ from mechdiagram.spec.discovery import discover, slug_for
 from mechdiagram.spec.load import LoadedSpec
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from mechdiagram.site.manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).

@@ -69,7 +69,7 @@ def _strip(node):
 
 
 #: The negative corpus's specs that parse (the others never reach the schema) and the project's own.
-SPECS = [p for p in sorted((TESTS / "validate" / "cases" / "negative").glob("*.mechanism.json"))
+SPECS = [p for p in sorted((TESTS / "spec" / "validate" / "cases" / "negative").glob("*.mechanism.json"))
          if not p.name.startswith("parse-")] + sorted(MECHANISMS.glob("*.mechanism.json"))
 
 
