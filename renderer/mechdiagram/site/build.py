@@ -31,7 +31,6 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import msgspec.structs
 
@@ -45,6 +44,7 @@ from mechdiagram.site.collisions import has_gallery, output_collisions, refuse_s
 from mechdiagram.site.manifest import (
     INDEX,
     MANIFEST,
+    Entry,
     manifest_bytes,
     manifest_collisions,
     read_manifest,
@@ -59,9 +59,6 @@ from mechdiagram.site.stale import stale_outputs
 from mechdiagram.site.writeout import plan_gallery, write_out
 from mechdiagram.spec.discovery import discover, slug_for
 from mechdiagram.spec.load import LoadedSpec
-
-if TYPE_CHECKING:
-    from mechdiagram.site.manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).
 Progress = Callable[[int], None]
