@@ -1,6 +1,8 @@
-"""Start-up: a command loads the stages it runs and no more.  Structural checks, not timings (those are in
-bench/bench_startup.py): --version loads none of the pipeline, validate neither the templates nor the
-drawing, a build of one spec no process pool nor the rasteriser; the progress bar shows on a terminal only."""
+"""Start-up: the stages are imported at the top of the modules that use them; only what a command truly never
+uses stays out.  Structural checks, not timings (those are in bench/bench_startup.py): no command but serve
+loads the preview server or its file watcher, and only the picture formats load the rasteriser's libraries
+(resvg, Pillow); a command's own definition is loaded when it is named; the progress bar shows on a terminal
+only."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 
 from support.specs import MECHANISMS, ROOT
 
-HEAVY = ("jinja2", "svgwrite", "jsonschema", "grandalf", "concurrent.futures.process")
+#: What a command that does not need it never loads: the preview server and its watcher, the rasteriser's libraries.
+HEAVY = ("watchfiles", "http.server", "mechdiagram.serve", "resvg_py", "PIL")
 
 #: Runs the CLI in a fresh interpreter, then prints which of the watched modules the command imported (those
 #: loaded before it started do not count).
@@ -39,7 +42,7 @@ def _loaded(*args: str, cwd: Path = ROOT, watched: tuple[str, ...] = HEAVY) -> s
 
 
 @pytest.mark.slow
-def test_version_imports_nothing_of_the_pipeline():
+def test_version_loads_neither_the_server_nor_the_rasteriser():
     assert _loaded("--version") == set()
 
 
@@ -55,19 +58,17 @@ def test_a_command_loads_its_own_definition_alone():
 
 
 @pytest.mark.slow
-def test_validating_a_valid_spec_needs_no_templates_or_drawing():
-    assert _loaded("validate", str(MECHANISMS / "prefill-decode.mechanism.json")) == {"jsonschema"}
+def test_validating_and_building_load_neither_the_server_nor_the_rasteriser(tmp_path):
+    spec = str(MECHANISMS / "prefill-decode.mechanism.json")
+    assert _loaded("validate", spec) == set()
+    assert _loaded("build", spec, "-o", str(tmp_path / "out"), "--source-root", str(ROOT)) == set()
 
 
 @pytest.mark.slow
-def test_building_one_spec_starts_no_process_pool(tmp_path):
-    loaded = _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
-                     "--source-root", str(ROOT), watched=(*HEAVY, "mechdiagram.render.raster"))
-    # nor the rasteriser's module
-    assert loaded == {"jinja2", "jsonschema", "svgwrite"}
-    # A no-op rebuild renders nothing, so it loads neither templates nor the drawing.
-    assert not _loaded("build", str(MECHANISMS / "prefill-decode.mechanism.json"), "-o", str(tmp_path / "out"),
-                       "--source-root", str(ROOT)) & {"jinja2", "svgwrite"}
+def test_only_the_picture_formats_load_the_rasteriser(tmp_path):
+    spec = str(MECHANISMS / "prefill-decode.mechanism.json")
+    # PNG stills are resvg's alone (Pillow assembles the GIF)
+    assert _loaded("build", spec, "-o", str(tmp_path / "out"), "--source-root", str(ROOT), "--png") == {"resvg_py"}
 
 
 def _stderr_on_a_terminal(args: list[str], cwd: Path) -> str:

@@ -245,3 +245,52 @@ def test_pictures_are_served_with_their_media_types():
     snapshot = Snapshot(1, (), MappingProxyType(files))
     kinds = {name: resolve("/" + name, snapshot, False).content_type for name in files}
     assert kinds == {"x.main.poster.png": "image/png", "x.main.gif": "image/gif", "x.main.svg": "image/svg+xml"}
+
+
+def test_a_linked_folder_with_a_project_of_its_own_is_still_outside(tmp_path):
+    """Serving a folder that is a link out of the project, into a folder with a pyproject.toml of its own: its
+    specs are still refused; the link's target is not this project."""
+    import json
+
+    from mechdiagram.serve.snapshot import build_snapshot
+    from mechdiagram.shared.config import Options
+    from support.specs import minimal_spec
+
+    (tmp_path / "project" / "specs").mkdir(parents=True)
+    (tmp_path / "project" / ".git").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "pyproject.toml").write_text("", "utf-8")
+    (tmp_path / "other" / "x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "project" / "specs" / "ext").symlink_to(tmp_path / "other", target_is_directory=True)
+    options = Options(specs=[tmp_path / "project" / "specs" / "ext"], source_root=tmp_path, jobs=1, confined=True)
+    snapshot = build_snapshot(options, write=False)
+    assert [f.rule for spec in snapshot.specs for f in spec.findings] == ["spec-outside-project"]
+    assert snapshot.files == {}
+
+
+def test_serve_writing_its_output_does_not_read_a_spec_linked_out_of_its_project(tmp_path):
+    """With -o, the build key is computed for each spec: a spec linked out of the project is not read for it
+    either.  Its target is a FIFO, which a read would wait on for ever."""
+    import os
+    import threading
+
+    from mechdiagram.serve.snapshot import build_snapshot
+    from mechdiagram.shared.config import Options
+
+    (tmp_path / "project" / "specs").mkdir(parents=True)
+    (tmp_path / "project" / ".git").mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "project" / "specs" / "leak.mechanism.json").symlink_to(tmp_path / "pipe")
+    # Named as a file: a folder's walk passes over what is not a regular file, a FIFO among them.
+    options = Options(specs=[tmp_path / "project" / "specs" / "leak.mechanism.json"],
+                      output=tmp_path / "project" / "out", source_root=tmp_path / "project", jobs=1, confined=True)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(build_snapshot(options, write=True)), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    if worker.is_alive():  # it opened the FIFO: let it go, then fail
+        os.close(os.open(tmp_path / "pipe", os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(timeout=20)
+        pytest.fail("the spec linked out of the project was opened")
+    [snapshot] = done
+    assert [f.rule for spec in snapshot.specs for f in spec.findings] == ["spec-outside-project"]

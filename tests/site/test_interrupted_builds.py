@@ -120,7 +120,9 @@ def test_stale_temporary_files_are_reported_by_check_and_removed_by_build(tmp_pa
     dead, other = _dead_pid(), _dead_pid() - 1
     stale = [f".spec00.html.{dead}-0.tmp", f".spec00.main.svg.{dead}w{other}-3.tmp"]
     live = [f".spec00.html.{os.getpid()}-0.tmp", f".spec00.main.svg.{dead}w{os.getpid()}-1.tmp"]
-    for name in stale + live:
+    # Names that look alike but are not ours: no file of ours is called "backup"; no process has that number.
+    foreign = [".backup.2024-01.tmp", ".spec00.html.4294967297-1.tmp", ".x.99999999999999999999-1.tmp"]
+    for name in stale + live + foreign:
         (tmp_path / "out" / name).write_bytes(b"half a figure")
     assert stale_temporaries(tmp_path / "out") == sorted(stale)
 
@@ -132,7 +134,7 @@ def test_stale_temporary_files_are_reported_by_check_and_removed_by_build(tmp_pa
     built = invoke("build", "specs", "-o", "out", "--source-root", ".")
     assert built.exit_code == 0, built.stderr
     assert "removed 2 temporary file(s) that an interrupted build left" in built.stderr, built.stderr
-    assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.name.endswith(".tmp")) == sorted(live)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.name.endswith(".tmp")) == sorted(live + foreign)
 
 
 def _recorded(out: Path) -> set[str]:
@@ -142,32 +144,77 @@ def _recorded(out: Path) -> set[str]:
 
 
 def test_files_an_interrupted_build_put_in_place_are_retired_later(tmp_path: Path, monkeypatch):
-    """A build stopped after renaming some of a spec's new files (here: one of them cannot be written) leaves
-    its journal; the next build reads it, and once the spec is back to its old scenario the files of the
+    """A build stopped after renaming some of a spec's new files (here: the disk fills at its sixth rename)
+    leaves its journal; the next build reads it, and once the spec is back to its old scenario the files of the
     stopped build's scenario are retired.  Before the journal they stayed for good, unrecorded."""
+    from mechdiagram.shared.errors import OutputError
+    from mechdiagram.site import staging
+
     monkeypatch.chdir(tmp_path)
     _specs(tmp_path / "specs", count=1)
     assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
     out = tmp_path / "out"
     _specs(tmp_path / "specs", scenario="renamed", count=1)
-    (out / "spec00.renamed.narrow.dark.svg").mkdir()  # in the way: the build stops there, its sixth file
+    renamed = []
+    real_move = staging.move_into_place
+
+    def disk_fills(temp: str, path: Path, overwrite: bool) -> None:
+        if len(renamed) == 5:  # as the real one does on a failed rename, the temporary file goes
+            os.unlink(temp)
+            raise OutputError(f"cannot write {path.name}: No space left on device")
+        renamed.append(path.name)
+        real_move(temp, path, overwrite)
+
+    monkeypatch.setattr(staging, "move_into_place", disk_fills)
     stopped = invoke("build", "specs", "-o", "out", "--source-root", ".")
-    assert stopped.exit_code != 0 and "spec00.renamed.narrow.dark.svg: it is not a regular file" in stopped.stderr, \
-        stopped.stderr
+    assert stopped.exit_code != 0 and "No space left on device" in stopped.stderr, stopped.stderr
+    monkeypatch.setattr(staging, "move_into_place", real_move)
     put_in_place = sorted(p.name for p in out.iterdir() if ".renamed." in p.name and p.is_file())
-    assert put_in_place, "the stopped build renamed none of its files into place"
+    assert put_in_place == sorted(renamed) and len(put_in_place) == 5, (put_in_place, renamed)
     assert not set(put_in_place) & _recorded(out)  # the manifest does not know them
     assert (out / JOURNAL).is_file()
     checked = invoke("check", "specs", "-o", "out", "--source-root", ".")
     assert checked.exit_code == 1 and "an interrupted build left its journal" in checked.stderr, checked.stderr
 
-    (out / "spec00.renamed.narrow.dark.svg").rmdir()
     _specs(tmp_path / "specs", count=1)  # back to the old scenario
     built = invoke("build", "specs", "-o", "out", "--source-root", ".")
     assert built.exit_code == 0, built.stderr
     assert not [p.name for p in out.iterdir() if ".renamed." in p.name]
     assert not (out / JOURNAL).exists()
     assert {p.name for p in out.iterdir()} == _recorded(out) | {MANIFEST}
+    assert invoke("check", "specs", "-o", "out", "--source-root", ".").exit_code == 0
+
+
+def test_a_folder_at_an_output_name_stops_the_build_before_anything_is_put_in_place(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _specs(tmp_path / "specs", count=1)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "spec00.main.narrow.dark.svg").mkdir()
+    stopped = invoke("build", "specs", "-o", "out", "--source-root", ".")
+    assert stopped.exit_code != 0 and "spec00.main.narrow.dark.svg: it is not a regular file" in stopped.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["spec00.main.narrow.dark.svg"]
+
+
+@pytest.mark.parametrize("journal", [
+    b'{"specs":[{"spec":"x","outputs":5}]}',
+    b'{"specs":[{"spec":"x","outputs":null}]}',
+    b'{"specs":[{"spec":"\\u0000x","outputs":[]}]}',
+    b'{"specs":[{"spec":"x","outputs":[{"path":7,"sha256":[]}]}],"index":{"sha256":5}}',
+    b'{"specs":5}',
+    b"not json",
+], ids=["outputs-int", "outputs-null", "nul-key", "odd-items", "specs-int", "not-json"])
+def test_a_damaged_journal_is_passed_over(tmp_path: Path, monkeypatch, journal: bytes):
+    """A journal of another shape than a build writes (damaged, or crafted in a cloned repository) is read as
+    far as it makes sense and never stops check or build; the build then removes it."""
+    monkeypatch.chdir(tmp_path)
+    _specs(tmp_path / "specs", count=1)
+    assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
+    (tmp_path / "out" / JOURNAL).write_bytes(journal)
+    checked = invoke("check", "specs", "-o", "out", "--source-root", ".")
+    assert checked.exit_code == 1 and "an interrupted build left its journal" in checked.stderr, checked.stderr
+    built = invoke("build", "specs", "-o", "out", "--source-root", ".")
+    assert built.exit_code == 0, built.stderr
+    assert not (tmp_path / "out" / JOURNAL).exists()
     assert invoke("check", "specs", "-o", "out", "--source-root", ".").exit_code == 0
 
 

@@ -158,3 +158,56 @@ def test_new_and_templates_refuse_a_name_that_is_a_link(tmp_path: Path, monkeypa
     copied = invoke("templates", "-o", "templates", "page.html")
     assert copied.exit_code != 0 and "templates/page.html already exists" in copied.stderr, copied.stderr
     assert not (tmp_path / "planted-page.html").exists()
+
+
+def test_an_output_folder_swapped_for_a_link_during_the_build_stops_the_writes(tmp_path: Path, monkeypatch):
+    """Another process renames the output folder away and links its name elsewhere while the specs render: the
+    build stops with an error naming the folder, and nothing is written where the link leads."""
+    from mechdiagram.site import build
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    (tmp_path / "out").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    real_render = build.render_spec
+
+    def swapped_meanwhile(*args, **kwargs):
+        (tmp_path / "out").rename(tmp_path / "out.real")
+        (tmp_path / "out").symlink_to(elsewhere, target_is_directory=True)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(build, "render_spec", swapped_meanwhile)
+    stopped = invoke("build", "specs", "-o", "out", "--source-root", ".")
+    assert stopped.exit_code == 1
+    assert "was moved or replaced by a link during the build; nothing more was written there" in stopped.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_link_put_at_an_unchanged_output_during_the_build_is_replaced(tmp_path: Path, monkeypatch):
+    """An output found unchanged, then made a link before the files are put in place, is still replaced by a
+    regular file (not only warned about), and the file the link leads to keeps its bytes."""
+    from mechdiagram.site import build
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
+    page = (tmp_path / "out" / "x.html").read_bytes()
+    (tmp_path / "mine.html").write_bytes(b"mine")
+    real_write_out = build.write_out
+
+    def linked_meanwhile(*args, **kwargs):
+        (tmp_path / "out" / "x.html").unlink()
+        (tmp_path / "out" / "x.html").symlink_to(tmp_path / "mine.html")
+        return real_write_out(*args, **kwargs)
+
+    monkeypatch.setattr(build, "write_out", linked_meanwhile)
+    built = invoke("build", "specs", "-o", "out", "--source-root", ".", "--force")
+    assert built.exit_code == 0, built.stderr
+    assert not (tmp_path / "out" / "x.html").is_symlink() and (tmp_path / "out" / "x.html").read_bytes() == page
+    assert (tmp_path / "mine.html").read_bytes() == b"mine"
+    assert "out/x.html: warning: was a symbolic link" in built.stderr, built.stderr
+    monkeypatch.setattr(build, "write_out", real_write_out)
+    assert invoke("check", "specs", "-o", "out", "--source-root", ".").exit_code == 0

@@ -86,12 +86,18 @@ def project_folder(spec: Path) -> Path | None:
 
 def outside_project(spec: Path) -> bool:
     """Whether the spec file at ``spec`` is reached through a symbolic link (the file's or a folder's) that leads
-    out of the project it is found in: the nearest folder above where it is named that holds a ``pyproject.toml``
-    or a ``.git``, else the folder it is named in.  A cloned repository's committed link to a file of the
-    user's (``x.mechanism.json -> ~/.ssh/id_ed25519``) is such a spec."""
+    out of the project it is found in: the nearest folder that holds a ``pyproject.toml`` or a ``.git``, looking
+    up from the deepest folder of the path as named that is reached through no link (a link's target folder,
+    with a project marker of its own, is not this project), else that folder.  A cloned repository's committed
+    link to a file of the user's (``x.mechanism.json -> ~/.ssh/id_ed25519``) is such a spec."""
     named = Path(os.path.abspath(spec))
-    home = next((f for f in named.parents if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
-                named.parent)
+    linkless = Path(named.anchor)
+    for part in named.parent.parts[1:]:
+        if (linkless / part).is_symlink():
+            break
+        linkless = linkless / part
+    home = next((f for f in [linkless, *linkless.parents]
+                 if (f / "pyproject.toml").is_file() or (f / ".git").exists()), linkless)
     return not spec.resolve().is_relative_to(home.resolve())
 
 

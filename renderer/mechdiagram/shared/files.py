@@ -23,7 +23,7 @@ def certainly_missing(path: Path) -> bool:
     say it is missing."""
     try:
         os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL, which no file name holds
         return True
     except OSError:
         return False
@@ -203,7 +203,7 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
         if not overwrite and os.path.lexists(path):
             raise _exists(path)
         if overwrite:
-            _replaceable(path)
+            replaceable(path)
         if overwrite and _holds(path, data):
             return False
     except OSError as exc:
@@ -212,7 +212,7 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
     return True
 
 
-def _replaceable(path: Path) -> None:
+def replaceable(path: Path) -> None:
     """Raises :class:`~mechdiagram.shared.errors.OutputError` for a path that is neither missing, a regular file nor a
     symbolic link (a folder, a device, a FIFO: a rename would fail on the first and replace the others), and
     ``OSError`` when it cannot be looked at.  A link is not followed: writing replaces it."""
@@ -247,16 +247,28 @@ def _link_new(temp: str, path: Path) -> None:
     os.unlink(temp)
 
 
+def still_resolved(folder: Path) -> None:
+    """Check that ``folder``, resolved once when the build began, still is: no link has been swapped in for it
+    or for a folder above it since (another process renaming the output folder away and linking elsewhere).
+    Raises :class:`~mechdiagram.shared.errors.OutputError` when one has, so that nothing more is written there.
+    The check and the write that follows are two steps: a swap between them is not caught."""
+    if os.path.realpath(folder) != str(folder):
+        raise OutputError(f"the output folder {folder} was moved or replaced by a link during the build; nothing "
+                          "more was written there: check it, then build again")
+
+
 def stage_file(path: Path, data: bytes, *, sync: bool = False) -> str | None:
     """The first half of :func:`write_file`: ``data`` written to a new temporary file beside ``path`` (folder
-    made when missing), whose name is returned for :meth:`mechdiagram.site.staging.Staging.commit` to rename; ``None``,
-    writing nothing, when ``path`` already holds exactly ``data`` (a symbolic link never does: it is replaced,
-    not followed).  In a worker process (its temporary names marked by :func:`worker_tag`) the file is not
-    synced here: :meth:`mechdiagram.site.staging.Staging.adopt` syncs it on the build's threads, so that no worker
-    waits for the disk; ``sync`` syncs it now.  Raises :class:`~mechdiagram.shared.errors.OutputError` naming
-    ``path``."""
+    made when missing), whose name is returned for :meth:`mechdiagram.site.staging.Staging.commit` to rename;
+    ``None``, writing nothing, when ``path`` already holds exactly ``data`` (a symbolic link never does: it is
+    replaced, not followed).  The folder must still be the one resolved when the build began
+    (:func:`still_resolved`).  In a worker process (its temporary names marked by :func:`worker_tag`) the file
+    is not synced here: :meth:`mechdiagram.site.staging.Staging.adopt` syncs it on the build's threads, so that
+    no worker waits for the disk; ``sync`` syncs it now.  Raises :class:`~mechdiagram.shared.errors.OutputError`
+    naming ``path``."""
+    still_resolved(path.parent)
     try:
-        _replaceable(path)
+        replaceable(path)
         if _holds(path, data):
             return None
     except OSError as exc:

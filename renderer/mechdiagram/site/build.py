@@ -207,6 +207,9 @@ def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | 
     by_folder: dict[Path, Project] = {}
     keys: dict[Path, tuple[bytes, str | None]] = {}
     for path in paths:
+        if options.confined and outside_project(path):
+            keys[path] = (b"", None)  # refused unread (process says so)
+            continue
         try:
             raw = path.read_bytes()
             project = by_folder[path.parent] if path.parent in by_folder else by_folder.setdefault(
@@ -289,7 +292,8 @@ def execute(options: Options, progress: Progress | None = None) -> Report:
     ``options.template_dir`` fails.
     """
     # The output folder is resolved once: it may be a link itself (to a web root), but inside it no link is
-    # followed, and a link swapped in for it during the build changes nothing.
+    # followed, and a link swapped in for it (or a folder above it) during the build stops the writes there
+    # (mechdiagram.shared.files.still_resolved).
     options = msgspec.structs.replace(options, output=options.output.resolve())
     output = options.output
     if options.mode != "build":

@@ -144,8 +144,9 @@ def _fold(entries: dict[str, Entry], output: Path) -> dict[str, Entry]:
     if not isinstance(specs, list):
         return entries
     folded = dict(entries)
-    for item in specs:
-        if not isinstance(item, dict) or not isinstance(item.get("spec"), str):
+    for item in specs:  # items of another shape than journal_bytes writes (a damaged or crafted journal) are passed
+        if not (isinstance(item, dict) and isinstance(item.get("spec"), str) and "\0" not in item["spec"]
+                and isinstance(item.get("outputs"), list)):
             continue
         key = item["spec"]
         entry: Entry = dict(folded.get(key, {"spec": key, "outputs": []}))
@@ -190,7 +191,7 @@ def read_manifest(output: Path) -> dict[str, Entry]:
     try:
         specs = data.get("specs", []) if isinstance(data, dict) else []
         entries = {entry["spec"]: entry for entry in (specs if isinstance(specs, list) else [])
-                   if isinstance(entry, dict) and isinstance(entry.get("spec"), str)
+                   if isinstance(entry, dict) and isinstance(entry.get("spec"), str) and "\0" not in entry["spec"]
                    and isinstance(entry.get("outputs", []), list)}
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         entries = {}

@@ -14,8 +14,17 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from mechdiagram.render.outputs import format_of
 from mechdiagram.shared.errors import OutputError
-from mechdiagram.shared.files import certainly_missing, display_path, move_into_place, stage_file, write_file
+from mechdiagram.shared.files import (
+    certainly_missing,
+    display_path,
+    move_into_place,
+    stage_file,
+    still_resolved,
+    write_file,
+)
+from mechdiagram.site.manifest import INDEX, JOURNAL, MANIFEST
 
 
 def _synced(temp: str, path: Path) -> str:
@@ -81,6 +90,7 @@ class Staging:
             staged = self._staged.pop(key)
             temp = None if staged is None else staged.result()
             if temp is not None:  # renamed over the name: a symbolic link there is replaced, never followed
+                still_resolved(self.folder)
                 move_into_place(temp, self.folder / name, True)
             written.append(temp is not None)
         return written
@@ -105,15 +115,18 @@ class Staging:
 
 #: A temporary file's name as :func:`_create` makes it: ``.NAME.PID-N.tmp``, or a worker's
 #: ``.NAME.PARENTwPID-N.tmp`` (:func:`worker_tag`).
-_TEMPORARY_NAME = re.compile(r"\..+\.(?P<pid>[0-9]+)(?:w(?P<worker>[0-9]+))?-[0-9]+\.tmp")
+_TEMPORARY_NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)(?:w(?P<worker>[0-9]+))?-[0-9]+\.tmp")
+
+#: Largest process id of any system (pid_t is a signed 32-bit integer); a larger number names no process of ours.
+_PID_LIMIT = 2**31 - 1
 
 
 def _alive(pid: int) -> bool:
     """Whether a process ``pid`` runs (signal 0 checks without sending: POSIX ``kill``); on Linux a zombie, which
     has ended and waits only for its exit status to be collected, does not (``/proc/PID/stat``, proc(5)).  Where
     that cannot be asked (Windows, whose ``os.kill`` ends the process), every process counts as alive."""
-    if os.name != "posix" or pid <= 0:
-        return os.name != "posix"
+    if os.name != "posix":
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -129,10 +142,11 @@ def _alive(pid: int) -> bool:
 
 def stale_temporaries(folder: Path) -> list[str]:
     """The names, sorted, of the temporary files in ``folder`` that no writer will ever rename or remove: those
-    named as :func:`_create` names them (``.NAME.PID-N.tmp``, ``.NAME.PARENTwPID-N.tmp``) where neither process
-    named is alive (a build or its worker ended by ``kill -9``).  A regular file only, never a link; ``[]`` when
-    the folder cannot be listed.  Call it holding :func:`output_lock`, so that no build of ours is between
-    creating a file and naming it."""
+    named as :func:`~mechdiagram.shared.files.stage_file` names them (``.NAME.PID-N.tmp``,
+    ``.NAME.PARENTwPID-N.tmp``) for a NAME a build writes (:func:`_ours`) where neither process named is alive
+    (a build or its worker ended by ``kill -9``).  A regular file only, never a link; a file of someone else's
+    that looks alike (``.backup.2024-01.tmp``) is not ours.  ``[]`` when the folder cannot be listed.  Call it
+    holding :func:`output_lock`, so that no build of ours is between creating a file and naming it."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -140,12 +154,21 @@ def stale_temporaries(folder: Path) -> list[str]:
     stale = []
     for entry in entries:
         match = _TEMPORARY_NAME.fullmatch(entry.name)
-        if match is None or not entry.is_file(follow_symlinks=False):
+        if match is None or not _ours(match["name"]) or not entry.is_file(follow_symlinks=False):
             continue
         pids = [int(match["pid"])] + ([int(match["worker"])] if match["worker"] else [])
+        if any(pid <= 0 or pid > _PID_LIMIT for pid in pids):
+            continue  # no process has that number: not a name of ours
         if not any(_alive(pid) for pid in pids):
             stale.append(entry.name)
     return sorted(stale)
+
+
+def _ours(name: str) -> bool:
+    """Whether a build writes a file ``name``: an output of a registered format, the manifest, its journal or the
+    gallery page (a temporary file of an output whose name was shortened to fit 255 bytes does not count: it is
+    left, never a file of someone else's removed)."""
+    return name in (MANIFEST, INDEX, JOURNAL) or format_of(name.split(".", 1)[0], name) is not None
 
 
 @contextlib.contextmanager

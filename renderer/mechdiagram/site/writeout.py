@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING
 
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.errors import OutputError
-from mechdiagram.shared.files import display_path, file_digest_or_none, is_link, sha256_hex, write_file
+from mechdiagram.shared.files import (
+    display_path,
+    file_digest_or_none,
+    is_link,
+    replaceable,
+    sha256_hex,
+    still_resolved,
+    write_file,
+)
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.collisions import has_gallery
 from mechdiagram.site.gallery import plan_index, render_index
@@ -72,6 +80,7 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
     # it never describes files an interrupted or failed build did not write; the journal goes with it.
 
     with output_lock(output):  # two builds into one folder must not interleave their manifests
+        still_resolved(output)
         _remove_stale_temporaries(report, output)
         interrupted = journal_left(output)
         if (not expected and not retiring and not dropped and not interrupted and any(r.skipped for r in results)
@@ -83,11 +92,23 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         # Read again: another build may have written it meanwhile.  The gallery page follows it.
         current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
         index = plan_gallery(options, output, results, current, report)
-        replaced = [name for name in [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
-                    if is_link(output / name)]
-        report.output_findings.extend(_link_finding(output / name) for name in replaced)
+        every = [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
+        for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
+            _replaceable(output / name)
+        replaced = [name for name in every if is_link(output / name)]
         write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None))
         changed = staging.commit([(owners[name], name, expected[name]) for name in names])
+        # A link found where a worker found the file unchanged (it appeared since) is replaced by the bytes, or,
+        # where only a worker had them, removed: the manifest's digest then sends the spec to be built again.
+        for name in replaced:
+            if name in expected and is_link(output / name):
+                if sha256_hex(expected[name]) == next(r.digest(name) for r in results if r.key == owners[name]):
+                    write_file(output / name, expected[name])
+                else:
+                    (output / name).unlink()
+                    report.output_findings.append(_link_removed(output / name))
+                    continue
+            report.output_findings.append(_link_finding(output / name))
         # Retired files go before the manifest that forgets them, so a failure here leaves them recorded.
         for name in sorted(retiring):
             try:
@@ -117,6 +138,22 @@ def _link_finding(path: Path) -> Finding:
                    "was a symbolic link; mechdiagram never writes through a link in its output folder, so it was "
                    "replaced by a regular file (the file the link led to is unchanged)", "output-link",
                    severity="warning")
+
+
+def _link_removed(path: Path) -> Finding:
+    """The error for an output name that became a link while the build ran, which ``build`` removed."""
+    return Finding(display_path(path, real=path.parent.resolve() / path.name), None,
+                   "became a symbolic link while the build ran; mechdiagram never writes through a link in its "
+                   "output folder, so it removed the link (the file the link led to is unchanged): build again to "
+                   "write it", "output-link")
+
+
+def _replaceable(path: Path) -> None:
+    """:func:`~mechdiagram.shared.files.replaceable` with its ``OSError`` as an output error naming ``path``."""
+    try:
+        replaceable(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
 
 
 def _remove_stale_temporaries(report: Report, output: Path) -> None:
