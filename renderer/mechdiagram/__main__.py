@@ -1,4 +1,4 @@
-"""``python -m renderer`` runs the mechdiagram CLI, as the console script does (:func:`mechdiagram.entry.run`)."""
+"""``python -m mechdiagram`` runs the mechdiagram CLI, as the console script does (:func:`mechdiagram.entry.run`)."""
 
 from mechdiagram.entry import run
 

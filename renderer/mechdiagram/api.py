@@ -16,17 +16,13 @@ builds go through it) without writing anything::
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Collection
 from pathlib import Path
 
-import jinja2
 from msgspec import Struct, field
 
 from mechdiagram.layout.checks import LaidOut, lay_out
 from mechdiagram.render.figure import FigureRecord, figure_record
-from mechdiagram.render.outputs import render_outputs, selected
-from mechdiagram.render.templating import template_dir as using_templates
 from mechdiagram.shared.config import Project, spec_project
 from mechdiagram.shared.errors import TemplateError, UsageError
 from mechdiagram.shared.files import display_path
@@ -100,6 +96,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
     rendered.findings.extend(sorted_findings(validation.findings + laid_out.findings + source_findings))
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
+        import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
+
+        from mechdiagram.render.outputs import render_outputs, selected
+        from mechdiagram.render.templating import template_dir as using_templates
 
         try:
             with using_templates(template_dir):
@@ -130,6 +130,8 @@ def _template_frame(exc: BaseException) -> tuple[str, int | None]:
     """The template file and line where rendering raised ``exc``: jinja2 rewrites the traceback of a
     rendering error so that each template's frame carries its file name and template line.  ``("a
     template", None)`` when no frame is a template's."""
+    import traceback
+
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith(".py")
               and not f.filename.startswith("<")]
     return (display_path(Path(frames[-1].filename)), frames[-1].lineno) if frames else ("a template", None)

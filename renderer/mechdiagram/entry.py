@@ -1,4 +1,4 @@
-"""The ``mechdiagram`` console script and ``python -m renderer``: import the CLI and run it, so that Ctrl-C
+"""The ``mechdiagram`` console script and ``python -m mechdiagram``: import the CLI and run it, so that Ctrl-C
 while it is still being imported ends with "Aborted!" (status 1) rather than a traceback."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
             started.append(max_workers)
             super().__init__(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(build, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
     monkeypatch.setattr(build.os, "cpu_count", lambda: 1)
     (tmp_path / "specs").mkdir()
     for k in range(build.PARALLEL_THRESHOLD + 2):

@@ -10,9 +10,11 @@ The commands live in three modules: :mod:`.specs` (``build``, ``validate``,
 ``check``), :mod:`.authoring` (``hash``, ``new``, ``schema``, ``templates``) and
 :mod:`.preview` (``serve``); :mod:`.common` holds what they share.
 
-A command's definition is imported when it is named (:class:`LazyGroup`, click's pattern for lazily
-loaded subcommands), so that ``serve``'s server and file watcher load only for ``serve``; the stages are
-imported at the top of the modules that use them.
+Start-up stays short: importing this package loads click and :mod:`.common`
+only; a command's definition is imported when it is named (:class:`LazyGroup`), and a command
+imports the stages it runs when it runs
+(``--version`` loads nothing of the pipeline; ``validate`` never loads the
+drawing, the templates, the output formats or, for a valid spec, ``jsonschema``).
 """
 
 from __future__ import annotations

@@ -18,12 +18,7 @@ from mechdiagram.cli.common import (
     summary,
     translated,
 )
-from mechdiagram.shared.assets import schema_text
-from mechdiagram.shared.config import project_folder, project_settings, spec_project
 from mechdiagram.shared.errors import HashError, MechdiagramError
-from mechdiagram.shared.files import display_path
-from mechdiagram.shared.findings import Finding
-from mechdiagram.spec.hashing import DigestWrite, file_digests, write_spec_digests
 
 if TYPE_CHECKING:
     from mechdiagram.shared.config import Format
@@ -33,6 +28,11 @@ if TYPE_CHECKING:
 def _write_digests(path: Path, source_root: Path | None) -> DigestWrite:
     """``hash --write`` of one spec; an error that stops it (the spec cannot be written) becomes its finding,
     so that the other specs are still updated."""
+    from mechdiagram.shared.config import spec_project
+    from mechdiagram.shared.files import display_path
+    from mechdiagram.shared.findings import Finding
+    from mechdiagram.spec.hashing import DigestWrite, write_spec_digests
+
     try:
         return write_spec_digests(path, source_root or spec_project(path).source_root)
     except MechdiagramError as exc:
@@ -58,6 +58,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
     stops a spec being updated.
     """
     from mechdiagram.cli.report import emit
+    from mechdiagram.spec.hashing import file_digests
 
     if not write:
         try:
@@ -111,6 +112,8 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     relative path; see `mechdiagram schema -o`.
     """
     from mechdiagram.cli.scaffold import plan_new, schema_copy_is_current, write_new
+    from mechdiagram.shared.config import project_folder, project_settings, spec_project
+    from mechdiagram.shared.files import display_path
 
     target = folder.resolve() / f"{name.removesuffix('.mechanism.json')}.mechanism.json"
     # The source root the build will use for this spec: its project's (mechdiagram.shared.config.spec_project);
@@ -137,6 +140,8 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
 def schema_command(output: str | None) -> None:
     """Print the mechanism spec JSON Schema, or write it into your project for editors."""
     from mechdiagram.cli.scaffold import write_schema
+    from mechdiagram.shared.assets import schema_text
+    from mechdiagram.shared.files import display_path
 
     if output is None or output == "-":
         click.echo(schema_text(), nl=False)
@@ -165,6 +170,7 @@ def templates_command(names: tuple[str, ...], output: Path) -> None:
     Templates render in jinja2's sandbox, but decide the pages: use only your own.
     """
     from mechdiagram.cli.scaffold import write_templates
+    from mechdiagram.shared.files import display_path
 
     written = write_templates(output, names)
     click.echo(f"wrote {', '.join(display_path(path) for path in written)}; build with --template-dir "

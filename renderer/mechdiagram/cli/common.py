@@ -16,14 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from mechdiagram.render.outputs import groups
-from mechdiagram.render.raster import rasteriser
-from mechdiagram.shared.config import Options, project_settings
 from mechdiagram.shared.errors import CommandFailedError, ConfigError, MechdiagramError, UsageError
-from mechdiagram.shared.files import display_path
-from mechdiagram.shared.findings import Finding
-from mechdiagram.site.build import execute
-from mechdiagram.spec.discovery import discover
 
 if TYPE_CHECKING:
     from mechdiagram.shared.config import Format, Mode, Options
@@ -103,6 +96,7 @@ def report_error(exc: MechdiagramError, fmt: Format) -> None:
     file is the output folder or file the error names when it has one, else ``mechdiagram``; its rule is
     the error's :attr:`~mechdiagram.shared.errors.MechdiagramError.rule`."""
     from mechdiagram.cli.report import emit
+    from mechdiagram.shared.findings import Finding
 
     path = getattr(exc, "path", None)
     finding = Finding(str(path) if path is not None else "mechdiagram", None, exc.message, exc.rule)
@@ -116,6 +110,8 @@ def _selected_formats(settings: dict[str, Any], flags: dict[str, bool | None], p
     listed = settings.get("formats", [])
     chosen: set[str] = set()
     if listed:  # only a formats setting needs the registry of formats, which loads the layout and more
+        from mechdiagram.render.outputs import groups
+        from mechdiagram.shared.files import display_path
 
         known = groups()
         unknown = [name for name in listed if name not in known]
@@ -133,6 +129,8 @@ def _configured_templates(value: str, base: Path) -> Path:
     """``template-dir`` of ``[tool.mechdiagram]`` in ``base/pyproject.toml``: a folder inside the project, as
     shown.  Raises :class:`~mechdiagram.shared.errors.ConfigError` for an empty value, a path out of the project, or one
     that is not a folder."""
+    from mechdiagram.shared.files import display_path
+
     shown = display_path(base / "pyproject.toml")
     folder = (base / value).resolve()
     if not value.strip() or not folder.is_relative_to(base.resolve()) or folder == base.resolve():
@@ -153,6 +151,11 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     Raises :class:`~mechdiagram.shared.errors.UsageError` for a missing spec or a folder that cannot be one, or (when
     the command ``uses_output``) a template folder that holds the output folder, and
     :class:`~mechdiagram.shared.errors.ConfigError` for an unknown format group or a wrong ``template-dir``."""
+    from mechdiagram.shared.config import Options, project_settings
+    from mechdiagram.shared.files import display_path
+    from mechdiagram.shared.findings import Finding
+    from mechdiagram.spec.discovery import discover
+
     settings, base = project_settings(Path.cwd())
 
     def rel(value: str) -> Path:
@@ -175,6 +178,8 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
     if mode != "validate":
         options.extra_formats = formats
     if options.extra_formats & {"png", "gif"}:
+        from mechdiagram.render.raster import rasteriser
+
         rasteriser()  # fails early, with what to install, when the raster extra is missing
     options.template_dir = template_dir
     if template_dir is None and "template-dir" in settings and mode != "validate":  # validate renders nothing
@@ -260,6 +265,7 @@ def _progress(options: Options) -> Iterator[Progress | None]:
     if options.mode == "validate" or options.format != "text" or not sys.stderr.isatty():
         yield None
         return
+    from mechdiagram.spec.discovery import discover
 
     with click.progressbar(length=len(discover(options.specs)), label="Building", file=sys.stderr) as bar:
         yield bar.update
@@ -270,6 +276,7 @@ def run_options(options: Options, done: str) -> None:
     what a passing spec is: ``"built"``, ``"valid"``).  Raises ``SystemExit`` with the report's exit status
     when it is not 0."""
     from mechdiagram.cli.report import emit
+    from mechdiagram.site.build import execute
 
     with _progress(options) as progress:  # a write that fails is reported by translated()
         report = execute(options, progress)

@@ -1,5 +1,5 @@
 """``mechdiagram serve``: the live preview (:mod:`mechdiagram.serve`), on 127.0.0.1 only, rebuilt after every
-save.  The server and watchfiles are imported when the command runs: no other command uses them."""
+save.  watchfiles and the server are imported when the command runs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from mechdiagram.cli.common import EXISTING, SOURCE_ROOT_HELP, TEMPLATE_DIR, fill_options, translated
-from mechdiagram.shared.files import display_path
 
 if TYPE_CHECKING:
     from mechdiagram.serve import BuildEvent
@@ -59,6 +58,7 @@ def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None,
     Editing a template of --template-dir rebuilds too.
     """
     from mechdiagram.serve import PreviewServer  # watchfiles is imported by this command only
+    from mechdiagram.shared.files import display_path
 
     options = fill_options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1,
                            template_dir=template_dir, uses_output=output is not None)

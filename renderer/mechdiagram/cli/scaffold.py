@@ -18,7 +18,6 @@ from pathlib import Path
 
 from msgspec import Struct
 
-from mechdiagram.render.templating import template
 from mechdiagram.shared.assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from mechdiagram.shared.errors import OutputError, OutputExistsError, UsageError
 from mechdiagram.shared.files import display_path, is_link, sha256_hex, write_file
@@ -137,6 +136,7 @@ def _title(stem: str) -> str:
 def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
     """The bytes of the notes file and of the spec that pins them (UTF-8, ``\\n`` line ends)."""
     context = {"title": _title(plan.name), "spec_name": display_path(plan.spec)}
+    from mechdiagram.render.templating import template  # jinja2: only `new` needs it
 
     # Each file ends with one line end, as a text file does, whatever the template's last line holds.
     notes = (template("new.notes.md").render(context).rstrip("\n") + "\n").encode("utf-8")

@@ -17,10 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grandalf.graphs import Edge, Graph, Vertex
-from grandalf.layouts import SugiyamaLayout
-from grandalf.utils import Poset
-
 #: Rounds of crossing minimisation (each a sweep down and up the layers).
 ORDERING_ROUNDS = 4
 
@@ -63,6 +59,11 @@ class _View:
 
 def _layers(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> list[list[str]]:
     """Layers of the acyclic ``edges`` over ``nodes``, each in crossing-reduced order (dummies dropped)."""
+    # Imported here: a lane grid (most specs) never needs grandalf, so validating one does not pay for it.
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
+    from grandalf.utils import Poset
+
     vertices = {key: Vertex(key) for key in nodes}
     for vertex in vertices.values():
         vertex.view = _View()

@@ -15,9 +15,6 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, layout_scenario
-from mechdiagram.render.html import figure_context
-from mechdiagram.render.raster import rasterise
-from mechdiagram.render.svg import prefix_for, render_scenario
 from mechdiagram.shared.model import Spec
 from mechdiagram.spec.provenance import SourceCheck
 
@@ -43,6 +40,8 @@ class RenderJob(Struct, dict=True):
     def drawings(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once, by scenario id: the animated SVG, its poster still and, with
         ``step_stills``, the still of every step."""
+        from mechdiagram.render.svg import prefix_for, render_scenario
+
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, self.diagram),
                                              prefix_for(self.slug, scenario.id),
                                              tuple(range(len(scenario.steps) + 1)) if self.step_stills else (0,))
@@ -52,6 +51,8 @@ class RenderJob(Struct, dict=True):
     def narrow(self) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``
         and the HTML figure in a narrow column), with ids of its own (``variant``)."""
+        from mechdiagram.render.svg import prefix_for, render_scenario
+
         shared = self.narrow_diagram or diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
                                              prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
@@ -61,6 +62,8 @@ class RenderJob(Struct, dict=True):
     def pictures(self) -> dict[tuple[str, int], bytes]:
         """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
         Raises :class:`~mechdiagram.shared.errors.RasterError` without the ``raster`` extra."""
+        from mechdiagram.render.raster import rasterise  # only the picture formats load the rasteriser's module
+
         return {(scenario_id, k): rasterise(svg) for scenario_id, drawn in self.drawings.items()
                 for k, svg in sorted(drawn.stills.items())}
 
@@ -70,6 +73,8 @@ class RenderJob(Struct, dict=True):
         narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
         the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
         today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
+        from mechdiagram.render.html import figure_context
+
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),

@@ -10,6 +10,10 @@ a file per step, ``{step}`` (the step's number, from 1), as :mod:`mechdiagram.re
 reads them.  Each format renders from one :class:`~mechdiagram.render.job.RenderJob`.  A format belongs to a
 ``group`` that the command line and ``formats`` in ``[tool.mechdiagram]``
 select; an ``optional`` group is written only when selected.
+
+The drawing and HTML modules (svgwrite, jinja2) are imported when a spec is
+rendered, not with this module: ``validate`` and a build that skips every spec
+never load them.
 """
 
 from __future__ import annotations
@@ -19,10 +23,7 @@ from typing import ClassVar
 
 from mechdiagram.layout import Diagram
 from mechdiagram.render import filenames
-from mechdiagram.render.html import render_fragment, render_page
 from mechdiagram.render.job import RenderJob
-from mechdiagram.render.raster import gif
-from mechdiagram.render.svg import svg_document
 from mechdiagram.shared.errors import RasterError
 from mechdiagram.shared.model import Scenario, Spec
 from mechdiagram.spec.provenance import SourceCheck
@@ -149,6 +150,8 @@ class AnimatedSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.svg``: the drawing with every step's keyframes."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.drawings[scenario.id].animated)
 
 
@@ -163,6 +166,8 @@ class PosterSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.svg``: frame 0, without keyframes."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.drawings[scenario.id].stills[0])
 
 
@@ -177,6 +182,8 @@ class DarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.dark.svg``: the animated SVG with the dark palette."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.drawings[scenario.id].dark)
 
 
@@ -191,6 +198,8 @@ class PosterDarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.poster.dark.svg``: the poster with the dark palette."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.drawings[scenario.id].dark_stills[0])
 
 
@@ -206,6 +215,8 @@ class NarrowSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.narrow.svg``."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.narrow[scenario.id].animated)
 
 
@@ -220,6 +231,8 @@ class NarrowDarkSvg(OutputFormat):
 
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.narrow.dark.svg``."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.narrow[scenario.id].dark)
 
 
@@ -235,6 +248,8 @@ class FrameSvg(OutputFormat):
 
     def render_step(self, job: RenderJob, scenario: Scenario, step: int) -> bytes:
         """``NAME.SCENARIO.frame-K.svg``: the poster's drawing frozen at step K, the step in its title."""
+        from mechdiagram.render.svg import svg_document
+
         return svg_document(job.drawings[scenario.id].stills[step])
 
 
@@ -285,6 +300,8 @@ class AnimatedGif(OutputFormat):
     def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
         """``NAME.SCENARIO.gif``: step stills 1 to N, each for its ``duration`` (see
         :func:`mechdiagram.render.raster.gif`)."""
+        from mechdiagram.render.raster import gif
+
         return gif([job.pictures[(scenario.id, k)] for k in range(1, len(scenario.steps) + 1)],
                    [step.duration for step in scenario.steps])
 
@@ -300,6 +317,8 @@ class Page(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.html``, UTF-8."""
+        from mechdiagram.render.html import render_page
+
         return render_page(job.figure).encode("utf-8")
 
 
@@ -314,6 +333,8 @@ class Fragment(OutputFormat):
 
     def render_spec(self, job: RenderJob) -> bytes:
         """``NAME.fragment.html``, UTF-8."""
+        from mechdiagram.render.html import render_fragment
+
         return render_fragment(job.figure).encode("utf-8")
 
 

@@ -16,7 +16,7 @@ import hashlib
 import io
 import re
 from functools import lru_cache
-from importlib import metadata, resources
+from importlib import resources
 
 from mechdiagram.render import theme
 from mechdiagram.shared.errors import RasterError
@@ -43,6 +43,8 @@ def rasteriser() -> str:
 
 @lru_cache(maxsize=1)
 def _rasteriser() -> str:
+    from importlib import metadata  # 15 ms to import: only builds that write pictures or check them pay it
+
     try:
         return ", ".join(f"{name} {metadata.version(name)}" for name in DISTRIBUTIONS)
     except metadata.PackageNotFoundError as exc:

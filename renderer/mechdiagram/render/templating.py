@@ -23,7 +23,6 @@ from pathlib import Path
 
 import jinja2
 from jinja2.loaders import split_template_path
-from jinja2.sandbox import SandboxedEnvironment
 
 from mechdiagram.layout.measure import keep_together
 from mechdiagram.shared.files import display_path
@@ -73,6 +72,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
         # A site's templates run in jinja2's sandbox: no attribute of Python's internals (``__globals__``,
         # ``__subclasses__``), so a template that came with a checkout cannot run code; and none is cached,
         # so that no template compiled outside the sandbox is ever loaded into it.
+        from jinja2.sandbox import SandboxedEnvironment
 
         kind, cache = SandboxedEnvironment, None
     env = kind(

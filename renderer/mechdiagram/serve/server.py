@@ -20,7 +20,6 @@ import msgspec.structs
 import watchfiles
 from msgspec import Struct
 
-from mechdiagram.render.templating import environment
 from mechdiagram.serve.handler import PreviewHTTPServer
 from mechdiagram.serve.snapshot import Snapshot, build_snapshot, is_relevant, watch_roots
 from mechdiagram.serve.stamps import DiskStamp, disk_state
@@ -105,6 +104,7 @@ class PreviewServer:
         if self.options.template_dir is not None:
             # jinja2 keeps a template it found in the package, and never looks again for one added to the
             # site's folder since: each build of a site with templates starts from a fresh environment.
+            from mechdiagram.render.templating import environment
 
             environment.cache_clear()
         try:

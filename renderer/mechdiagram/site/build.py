@@ -22,15 +22,14 @@ are started only when enough specs are left to render.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec.structs
 
@@ -39,26 +38,19 @@ from mechdiagram.shared.config import Options, Project, outside_project, spec_pr
 from mechdiagram.shared.errors import MechdiagramError
 from mechdiagram.shared.files import display_path, file_digest_or_none, sha256_hex, stage_file, worker_tag
 from mechdiagram.shared.findings import Finding
-from mechdiagram.site.buildkey import run_key
 from mechdiagram.site.collisions import has_gallery, output_collisions, refuse_specs_in_the_way
-from mechdiagram.site.manifest import (
-    INDEX,
-    MANIFEST,
-    Entry,
-    manifest_bytes,
-    manifest_collisions,
-    read_manifest,
-    recorded_index,
-    recorded_outputs,
-    retired,
-    version_finding,
-)
 from mechdiagram.site.results import Report, SpecResult
 from mechdiagram.site.staging import Staging, output_lock
-from mechdiagram.site.stale import stale_outputs
 from mechdiagram.site.writeout import plan_gallery, write_out
 from mechdiagram.spec.discovery import discover, slug_for
 from mechdiagram.spec.load import LoadedSpec
+
+# The build key, the manifest, the gallery page and check's comparison are imported by the functions that
+# use them: ``validate`` needs none of them (nor the output formats they load).
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from mechdiagram.site.manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).
 Progress = Callable[[int], None]
@@ -129,6 +121,7 @@ def _end_with_parent(parent: int) -> None:
     (best effort, as the README says)."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -161,6 +154,7 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
             if progress is not None:
                 progress(1)
         return done
+    from concurrent.futures import ProcessPoolExecutor  # only a run with many specs to render pays for it
 
     workers = min(jobs, len(paths), worker_limit())
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
@@ -196,6 +190,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _intact(entry: Entry, output: Path) -> bool:
     """Whether every output file a manifest entry records is in the folder with the recorded bytes."""
+    from mechdiagram.site.manifest import recorded_outputs  # build and check only: validate never loads the manifest
+
     outputs = recorded_outputs(entry)
     return bool(outputs) and all(digest is not None and file_digest_or_none(output / name) == digest
                                  for name, digest in outputs)
@@ -203,6 +199,8 @@ def _intact(entry: Entry, output: Path) -> bool:
 
 def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | None]]:
     """Each spec's bytes and build key (``None`` for a file that cannot be read or is not a JSON object)."""
+    from mechdiagram.site.buildkey import run_key  # build and check only: validate needs no build key
+
     shared = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats)
     by_folder: dict[Path, Project] = {}
     keys: dict[Path, tuple[bytes, str | None]] = {}
@@ -230,6 +228,7 @@ def _run_specs(paths: list[Path], options: Options, previous: dict[str, Entry],
     (``arrived`` is called with each of those as it comes in)."""
     if options.mode == "validate":
         return _process_all(paths, options, progress)
+    from mechdiagram.site.manifest import version_finding  # build and check only: validate skips nothing
 
     keys = _keys(paths, options)
     skipped: dict[Path, SpecResult] = {}
@@ -310,6 +309,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     output = options.output
     previous: dict[str, Entry] = {}
     if options.mode != "validate":  # validate reads no manifest
+        from mechdiagram.site.manifest import read_manifest
 
         previous = read_manifest(output)
     unreadable: list[Finding] = []
@@ -326,6 +326,15 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     if options.mode == "validate":
         return report
     # What build and check do with the results; validate is done without loading it.
+    from mechdiagram.site.manifest import (
+        INDEX,
+        MANIFEST,
+        manifest_bytes,
+        manifest_collisions,
+        recorded_index,
+        retired,
+        version_finding,
+    )
 
     manifest_collisions(results, previous, output)
     retiring, dropped = retired(results, previous, output)
@@ -345,6 +354,7 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output),
                                             options.template_dir is not None)
+        from mechdiagram.site.stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
 
         with output_lock(output, create=False):  # not while a build is putting its files in place
             stale_outputs(report, output, expected, retiring, previous, options)

@@ -13,7 +13,6 @@ from mechdiagram.shared.config import Options
 from mechdiagram.shared.errors import UsageError
 from mechdiagram.shared.files import display_path
 from mechdiagram.shared.findings import Finding
-from mechdiagram.site.manifest import INDEX, MANIFEST, recorded_index
 from mechdiagram.site.results import SpecResult
 
 #: The output name a spec cannot have: its page would be the gallery page (``index.html``).
@@ -23,6 +22,8 @@ RESERVED_SLUG = "index"
 def has_gallery(options: Options, output: Path | None = None) -> bool:
     """Whether a build of ``options`` writes the gallery page (a folder of specs, the index not turned off), or,
     given ``output``, that folder's manifest records one."""
+    from mechdiagram.site.manifest import recorded_index
+
     return (options.index and any(path.is_dir() for path in options.specs)) or (
         output is not None and recorded_index(output) is not None)
 
@@ -32,6 +33,8 @@ def output_collisions(results: list[SpecResult], output: Path | None = None, gal
     :data:`RESERVED_SLUG` when the run has a ``gallery`` page (a folder of specs, the index on), and
     (given the ``output`` folder a build or check uses) a spec one of whose files would land on a spec file
     (a spec kept in the output folder, such as ``out/tiny.html``)."""
+    from mechdiagram.site.manifest import INDEX
+
     specs = {Path(r.loaded.path).resolve(): r for r in results} if output is not None else {}
     owner: dict[str, SpecResult] = {}
     for result in results:
@@ -58,6 +61,8 @@ def output_collisions(results: list[SpecResult], output: Path | None = None, gal
 def refuse_specs_in_the_way(paths: list[Path], output: Path) -> None:
     """Raise :class:`~mechdiagram.shared.errors.UsageError` when a spec file is where the build writes ``manifest.json``
     or ``index.html``, which every run writes or compares: nothing is written."""
+    from mechdiagram.site.manifest import INDEX, MANIFEST
+
     ours = {(output / name).resolve(): name for name in (MANIFEST, INDEX)}
     for path in paths:
         name = ours.get(path.resolve())

@@ -19,7 +19,6 @@ from msgspec import Struct
 
 from mechdiagram.render import theme
 from mechdiagram.render.outputs import format_of, formats
-from mechdiagram.render.templating import template
 from mechdiagram.shared.files import display_path, read_regular, sha256_hex
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.manifest import INDEX
@@ -74,6 +73,9 @@ def render_index(entries: dict[str, dict[str, Any]]) -> bytes:
     """``index.html`` (UTF-8) for manifest ``entries`` by spec key, figures in key order."""
     figures = [f for f in (_figure(key, entries[key]) for key in sorted(entries)) if f is not None]
     colours = {"light": theme.LIGHT, "dark": theme.DARK}
+    from mechdiagram.render.templating import (
+        template,  # jinja2: loaded by a build that writes the page, not by validate
+    )
 
     return template("index.html").render(title=INDEX_TITLE, figures=figures, colours=colours).encode("utf-8")
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from mechdiagram import __version__
 from mechdiagram.render.outputs import format_of, owned_by
-from mechdiagram.render.raster import rasteriser
 from mechdiagram.shared.files import certainly_missing, display_path, file_digest_or_none, read_regular
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.results import SpecResult
@@ -58,6 +57,8 @@ def _output_record(result: SpecResult, name: str) -> dict[str, str]:
     record = {"path": name, "sha256": result.digest(name)}
     fmt = format_of(result.slug, name)
     if fmt is not None and fmt.rasterised:
+        from mechdiagram.render.raster import rasteriser  # a picture's record only: other builds never load the module
+
         record["rasteriser"] = rasteriser()  # so that check can name an upgrade that changed the pixels
     return record
 

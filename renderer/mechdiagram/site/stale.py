@@ -10,7 +10,6 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from mechdiagram.render.outputs import groups
 from mechdiagram.render.raster import rasteriser
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.files import display_path, is_link, read_regular
@@ -100,6 +99,8 @@ def rebuild_command(options: Options, specs: list[str] | None = None) -> str:
     default, the options given that change what is built, and every optional format and the gallery page
     where the command line chose otherwise than the project (``mechdiagram build x.mechanism.json -o site
     --png``).  Specs go last, after ``--`` when one looks like an option."""
+    from mechdiagram.render.outputs import groups
+
     words = ["mechdiagram", "build"]
     if options.output.resolve() != Options().output.resolve():
         words += ["-o", display_path(options.output)]

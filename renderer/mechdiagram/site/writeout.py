@@ -26,18 +26,6 @@ from mechdiagram.shared.files import (
 )
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.collisions import has_gallery
-from mechdiagram.site.gallery import plan_index, render_index
-from mechdiagram.site.manifest import (
-    INDEX,
-    JOURNAL,
-    MANIFEST,
-    journal_bytes,
-    journal_left,
-    manifest_bytes,
-    manifest_entries,
-    read_manifest,
-    recorded_index,
-)
 from mechdiagram.site.results import Report, SpecResult
 from mechdiagram.site.staging import Staging, output_lock, stale_temporaries
 
@@ -52,6 +40,11 @@ def plan_gallery(options: Options, output: Path, results: list[SpecResult], prev
     ``--no-index`` was not given; a foreign ``index.html`` is reported (a warning) and left alone."""
     if not has_gallery(options):
         return None
+    from mechdiagram.site.gallery import (  # build and check only: validate writes no gallery page
+        plan_index,
+        render_index,
+    )
+    from mechdiagram.site.manifest import manifest_entries, recorded_index
 
     plan = plan_index(output, render_index(manifest_entries(results, previous)), recorded_index(output))
     if plan.refused is not None:
@@ -62,6 +55,8 @@ def plan_gallery(options: Options, output: Path, results: list[SpecResult], prev
 
 def _gallery_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
     """Whether the gallery page on disk is the one this run would write, or none is to be written."""
+    from mechdiagram.site.manifest import INDEX, read_manifest  # build only
+
     plan = plan_gallery(options, output, results, read_manifest(output), Report(results))
     return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
 
@@ -78,6 +73,16 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
     # holding the folder's lock, the journal records what is about to be put in place, the files are renamed
     # into place, retired ones deleted, and the manifest written last, once every output is in place, so that
     # it never describes files an interrupted or failed build did not write; the journal goes with it.
+    from mechdiagram.site.manifest import (  # build only
+        INDEX,
+        JOURNAL,
+        MANIFEST,
+        journal_bytes,
+        journal_left,
+        manifest_bytes,
+        read_manifest,
+        recorded_index,
+    )
 
     with output_lock(output):  # two builds into one folder must not interleave their manifests
         still_resolved(output)
