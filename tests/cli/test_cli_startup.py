@@ -1,7 +1,7 @@
 """Start-up: the stages are imported at the top of the modules that use them; only what a command truly never
 uses stays out.  Structural checks, not timings (those are in bench/bench_startup.py): no command but serve
 loads the preview server or its file watcher, and only the picture formats load the rasteriser's libraries
-(resvg, Pillow); a command's own definition is loaded when it is named; the progress bar shows on a terminal
+(resvg, Pillow), and validate neither the drawing nor the templates (svgwrite, jinja2); a command's own definition is loaded when it is named; the progress bar shows on a terminal
 only."""
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def test_a_command_loads_its_own_definition_alone():
 def test_validating_and_building_load_neither_the_server_nor_the_rasteriser(tmp_path):
     spec = str(MECHANISMS / "prefill-decode.mechanism.json")
     assert _loaded("validate", spec) == set()
+    assert _loaded("validate", spec, watched=("jinja2", "svgwrite")) == set()  # no drawing, no templates
     assert _loaded("build", spec, "-o", str(tmp_path / "out"), "--source-root", str(ROOT)) == set()
 
 
