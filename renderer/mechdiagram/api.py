@@ -16,6 +16,7 @@ builds go through it) without writing anything::
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Collection
 from pathlib import Path
 
@@ -130,8 +131,6 @@ def _template_frame(exc: BaseException) -> tuple[str, int | None]:
     """The template file and line where rendering raised ``exc``: jinja2 rewrites the traceback of a
     rendering error so that each template's frame carries its file name and template line.  ``("a
     template", None)`` when no frame is a template's."""
-    import traceback
-
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.endswith(".py")
               and not f.filename.startswith("<")]
     return (display_path(Path(frames[-1].filename)), frames[-1].lineno) if frames else ("a template", None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import cache, lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -16,8 +17,6 @@ def _files(package: str) -> Traversable:
     """:func:`importlib.resources.files` of ``package``, imported when first asked for: importing it costs
     5 ms (it brings :mod:`tempfile`, and that :mod:`shutil` and :mod:`random`), which a command that reads
     no package data (``validate`` of a spec with no message overrides) need not pay."""
-    from importlib import resources
-
     return resources.files(package)
 
 

@@ -13,6 +13,7 @@ folder of templates of your own, as ``--template-dir``).  ``output``, ``specs``,
 from __future__ import annotations
 
 import os
+import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -144,8 +145,6 @@ def project_settings(start: Path) -> tuple[dict[str, Any], Path]:
 def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, Any]:
     """``[tool.mechdiagram]`` of the file at ``path`` as of ``mtime_ns`` and ``size``, checked (see
     :func:`project_settings`); ``shown`` names the file in errors."""
-    import tomllib  # only a run with a pyproject.toml reads one
-
     try:
         tool = tomllib.loads(path.read_text("utf-8")).get("tool", {})
         table = tool.get("mechdiagram", {}) if isinstance(tool, dict) else {}

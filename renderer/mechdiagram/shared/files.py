@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import itertools
 import os
 import stat
@@ -40,8 +41,6 @@ def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = Non
 
 def sha256_hex(data: bytes) -> str:
     """Hex SHA-256 of ``data``."""
-    import hashlib  # only a run that hashes something loads it (OpenSSL starts up in milliseconds)
-
     return hashlib.sha256(data).hexdigest()
 
 

@@ -22,6 +22,7 @@ are started only when enough specs are left to render.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -121,7 +122,6 @@ def _end_with_parent(parent: int) -> None:
     (best effort, as the README says)."""
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)

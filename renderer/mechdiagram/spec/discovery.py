@@ -13,6 +13,7 @@ import re
 import stat
 from pathlib import Path
 
+from mechdiagram.shared.files import display_path
 from mechdiagram.shared.findings import Finding
 
 #: The file names a folder's specs have.
@@ -45,8 +46,6 @@ def discover(paths: list[Path], unreadable: list[Finding] | None = None) -> list
 def _specs_below(folder: Path, passed: dict[str, Finding]) -> list[Path]:
     """Every spec file in ``folder`` and its subfolders, sorted by path; a folder that cannot be read gets
     its warning in ``passed``, by its resolved path (a folder given twice is named once)."""
-    from mechdiagram.shared.files import display_path
-
     def passed_over(error: OSError, where: Path) -> None:
         real = os.path.realpath(where)
         passed.setdefault(real, Finding(

@@ -10,6 +10,7 @@ chunks (``hashlib.file_digest``), never read whole.  A source without
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Sequence
@@ -140,7 +141,6 @@ def file_sha256(path: Path) -> str:
     except BaseException:
         os.close(fd)
         raise
-    import hashlib  # a spec whose sources are all missing hashes nothing
 
     with open(fd, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
@@ -148,8 +148,6 @@ def file_sha256(path: Path) -> str:
 
 def _line_ending_digests(path: Path) -> dict[str, str]:
     """Digests of the file with CRLF made LF, and with LF made CRLF (streamed)."""
-    import hashlib  # as in file_sha256
-
     to_lf, to_crlf = hashlib.sha256(), hashlib.sha256()
     pending_cr = False
     with open(path, "rb") as handle:

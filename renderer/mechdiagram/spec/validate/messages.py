@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from msgspec import Struct
@@ -124,7 +125,6 @@ def _milliseconds(value: Any) -> int | None:
     found = _WITH_UNIT.fullmatch(value) if isinstance(value, str) and len(value) <= 32 else None
     if found is None:
         return None
-    from decimal import Decimal  # only a duration written with a unit needs exact arithmetic
 
     amount = Decimal(found.group(1)) * (1000 if found.group(2) == "s" else 1)
     bounds = schema()["$defs"]["step"]["properties"]["duration"]

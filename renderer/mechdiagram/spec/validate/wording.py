@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Sequence
@@ -65,7 +66,6 @@ class Suggester:
         close: list[str] = []
         if self.budget >= len(choices):
             self.budget -= len(choices)
-            import difflib  # only a misspelt name needs it
 
             close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
         if close:
