@@ -127,3 +127,22 @@ def test_a_spec_named_like_an_option_goes_after_a_double_dash(tmp_path, monkeypa
     assert rebuild_command(Options(specs=[Path("-x.mechanism.json")], output=Path("site"))) == \
         "mechdiagram build -o site -- -x.mechanism.json"
     assert rebuild_command(Options(), ["my specs/a b.mechanism.json"]) == "mechdiagram build 'my specs/a b.mechanism.json'"
+
+
+def test_check_without_the_flag_a_build_had_names_the_flag_before_deleting(tmp_path, monkeypatch):
+    """A folder built with --png, checked without it: each picture is reported with the flag to give check
+    (deleting the pictures, which a build without --png would do, is seldom what the author wants)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "x.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    assert invoke("build", "specs", "-o", "out", "--source-root", ".", "--png").exit_code == 0
+    pictures = sorted(p.name for p in (tmp_path / "out").glob("*.png"))
+    assert pictures
+    checked = invoke("check", "specs", "-o", "out", "--source-root", ".")
+    assert checked.exit_code == 1
+    lines = [line for line in checked.stderr.splitlines() if ".png" in line]
+    assert len(lines) == len(pictures) and all(
+        "without --png, which wrote it: give check the same --png (or formats = [\"png\"] in "
+        "[tool.mechdiagram]), or run mechdiagram build -o out --source-root . specs to delete it" in line
+        for line in lines), lines
+    assert invoke("check", "specs", "-o", "out", "--source-root", ".", "--png").exit_code == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from mechdiagram.render.outputs import format_of
 from mechdiagram.render.raster import rasteriser
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.files import display_path, is_link, read_regular
@@ -67,8 +68,17 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
             report.output_findings.append(Finding(shown, None, message, "stale-output"))
     for name, reason in sorted(retiring.items()):
         if (output / name).is_file():
-            report.output_findings.append(Finding(display_path(output / name), None,
-                                                  f"{reason}: run {every} to delete it", "stale-output"))
+            fmt = format_of(name.split(".", 1)[0], name)
+            group = fmt.group_name() if fmt is not None and fmt.optional else None
+            if group is not None and group not in options.extra_formats | options.configured_formats:
+                # A picture or still a build with --png (or --frames, --gif) wrote, checked without the flag
+                # (not turned off against the project's formats): deleting it is seldom what the author wants,
+                # so the flag is named first.
+                message = (f"{reason} without --{group}, which wrote it: give check the same --{group} (or "
+                           f"formats = [\"{group}\"] in [tool.mechdiagram]), or run {every} to delete it")
+            else:
+                message = f"{reason}: run {every} to delete it"
+            report.output_findings.append(Finding(display_path(output / name), None, message, "stale-output"))
     _interrupted(report, output, every)
 
 
