@@ -141,17 +141,17 @@ def schema_command(output: str | None) -> None:
     """Print the mechanism spec JSON Schema, or write it into your project for editors."""
     from mechdiagram.cli.scaffold import write_schema
     from mechdiagram.shared.assets import schema_text
-    from mechdiagram.shared.files import display_path
+    from mechdiagram.shared.files import display_named
 
     if output is None or output == "-":
         click.echo(schema_text(), nl=False)
         return
     target, changed, was_link = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
     if was_link:
-        click.echo(f"{display_path(target, real=target)}: warning: was a symbolic link; mechdiagram never writes "
+        click.echo(f"{display_named(target)}: warning: was a symbolic link; mechdiagram never writes "
                    "through a link, so it was replaced by a regular file (the file the link led to is unchanged)",
                    err=True)
-    click.echo(f"{display_path(target, real=target)}: "
+    click.echo(f"{display_named(target)}: "
                + ("schema written" if changed else "schema already current"), err=True)
 
 

@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from mechdiagram.shared.assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from mechdiagram.shared.errors import OutputError, OutputExistsError, UsageError
-from mechdiagram.shared.files import display_path, is_link, sha256_hex, write_file
+from mechdiagram.shared.files import display_named, display_path, is_link, sha256_hex, write_file
 from mechdiagram.site.collisions import RESERVED_SLUG
 
 SPEC_SUFFIX = ".mechanism.json"
@@ -87,7 +87,7 @@ def schema_copy_is_current(path: Path) -> bool:
 
 
 def _refused(path: Path) -> UsageError:
-    shown = display_path(path, real=path.parent.resolve() / path.name)  # a link as named, not where it leads
+    shown = display_named(path)  # a link as named, not where it leads
     return UsageError(f"{shown} exists already; new never overwrites a file")
 
 
@@ -195,7 +195,7 @@ def write_templates(folder: Path, names: Sequence[str] = ()) -> list[Path]:
                          + ", ".join(SITE_TEMPLATES))
     targets = [folder / name for name in chosen]
     # Shown as named, not as a link resolves (a link to a missing file is "there": it would be written through).
-    there = [display_path(path, real=path.parent.resolve() / path.name) for path in targets if os.path.lexists(path)]
+    there = [display_named(path) for path in targets if os.path.lexists(path)]
     if there:
         raise UsageError(f"{', '.join(there)} already exist{'s' if len(there) == 1 else ''}: a template of your "
                          "own is never replaced (move it away to copy the built-in one again)")

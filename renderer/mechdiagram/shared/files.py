@@ -39,6 +39,12 @@ def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = Non
         return path.as_posix()
 
 
+def display_named(path: Path) -> str:
+    """``path`` as :func:`display_path` shows it, but as named: its folder resolved and its own name kept, so that
+    a symbolic link is shown where it is, not where it leads."""
+    return display_path(path, real=path.parent.resolve() / path.name)
+
+
 def sha256_hex(data: bytes) -> str:
     """Hex SHA-256 of ``data``."""
     return hashlib.sha256(data).hexdigest()
@@ -213,15 +219,15 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
 
 
 def replaceable(path: Path) -> None:
-    """Raises :class:`~mechdiagram.shared.errors.OutputError` for a path that is neither missing, a regular file nor a
-    symbolic link (a folder, a device, a FIFO: a rename would fail on the first and replace the others), and
-    ``OSError`` when it cannot be looked at.  A link is not followed: writing replaces it."""
+    """Raises :class:`~mechdiagram.shared.errors.OutputError` naming ``path`` when it is neither missing, a regular
+    file nor a symbolic link (a folder, a device, a FIFO: a rename would fail on the first and replace the
+    others), or cannot be looked at.  A link is not followed: writing replaces it."""
     try:
         mode = os.lstat(path).st_mode
     except OSError as exc:
         if exc.errno in _NOT_THERE:
             return
-        raise
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
 

@@ -37,7 +37,14 @@ import msgspec.structs
 from mechdiagram.api import render_spec
 from mechdiagram.shared.config import Options, Project, outside_project, spec_project
 from mechdiagram.shared.errors import MechdiagramError
-from mechdiagram.shared.files import display_path, file_digest_or_none, sha256_hex, stage_file, worker_tag
+from mechdiagram.shared.files import (
+    display_named,
+    display_path,
+    file_digest_or_none,
+    sha256_hex,
+    stage_file,
+    worker_tag,
+)
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.collisions import has_gallery, output_collisions, refuse_specs_in_the_way
 from mechdiagram.site.results import Report, SpecResult
@@ -89,7 +96,7 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
     without being read (:func:`~mechdiagram.shared.config.outside_project`).
     """
     if options.confined and outside_project(path):
-        shown = display_path(path, real=path.parent.resolve() / path.name)
+        shown = display_named(path)
         return SpecResult(LoadedSpec(path, shown), slug_for(path), manifest_key(path, options.output), [Finding(
             shown, None, "is a symbolic link that leads out of its project, so the preview does not read it; copy "
             "the spec into the project", "spec-outside-project")])

@@ -13,7 +13,7 @@ from pathlib import Path
 from mechdiagram.render.outputs import format_of
 from mechdiagram.render.raster import rasteriser
 from mechdiagram.shared.config import Options
-from mechdiagram.shared.files import display_path, is_link, read_regular
+from mechdiagram.shared.files import display_named, display_path, is_link, read_regular
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.manifest import INDEX, JOURNAL, Entry, journal_left
 from mechdiagram.site.results import Report
@@ -46,7 +46,7 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
                 else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
         on_disk = read_regular(path)  # never through a link
         if is_link(path):
-            shown = display_path(path, real=path.parent.resolve() / path.name)
+            shown = display_named(path)
             report.output_findings.append(Finding(
                 shown, None, f"is a symbolic link ({spec}), which build never writes through: run {rebuild} to "
                 "replace it with a regular file", "stale-output"))
@@ -91,7 +91,7 @@ def _interrupted(report: Report, output: Path, every: str) -> None:
     in place that the manifest does not record) and temporary files no build will rename."""
     if journal_left(output):
         report.output_findings.append(Finding(
-            display_path(output / JOURNAL, real=output.resolve() / JOURNAL), None,
+            display_named(output / JOURNAL), None,
             f"an interrupted build left its journal (files the manifest does not record yet): run {every}",
             "stale-output"))
     stale = stale_temporaries(output)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.errors import OutputError
 from mechdiagram.shared.files import (
+    display_named,
     display_path,
     file_digest_or_none,
     is_link,
@@ -99,7 +100,7 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         index = plan_gallery(options, output, results, current, report)
         every = [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
         for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
-            _replaceable(output / name)
+            replaceable(output / name)
         replaced = [name for name in every if is_link(output / name)]
         write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None))
         changed = staging.commit([(owners[name], name, expected[name]) for name in names])
@@ -139,7 +140,7 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
 
 def _link_finding(path: Path) -> Finding:
     """The warning for an output name that was a symbolic link, which ``build`` replaced with a regular file."""
-    return Finding(display_path(path, real=path.parent.resolve() / path.name), None,
+    return Finding(display_named(path), None,
                    "was a symbolic link; mechdiagram never writes through a link in its output folder, so it was "
                    "replaced by a regular file (the file the link led to is unchanged)", "output-link",
                    severity="warning")
@@ -147,18 +148,10 @@ def _link_finding(path: Path) -> Finding:
 
 def _link_removed(path: Path) -> Finding:
     """The error for an output name that became a link while the build ran, which ``build`` removed."""
-    return Finding(display_path(path, real=path.parent.resolve() / path.name), None,
+    return Finding(display_named(path), None,
                    "became a symbolic link while the build ran; mechdiagram never writes through a link in its "
                    "output folder, so it removed the link (the file the link led to is unchanged): build again to "
                    "write it", "output-link")
-
-
-def _replaceable(path: Path) -> None:
-    """:func:`~mechdiagram.shared.files.replaceable` with its ``OSError`` as an output error naming ``path``."""
-    try:
-        replaceable(path)
-    except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
 
 
 def _remove_stale_temporaries(report: Report, output: Path) -> None:
