@@ -29,9 +29,11 @@ lint: setup-test
 	$(BIN)/mypy
 	PYTHONPATH=renderer $(BIN)/lint-imports
 
+# Every test, a test file to a worker, one worker per core (pytest-xdist): module-scoped browsers and
+# sites stay shared within a file.
 test: setup-test lint
 	./scripts/install-browser
-	$(BIN)/python -m pytest -p no:cacheprovider
+	$(BIN)/python -m pytest -p no:cacheprovider -n auto --dist loadfile
 
 # Everything but the tests marked slow (browsers, property tests, subprocesses, the wheel).
 test-fast: setup-test
@@ -42,6 +44,7 @@ bench: setup
 	$(BIN)/python bench/bench_serve.py
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_noop.py
+	$(BIN)/python bench/bench_limits.py
 
 # The cost of each output format (SVG and HTML, frames, PNG, GIF); PNG and GIF need the raster extra.
 bench-formats: venv

@@ -16,6 +16,7 @@ builds go through it) without writing anything::
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Collection
 from pathlib import Path
@@ -24,10 +25,11 @@ from msgspec import Struct, field
 
 from mechdiagram.layout.checks import LaidOut, lay_out
 from mechdiagram.render.figure import FigureRecord, figure_record
+from mechdiagram.render.outputs import groups, render_outputs, selected
 from mechdiagram.shared.config import Project, spec_project
 from mechdiagram.shared.errors import TemplateError, UsageError
 from mechdiagram.shared.files import display_path
-from mechdiagram.shared.findings import Finding, sorted_findings
+from mechdiagram.shared.findings import Finding, capped, sorted_findings
 from mechdiagram.spec.discovery import slug_for
 from mechdiagram.spec.load import LoadedSpec, load_spec
 from mechdiagram.spec.provenance import SourceCheck, check_sources
@@ -72,11 +74,23 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     :class:`~mechdiagram.shared.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~mechdiagram.shared.errors.RenderError` or :class:`~mechdiagram.shared.errors.TimelineError` only for a spec
     the validator accepted but the drawing cannot take (a bug), and :class:`~mechdiagram.shared.errors.UsageError` when
-    ``template_dir`` is not a folder.  ``path``, ``source_root`` and ``template_dir`` may be strings.
+    ``template_dir`` is not a folder, or for an argument of the wrong kind (a path holding NUL, ``extra_formats``
+    that is not a collection of optional group names, ``project`` that is not a ``Project``).  ``path``,
+    ``source_root`` and ``template_dir`` may be strings.
     """
-    path = Path(path)
-    source_root = Path(source_root) if source_root is not None else None
-    template_dir = Path(template_dir) if template_dir is not None else None
+    path = _path_argument("path", path)
+    source_root = _path_argument("source_root", source_root) if source_root is not None else None
+    template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
+    if project is not None and not isinstance(project, Project):
+        raise UsageError(f"project must be a mechdiagram.shared.config.Project or None, not {type(project).__name__}")
+    if isinstance(extra_formats, str) or not isinstance(extra_formats, Collection) or \
+            not all(isinstance(name, str) for name in extra_formats):
+        raise UsageError(f"extra_formats must be a collection of format group names, not {extra_formats!r}")
+    optional = [name for name, is_optional in groups().items() if is_optional]
+    unknown = sorted(name for name in extra_formats if name not in optional)
+    if unknown:
+        raise UsageError(f"extra_formats names unknown format group {unknown[0]!r}; the optional groups are "
+                         + ", ".join(optional))
     if template_dir is not None and not template_dir.is_dir():
         raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
     loaded = load_spec(path, display_path(path))
@@ -95,11 +109,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
         allow_missing=allow, indexes=[index for index, _ in validation.sources])
     # The layout stage, on a valid spec (also when only validating: its findings are the author's to see).
     laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
-    rendered.findings.extend(sorted_findings(validation.findings + laid_out.findings + source_findings))
+    rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
         import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
 
-        from mechdiagram.render.outputs import render_outputs, selected
         from mechdiagram.render.templating import template_dir as using_templates
 
         try:
@@ -111,6 +124,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
             where = display_path(template_dir) if template_dir else "mechdiagram"
             raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
                                 f"(while rendering {loaded.display})") from exc
+        except jinja2.TemplateNotFound as exc:  # an include or extends of a name the folder does not have
+            where, at = _template_frame(exc)
+            raise TemplateError(f"{where}{f':{at}' if at else ''}: no template {exc.name!r} in the template "
+                                f"folder (while rendering {loaded.display})") from exc
         except jinja2.TemplateError as exc:
             named: str | None = getattr(exc, "filename", None) or getattr(exc, "name", None)
             line: int | None = getattr(exc, "lineno", None)
@@ -125,6 +142,17 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
             raise TemplateError(f"{where}:{line}: {type(exc).__name__}: {exc} "
                                 f"(while rendering {loaded.display})") from exc
     return rendered
+
+
+def _path_argument(name: str, value: object) -> Path:
+    """``value`` as a :class:`~pathlib.Path`; raises :class:`~mechdiagram.shared.errors.UsageError` for anything but a
+    ``str`` or an ``os.PathLike`` of one, and for a path with a NUL character (which no file system takes)."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise UsageError(f"{name} must be a path or a string, not {type(value).__name__}")
+    path = Path(value)
+    if "\0" in str(path):
+        raise UsageError(f"{name} {str(path)!r} holds a NUL character, which no file name may")
+    return path
 
 
 def _template_frame(exc: BaseException) -> tuple[str, int | None]:

@@ -41,12 +41,13 @@ def test_atexit_functions_run_and_output_is_flushed():
 def test_other_threads_and_a_thread_pool_left_running_are_waited_for():
     setup = ("import threading, time\n"
              "from concurrent.futures import ThreadPoolExecutor\n"
-             "def late(word):\n    time.sleep(0.3)\n    print(word, flush=True)\n"
+             "def late(word):\n    time.sleep(0.3)\n    sys.stdout.write(word + '\\n')\n    sys.stdout.flush()\n"
              "threading.Thread(target=late, args=('THREAD',)).start()\n"
              "ThreadPoolExecutor(2).submit(late, 'POOL')  # never shut down: its exit hook stops it")
     done = _run(setup, "--version")
     assert done.returncode == 0
-    assert "THREAD" in done.stdout.split() and "POOL" in done.stdout.split()
+    # One write each (print writes the word and its newline apart: two threads' words ran together).
+    assert sorted(done.stdout.split()[3:]) == ["POOL", "THREAD"], done.stdout
 
 
 @pytest.mark.slow

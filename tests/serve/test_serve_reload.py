@@ -33,14 +33,11 @@ def test_a_save_gives_the_rebuilt_page_and_a_reload_event(served, site):
     before = generation_of(shell.text)
     stream = EventStream(served.port, before)
     try:
-        saved = time.monotonic()
         (site / "tiny.mechanism.json").write_text(spec_with_title("Retitled after a save"), "utf-8")
-        name, data = stream.next_event()  # bounded: the stream's socket times out
-        elapsed = time.monotonic() - saved
+        name, data = stream.next_event()  # bounded: the stream's socket times out (its latency: bench_serve.py)
     finally:
         stream.close()
     assert name == "reload" and int(data) == before + 1
-    assert elapsed < 5, elapsed
     page = request(served.port, "/tiny.html")
     assert page.status == 200 and "<title>Retitled after a save</title>" in page.text
     assert generation_of(request(served.port, "/preview/tiny").text) == before + 1

@@ -294,3 +294,23 @@ def test_serve_writing_its_output_does_not_read_a_spec_linked_out_of_its_project
         pytest.fail("the spec linked out of the project was opened")
     [snapshot] = done
     assert [f.rule for spec in snapshot.specs for f in spec.findings] == ["spec-outside-project"]
+
+
+def test_the_listen_backlog_takes_a_burst_of_two_hundred_connections():
+    """Connections wait in the backlog while no thread accepts them: with socketserver's default of 5 the sixth
+    SYN was dropped and retried a second later; all 200 here connect at once."""
+    import socket
+
+    from mechdiagram.serve.handler import PreviewHTTPServer
+
+    server = PreviewHTTPServer(("127.0.0.1", 0), state=None, single=False)  # listening, never accepting
+    clients = []
+    try:
+        for _ in range(200):
+            client = socket.create_connection(server.server_address, timeout=0.5)  # a dropped SYN times out
+            clients.append(client)
+        assert len(clients) == 200
+    finally:
+        for client in clients:
+            client.close()
+        server.server_close()

@@ -231,3 +231,30 @@ def test_a_site_templates_runtime_error_is_located(tmp_path, monkeypatch, write_
     result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "t")
     assert result.exit_code == 1 and "internal error" not in result.stderr and "Traceback" not in result.stderr
     assert f"t/fragment.html:2: {error}" in result.stderr
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"path": "a\0b.mechanism.json"}, "path 'a\\x00b.mechanism.json' holds a NUL character"),
+    ({"source_root": "src\0"}, "source_root 'src\\x00' holds a NUL character"),
+    ({"path": 42}, "path must be a path or a string, not int"),
+    ({"extra_formats": None}, "extra_formats must be a collection of format group names, not None"),
+    ({"extra_formats": "png"}, "extra_formats must be a collection of format group names, not 'png'"),
+    ({"extra_formats": ["pdf"]}, "extra_formats names unknown format group 'pdf'; the optional groups are "),
+    ({"extra_formats": ["svg"]}, "extra_formats names unknown format group 'svg'"),
+    ({"project": "pyproject.toml"}, "project must be a mechdiagram.shared.config.Project or None, not str"),
+], ids=["nul-path", "nul-root", "int-path", "formats-none", "formats-str", "formats-pdf", "formats-not-optional",
+        "project-str"])
+def test_odd_arguments_are_usage_errors(write_spec, arguments, message):
+    """The API refuses what it cannot use with a MechdiagramError (a UsageError) naming the argument, never a
+    TypeError or ValueError from deep inside."""
+    from mechdiagram.shared.errors import UsageError
+
+    given = {"path": write_spec(minimal_spec()), **arguments}
+    with pytest.raises(UsageError) as refused:
+        render_spec(given.pop("path"), **given)
+    assert refused.value.message.startswith(message), refused.value.message
+
+
+def test_the_optional_format_groups_are_accepted(write_spec):
+    rendered = render_spec(write_spec(minimal_spec()), extra_formats=frozenset({"frames"}), source_root=".")
+    assert rendered.ok and any(name.endswith(".png") or "frame" in name for name in rendered.files)

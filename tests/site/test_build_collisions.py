@@ -78,7 +78,7 @@ def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
     import concurrent.futures
 
     from mechdiagram.shared.config import Options
-    from mechdiagram.site import build
+    from mechdiagram.site import build, workers
     from mechdiagram.site.build import execute
 
     started: list[int] = []
@@ -89,7 +89,7 @@ def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
             started.append(max_workers)
             super().__init__(max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", Counted)
     monkeypatch.setattr(build.os, "cpu_count", lambda: 1)
     (tmp_path / "specs").mkdir()
     for k in range(build.PARALLEL_THRESHOLD + 2):
@@ -98,7 +98,7 @@ def test_jobs_past_four_per_core_start_four_per_core(tmp_path, monkeypatch):
         (tmp_path / "specs" / f"s{k}.mechanism.json").write_text(json.dumps(data), "utf-8")
     report = execute(Options(mode="validate", specs=[tmp_path / "specs"], source_root=tmp_path, jobs=1000))
     assert report.exit_code == 0 and len(report.results) == build.PARALLEL_THRESHOLD + 2
-    assert started == [4] == [build.worker_limit()]
+    assert started == [4] == [workers.worker_limit()]
 
 
 def test_a_spec_named_index_is_refused_where_the_output_already_has_a_gallery(tmp_path, monkeypatch):

@@ -80,12 +80,11 @@ def test_execute_report(project):
     assert sorted(report.written) == EXPECTED_FILES and report.unchanged == []
 
 
-@pytest.mark.slow  # a subprocess rendering 8 large scenarios
-def test_a_spec_at_the_limits_renders_in_reasonable_time(tmp_path):
+@pytest.mark.slow  # a subprocess rendering 4 large scenarios (its time and memory: bench/bench_limits.py)
+def test_a_spec_at_the_limits_renders(tmp_path):
     path = tmp_path / "big.mechanism.json"
     path.write_text(json.dumps(big_spec(1000, 4, 500, 10)))
-    result, elapsed = run_subprocess("build", "--source-root", ".", "-o", "out", path.name, cwd=tmp_path, timeout=120)
+    result, _ = run_subprocess("build", "--source-root", ".", "-o", "out", path.name, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert elapsed < 30
     svgs = [fmt for fmt in formats() if not fmt.optional and fmt.pattern.endswith(".svg")]
     assert len(list((tmp_path / "out").glob("big.*.svg"))) == 4 * len(svgs)  # 4 scenarios

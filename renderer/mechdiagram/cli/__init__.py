@@ -93,6 +93,10 @@ def run() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         main(standalone_mode=True)
+    except MemoryError:
+        click.echo("mechdiagram: out of memory: the specs need more memory than this machine gives the process; "
+                   "build fewer specs at once (-j 1), or split the largest spec", err=True)
+        raise SystemExit(1) from None
     except Exception as exc:  # a bug in mechdiagram, not in the input
         if os.environ.get("MECHDIAGRAM_DEBUG"):
             raise

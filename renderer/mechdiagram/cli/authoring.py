@@ -18,6 +18,7 @@ from mechdiagram.cli.common import (
     summary,
     translated,
 )
+from mechdiagram.cli.report import echo_out
 from mechdiagram.shared.errors import HashError, MechdiagramError
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
                  digests=[{"file": shown, "sha256": digest} for shown, digest in digests])
             return
         for shown, digest in digests:
-            click.echo(f"{digest}  {shown}")
+            echo_out(f"{digest}  {shown}")
         return
     options = fill_options("validate", files, None, source_root, None, fmt)
     results = [_write_digests(path, options.source_root) for path in files]
@@ -144,7 +145,7 @@ def schema_command(output: str | None) -> None:
     from mechdiagram.shared.files import display_named
 
     if output is None or output == "-":
-        click.echo(schema_text(), nl=False)
+        echo_out(schema_text(), nl=False)
         return
     target, changed, was_link = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
     if was_link:

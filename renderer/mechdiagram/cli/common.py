@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +17,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
-from mechdiagram.shared.errors import CommandFailedError, ConfigError, MechdiagramError, UsageError
+from mechdiagram.shared.errors import (
+    CommandFailedError,
+    ConfigError,
+    FileSystemError,
+    MechdiagramError,
+    StdoutError,
+    UsageError,
+)
 
 if TYPE_CHECKING:
     from mechdiagram.shared.config import Format, Mode, Options
@@ -48,13 +56,28 @@ def translated(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            try:
+                return func(*args, **kwargs)
+            except OSError as exc:
+                if exc.filename is None:  # not about a file: a bug, or standard output (the entry point says)
+                    raise
+                raise file_system_error(exc) from exc
         except MechdiagramError as exc:
-            if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, CommandFailedError):
+            # Findings already reported, or standard output itself broken: the message goes to stderr only.
+            if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, (CommandFailedError, StdoutError)):
                 report_error(exc, kwargs["fmt"])
                 raise SystemExit(exc.exit_code) from None
             raise click_error(exc) from exc
     return cast(F, wrapper)
+
+
+def file_system_error(exc: OSError) -> FileSystemError:
+    """The :class:`~mechdiagram.shared.errors.FileSystemError` of an ``OSError`` about a named file (a folder that
+    cannot be read or searched, a full disk): "cannot use FILE: REASON"."""
+    from mechdiagram.shared.files import display_path
+
+    path = Path(os.fsdecode(exc.filename))
+    return FileSystemError(f"cannot use {display_path(path)}: {exc.strerror or exc}", path)
 
 
 def requested_format(args: list[str]) -> str:

@@ -17,7 +17,17 @@ import json
 import click
 
 from mechdiagram.shared.charsets import UNPRINTABLE, UNPRINTABLE_JSON, escaped
+from mechdiagram.shared.errors import StdoutError
 from mechdiagram.shared.findings import Finding
+
+
+def echo_out(text: str, *, nl: bool = True) -> None:
+    """Print ``text`` on standard output (:func:`click.echo`); raises
+    :class:`~mechdiagram.shared.errors.StdoutError` when standard output cannot be written (``> /dev/full``)."""
+    try:
+        click.echo(text, nl=nl)
+    except OSError as exc:
+        raise StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from exc
 
 
 def printable(text: str, characters: frozenset[str] = UNPRINTABLE) -> str:
@@ -83,11 +93,11 @@ def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summa
     if fmt == "json":
         document = report_document(findings, summary, digests)
         # Outside strings the document is ASCII, so escaping these characters keeps it valid JSON.
-        click.echo(printable(json.dumps(document, indent=2, ensure_ascii=False), UNPRINTABLE_JSON))
+        echo_out(printable(json.dumps(document, indent=2, ensure_ascii=False), UNPRINTABLE_JSON))
         return
     for finding in findings:
         if fmt == "github":
-            click.echo(format_github(finding))
+            echo_out(format_github(finding))
         else:
             click.echo(format_finding(finding), err=True)
     if summary_line:

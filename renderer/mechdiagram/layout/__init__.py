@@ -137,7 +137,8 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
              _shift_point(route.head[2], dx, dy)),
             _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
-            route.clean and (label is None or label.clean), on_band, route.crowded)
+            route.clean and (label is None or label.clean), on_band,
+            route.crowded or (label is not None and label.crowded))
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)

@@ -41,17 +41,19 @@ def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[
     the other labels, in the wide layout ``drawn`` (which a ``layout.positions`` override can cause) or in the
     ``narrow`` one, of a phone (long labels on many tracks)."""
     findings = []
-    crowded = [key for key, arrow in drawn.arrows.items() if arrow.crowded]
+    crowded = [key for key, arrow in drawn.arrows.items()
+               if arrow.crowded or (key in narrow.arrows and narrow.arrows[key].crowded)]
     if crowded:  # one cause, one finding: at the first of them
         pointer = pointer_join("targets", crowded[0])
         line, column = loaded.locate(pointer, key=True)
         shown = ", ".join(quote(key) for key in crowded[:5]) + (", …" if len(crowded) > 5 else "")
         findings.append(Finding(loaded.display, pointer, f"the figure's {len(drawn.arrows)} arrows took longer to "
-                                f"route than a build may: {len(crowded)} of them ({shown}) are drawn straight; split "
-                                "the spec or draw fewer arrows", "route", "warning", line, column))
+                                f"route and label than a build may: {len(crowded)} of them ({shown}) are drawn "
+                                "straight or labelled where they may cross other arrows; split the spec or draw "
+                                "fewer arrows", "route", "warning", line, column))
     for key, arrow in drawn.arrows.items():
         narrow_clean = narrow.arrows[key].clean if key in narrow.arrows else True
-        if arrow.crowded or (arrow.clean and narrow_clean):
+        if key in crowded or (arrow.clean and narrow_clean):
             continue
         pointer = pointer_join("targets", key)
         line, column = loaded.locate(pointer, key=True)

@@ -103,7 +103,8 @@ class Arrow(Struct, frozen=True):
 
     ``clean`` is False when no route or label position free of boxes and other labels was found;
     ``crowded`` True when the route is a straight line because the layout's searches ran out of time
-    (:data:`mechdiagram.layout.routing.SEARCH_BUDGET`).
+    (:data:`mechdiagram.layout.routing.SEARCH_BUDGET`), or its label was placed without weighing the routes it
+    crosses (:data:`mechdiagram.layout.labels.LABEL_BUDGET`).
     """
 
     key: str

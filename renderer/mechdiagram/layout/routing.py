@@ -45,9 +45,11 @@ INNER_COST = 0.5
 ROUTE_BUDGET = 40_000
 WEIGHTED = 3.0
 #: Most states all the searches of one layout may take: 60 boxes with 200 random arrows took 4.8 million
-#: (40 s); a lane of 30 boxes with 60 random arrows takes 280,000 (5 s).  Past it, each route left is drawn
-#: straight and reported as crowded (the ``route`` warning), so that no spec holds a build for long.
-SEARCH_BUDGET = 400_000
+#: (40 s); 30 boxes in layers with 60 random arrows take 20,000; 150 labelled arrows among 20 boxes in lanes
+#: stop here after about 3 s (``bench/bench_limits.py``: validation lays a spec out twice, within 10 s in all).
+#: Past it, each route left is drawn straight and reported as crowded (the ``route`` warning), so that no spec
+#: holds a build for long.
+SEARCH_BUDGET = 250_000
 
 
 __all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
@@ -56,7 +58,9 @@ __all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
 class Route(Struct, frozen=True):
     """A routed path: ``points`` from the source port to the arrowhead's base, ``head`` (tip first),
     the sides used, and ``clean`` False when no route clear of other boxes exists; ``crowded`` True when
-    the layout's searches ran out of :data:`SEARCH_BUDGET` before this route was found."""
+    the layout's searches ran out of :data:`SEARCH_BUDGET` before this route was found (in the narrow
+    layout: when its track's label was left to the general placement,
+    :data:`~mechdiagram.layout.stacked.TRACK_LABEL_BUDGET`)."""
 
     points: tuple[Point, ...]
     head: tuple[Point, Point, Point]

@@ -96,6 +96,13 @@ STUB_LABEL_INSET = 4.0
 
 #: Places tried for one track, TRACK_GAP / 2 apart, before the search gives up.
 TRACK_SEARCH = 400
+#: Most places along its track that a label is tried at, nearest the track's middle first: a track that spans a
+#: column of 850 boxes had 7,000 (a validation took 25 s); the gallery's longest track has fewer than 100.
+LABEL_PLACES = 300
+#: Most label places one narrow layout tries along its tracks, all tracks together: past it, a track takes the
+#: first free place and leaves its label to the general label placement (:mod:`mechdiagram.layout.labels`), and
+#: its route is ``crowded`` (one ``route`` warning).  The gallery tries at most a few hundred.
+TRACK_LABEL_BUDGET = 100_000
 
 #: Least room, in user units, beside a lane header for a straight run between two neighbours across it.
 RUN_ROOM = 24.0
@@ -144,7 +151,9 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
     other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
-    ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it."""
+    ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it.  The search for label places is
+    bounded (:data:`LABEL_PLACES` a track position, :data:`TRACK_LABEL_BUDGET` in all); past it a route is
+    ``crowded`` and its label is not among those returned."""
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
@@ -178,6 +187,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     taken: list[tuple[float, tuple[float, float]]] = []
     blocks: list[Rect] = []
     placed: dict[str, PlacedLabel] = {}
+    tries_left = TRACK_LABEL_BUDGET
     # Shortest span first, nearest the column: with the ports of _ports, a track inside another's span is nearer.
     def span_of(p: PathEnds) -> float:
         return abs(port_y[(p.key, "out")] - port_y[(p.key, "in")])
@@ -195,16 +205,21 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         ends_of = (boxes[path.source], boxes[path.dest])
         label = _at_stub(ports, ends_of, w, h, taken, blocks, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
+        crowded = False  # its label left to the general placement, for want of time
         for _ in range(TRACK_SEARCH):
             if _track_free(x, span, taken, blocks, ports, right):
                 found = not text or label is not None
                 if found:
                     break
+                if tries_left <= 0:
+                    found = crowded = True
+                    break
                 # Candidates 6 units apart, OWN_STUB_AIR inside the track's span: clear of its own stubs.
                 top, room = y0 + OWN_STUB_AIR, y1 - y0 - 2 * OWN_STUB_AIR
                 steps = int((room - h) // 6) + 1 if room > h else 1
                 middle = (y0 + y1 - h) / 2
-                offsets = sorted(range(steps), key=lambda k: abs(top + 6 * k - middle))
+                offsets = sorted(range(steps), key=lambda k: abs(top + 6 * k - middle))[:LABEL_PLACES]
+                tries_left -= len(offsets)
                 label = next((r for r in (Rect(round(x - 6 - w, 1), round(top + 6 * k if room > h else middle, 1),
                                                 round(w, 1), h) for k in offsets)
                               if _label_free(r, taken, blocks, stubs, right)), None)
@@ -222,5 +237,6 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         port: Point = (dest.right, port_y[(path.key, "in")])
         head, base = _head(port, "right")
         # A search that found no free place leaves the track where it stopped: not clean (validate warns).
-        routes[path.key] = Route((start, (x, start[1]), (x, base[1]), base), head, ("right", "right"), found)
+        routes[path.key] = Route((start, (x, start[1]), (x, base[1]), base), head, ("right", "right"), found,
+                                 crowded)
     return {path.key: routes[path.key] for path in paths}, placed

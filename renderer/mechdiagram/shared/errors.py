@@ -41,17 +41,48 @@ class ConfigError(MechdiagramError):
 
 
 class OutputError(MechdiagramError):
-    """An output file cannot be written or deleted (the message names it)."""
+    """An output file cannot be written or deleted (the message names it); ``path`` is that file or folder, which
+    ``--format json`` and ``github`` report the error at, when it is known."""
 
     rule = "output-write"
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class FileSystemError(MechdiagramError):
+    """The operating system refused an operation on a named file or folder that mechdiagram reads or writes (a
+    folder that cannot be read or searched, a disk that is full): not a bug, and the message says which file
+    and why.  ``path`` is that file."""
+
+    rule = "file-system"
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class StdoutError(MechdiagramError):
+    """Standard output cannot be written (a full disk behind a redirection, a closed pipe): reported on stderr."""
+
+    rule = "output-write"
+
+
+class WorkerError(MechdiagramError):
+    """A worker process of a build ended without a result (killed, for instance by the kernel for want of
+    memory)."""
+
+    rule = "worker"
 
 
 class OutputExistsError(OutputError):
     """A file that must be new (``mechdiagram new``) exists already; ``path`` is that file."""
 
+    path: Path
+
     def __init__(self, path: Path, message: str) -> None:
-        super().__init__(message)
-        self.path = path
+        super().__init__(message, path)
 
 
 class HashError(MechdiagramError):

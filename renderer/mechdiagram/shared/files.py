@@ -151,7 +151,7 @@ def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool =
             path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = _create(path)
     except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
     try:
         try:
             if mode is not None:
@@ -167,7 +167,7 @@ def _temporary(path: Path, data: bytes, mode: int | None, *, make_folder: bool =
         with contextlib.suppress(OSError):
             os.unlink(temp)
         if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
         raise
     return temp
 
@@ -187,7 +187,7 @@ def move_into_place(temp: str, path: Path, overwrite: bool) -> None:
         if isinstance(exc, FileExistsError):
             raise _exists(path) from exc
         if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+            raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
         raise
 
 
@@ -213,7 +213,7 @@ def write_file(path: Path, data: bytes, mode: int | None = None, *, overwrite: b
         if overwrite and _holds(path, data):
             return False
     except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
     move_into_place(_temporary(path, data, mode), path, overwrite)
     return True
 
@@ -227,9 +227,9 @@ def replaceable(path: Path) -> None:
     except OSError as exc:
         if exc.errno in _NOT_THERE:
             return
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-        raise OutputError(f"cannot write {display_path(path)}: it is not a regular file")
+        raise OutputError(f"cannot write {display_path(path)}: it is not a regular file", path)
 
 
 def _exists(path: Path) -> OutputExistsError:
@@ -260,7 +260,7 @@ def still_resolved(folder: Path) -> None:
     The check and the write that follows are two steps: a swap between them is not caught."""
     if os.path.realpath(folder) != str(folder):
         raise OutputError(f"the output folder {folder} was moved or replaced by a link during the build; nothing "
-                          "more was written there: check it, then build again")
+                          "more was written there: check it, then build again", folder)
 
 
 def stage_file(path: Path, data: bytes, *, sync: bool = False) -> str | None:
@@ -278,5 +278,5 @@ def stage_file(path: Path, data: bytes, *, sync: bool = False) -> str | None:
         if _holds(path, data):
             return None
     except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
     return _temporary(path, data, None, make_folder=not path.parent.is_dir(), sync=sync)

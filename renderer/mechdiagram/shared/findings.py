@@ -62,6 +62,35 @@ class Finding(Struct, frozen=True):
         }
 
 
+#: Most findings of one rule in one file that a run reports: past it, one more finding (rule ``more``) says how
+#: many were left out, so that a spec of two million wrong list items prints a page, not 300 MB.
+MAX_PER_RULE = 100
+
+
+def capped(findings: Iterable[Finding], limit: int = MAX_PER_RULE) -> list[Finding]:
+    """``findings`` (in report order) with at most ``limit`` of each (file, rule, severity); after the last
+    one kept of each that had more, a finding of rule ``more`` with that severity says how many of that rule
+    were left out.  Every output format shows it as it shows any finding."""
+    kept: list[Finding] = []
+    counts: dict[tuple[str, str, Severity], int] = {}
+    last: dict[tuple[str, str, Severity], int] = {}
+    for finding in findings:
+        key = (finding.file, finding.rule, finding.severity)
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] <= limit:
+            kept.append(finding)
+            last[key] = len(kept) - 1
+    more = {last[key]: (key, count - limit) for key, count in counts.items() if count > limit}
+    out: list[Finding] = []
+    for index, finding in enumerate(kept):
+        out.append(finding)
+        if index in more:
+            (file, rule, severity), left = more[index]
+            out.append(Finding(file, None, f"{left} more finding(s) of rule {rule} not shown (the first {limit} "
+                               f"are); fix those and run again", "more", severity))
+    return out
+
+
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     """``findings`` in report order (:attr:`Finding.sort_key`)."""
     return sorted(findings, key=lambda finding: finding.sort_key)

@@ -21,12 +21,7 @@ are started only when enough specs are left to render.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import multiprocessing
 import os
-import signal
-import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -36,14 +31,13 @@ import msgspec.structs
 
 from mechdiagram.api import render_spec
 from mechdiagram.shared.config import Options, Project, outside_project, spec_project
-from mechdiagram.shared.errors import MechdiagramError
+from mechdiagram.shared.errors import MechdiagramError, WorkerError
 from mechdiagram.shared.files import (
     display_named,
     display_path,
     file_digest_or_none,
     sha256_hex,
     stage_file,
-    worker_tag,
 )
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.collisions import has_gallery, output_collisions, refuse_specs_in_the_way
@@ -56,8 +50,6 @@ from mechdiagram.spec.load import LoadedSpec
 # The build key, the manifest, the gallery page and check's comparison are imported by the functions that
 # use them: ``validate`` needs none of them (nor the output formats they load).
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
-
     from mechdiagram.site.manifest import Entry
 
 #: Called with the number of specs just finished (to move a progress bar on).
@@ -71,13 +63,6 @@ WRITE_THREADS = 8
 
 #: Fewest specs for which worker processes pay for their start-up.
 PARALLEL_THRESHOLD = 8
-
-#: Most specs a worker takes at once: small enough that no worker idles long at the end of a batch.
-CHUNK = 4
-
-#: Most worker processes per CPU core, whatever ``--jobs`` asks: past the cores, more only wait their turn
-#: (``-j 1000`` over 600 specs started 600 processes and took minutes instead of seconds).
-MAX_JOBS_PER_CORE = 4
 
 
 def manifest_key(path: Path, output: Path) -> str:
@@ -107,43 +92,6 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
                       rendered.checks, rendered.files, figure=rendered.figure)
 
 
-#: ``prctl(2)``'s option that asks the kernel for a signal when the parent process ends (``<linux/prctl.h>``).
-PR_SET_PDEATHSIG = 1
-
-
-def _start_worker(parent: int) -> None:
-    """A worker leaves Ctrl-C to the parent process, which reports it once, and ends quietly on SIGTERM
-    (not through the parent's handler, which would print a traceback from each), and on Linux when the
-    parent ends, however it ends (:func:`_end_with_parent`).  Its temporary files carry the parent's pid
-    (:func:`~mechdiagram.shared.files.worker_tag`); it writes nothing else."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _end_with_parent(parent)
-    worker_tag(parent)
-
-
-def _end_with_parent(parent: int) -> None:
-    """On Linux, have the kernel send this worker SIGTERM when the build process ``parent`` ends, even by
-    ``kill -9`` (``prctl(PR_SET_PDEATHSIG)``, prctl(2)); a parent already gone ends the worker now.  Other
-    systems have no such request: there a worker of a killed build ends when it next finds its queue closed
-    (best effort, as the README says)."""
-    if not sys.platform.startswith("linux"):
-        return
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):  # a C library without prctl: best effort, as elsewhere
-        return
-    if os.getppid() != parent:  # the build ended before the request was made
-        signal.raise_signal(signal.SIGTERM)
-
-
-def worker_limit() -> int:
-    """The most worker processes a build starts: :data:`MAX_JOBS_PER_CORE` per CPU core."""
-    return MAX_JOBS_PER_CORE * (os.cpu_count() or 1)
-
-
 def _process_all(paths: list[Path], options: Options, progress: Progress | None = None,
                  arrived: Arrived | None = None) -> list[SpecResult]:
     """:func:`process` every spec, in worker processes when there are many; results keep input order, and
@@ -161,38 +109,28 @@ def _process_all(paths: list[Path], options: Options, progress: Progress | None 
             if progress is not None:
                 progress(1)
         return done
-    from concurrent.futures import ProcessPoolExecutor  # only a run with many specs to render pays for it
+    from mechdiagram.site import workers  # only a run with many specs to render starts worker processes
 
-    workers = min(jobs, len(paths), worker_limit())
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+    count = min(jobs, len(paths), workers.worker_limit())
+    pool = workers.start_pool(count)
     try:
         for result in pool.map(partial(_process_lean, options=options, stage=arrived is not None), paths,
-                               projects, chunksize=max(1, min(CHUNK, len(paths) // (workers * 8)))):
+                               projects, chunksize=workers.chunk_size(count, len(paths))):
             done.append(result)
             if arrived is not None:
                 arrived(result)
             if progress is not None:
                 progress(1)
+    except workers.BrokenProcessPool as exc:  # a worker was killed (the kernel's OOM killer, kill -9)
+        workers.stop(pool)
+        raise WorkerError(f"a worker process ended without finishing its specs ({exc}); it may have been killed "
+                          "for want of memory: build again with -j 1 to find the spec, or give the build more "
+                          "memory") from None
     except BaseException:
-        _stop(pool)
+        workers.stop(pool)
         raise
     pool.shutdown(wait=True)
     return done
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End a pool whose build failed or was interrupted: its queued work cancelled and its workers ended now
-    (SIGTERM, which they take quietly), so that none stages a file after the build has cleaned up its
-    temporary files (:meth:`~mechdiagram.site.staging.Staging.close`), and a second Ctrl-C finds nothing to wait for.
-    The workers are this process's children (:func:`multiprocessing.active_children`): a build starts no other."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    workers = multiprocessing.active_children()
-    for worker in workers:
-        with contextlib.suppress(Exception):
-            worker.terminate()
-    for worker in workers:
-        with contextlib.suppress(Exception):
-            worker.join(timeout=5)
 
 
 def _intact(entry: Entry, output: Path) -> bool:

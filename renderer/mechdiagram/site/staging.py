@@ -37,7 +37,7 @@ def _synced(temp: str, path: Path) -> str:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot write {display_path(path)}: {exc.strerror or exc}", path) from exc
     return temp
 
 
@@ -190,7 +190,7 @@ def output_lock(folder: Path, *, create: bool = True) -> Iterator[None]:
             folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder, os.O_RDONLY)
     except OSError as exc:
-        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}") from exc
+        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}", folder) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

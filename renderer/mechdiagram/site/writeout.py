@@ -123,7 +123,8 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
             except FileNotFoundError:
                 pass
             except OSError as exc:
-                raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}") from exc
+                raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}",
+                                  output / name) from exc
         if index is not None:
             names.append(INDEX)
             changed.append(write_file(output / INDEX, index.data))
@@ -133,7 +134,8 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         try:
             (output / JOURNAL).unlink()
         except OSError as exc:
-            raise OutputError(f"cannot delete {display_path(output / JOURNAL)}: {exc.strerror or exc}") from exc
+            raise OutputError(f"cannot delete {display_path(output / JOURNAL)}: {exc.strerror or exc}",
+                              output / JOURNAL) from exc
     for name, was_written in zip([*names, MANIFEST], changed, strict=True):
         (report.written if was_written else report.unchanged).append(name)
 

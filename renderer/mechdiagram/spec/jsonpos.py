@@ -26,21 +26,28 @@ _Matcher = Callable[[str, int], "re.Match[str]"]
 #: One pointer's offsets: [value start, key start or None, value end, key end or None].
 Place = list[Any]
 
+#: Most values whose places one map records, in document order: a spec's findings are located among its first
+#: values, and a value past them at its nearest recorded ancestor.  An unknown key holding two million integers
+#: made a map of 1 GiB; the gallery's largest spec has 2,000 values.
+MAX_PLACES = 200_000
 
-def value_offsets(text: str) -> dict[str, Place]:
+
+def value_offsets(text: str, limit: int | None = None) -> dict[str, Place]:
     """Map each JSON Pointer of a parsed document to [offset of its value, offset of its key or None,
-    offset just after its value, offset just after its key or None].
+    offset just after its value, offset just after its key or None], for its first ``limit`` values
+    (:data:`MAX_PLACES` when ``None``) in document order (a container before the values inside it).
 
     ``text`` must be JSON that :func:`json.loads` accepted (``NaN`` and
     ``Infinity`` allowed).  Iterative, so any depth works; keys are unescaped
     (``"caf\\u00e9"`` is ``café``) and pointer tokens escaped as RFC 6901 says.
     A repeated key maps to its last occurrence.
     """
+    limit = MAX_PLACES if limit is None else limit
     scanstring = _scanstring
     ws = cast(_Matcher, _WHITESPACE.match)
     scalar = cast(_Matcher, _SCALAR.match)
     places: dict[str, Place] = {}
-    stack: list[list[Any]] = []  # [pointer, is_object, index]
+    stack: list[list[Any]] = []  # [pointer, is_object, index, place]
     pos = ws(text, 0).end()
     pointer: str = ""
     key_at: int | None = None
@@ -52,7 +59,9 @@ def value_offsets(text: str) -> dict[str, Place]:
         return key, at, end, ws(text, colon + 1).end()
 
     while True:
-        places[pointer] = entry = [pos, key_at, None, key_end]
+        entry = [pos, key_at, None, key_end]
+        if len(places) < limit:
+            places[pointer] = entry
         char = text[pos]
         if char in "{[":
             inner = ws(text, pos + 1).end()
@@ -60,7 +69,7 @@ def value_offsets(text: str) -> dict[str, Place]:
                 pos = entry[2] = inner + 1
             else:
                 is_object = char == "{"
-                stack.append([pointer, is_object, 0])
+                stack.append([pointer, is_object, 0, entry])
                 if is_object:
                     key, key_at, key_end, pos = read_key(inner)
                     pointer = f"{pointer}/{escape_pointer_token(key)}"
@@ -86,4 +95,4 @@ def value_offsets(text: str) -> dict[str, Place]:
                     pointer, key_at, key_end, pos = f"{frame[0]}/{frame[2]}", None, None, nxt
                 break
             stack.pop()
-            pos = places[frame[0]][2] = pos + 1
+            pos = frame[3][2] = pos + 1

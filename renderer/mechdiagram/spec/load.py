@@ -198,9 +198,10 @@ def _find_specials(value: Any, path: Where) -> list[tuple[str, Where, str]]:
         if isinstance(node, _PairsDict):
             for dup in node.duplicates:
                 found.append(("duplicate-key", where + (dup,), dup))
-            stack.extend((v, where + (k,)) for k, v in reversed(list(node.items())) if type(v) not in _PLAIN)
+            stack.extend((v, where + (k,)) for k, v in reversed(node.items()) if type(v) not in _PLAIN)
         elif isinstance(node, list):
-            stack.extend((v, where + (i,)) for i, v in reversed(list(enumerate(node))) if type(v) not in _PLAIN)
+            # Indexes counted down, not enumerate() made a list: a list of two million items costs no copy.
+            stack.extend((node[i], where + (i,)) for i in range(len(node) - 1, -1, -1) if type(node[i]) not in _PLAIN)
         elif isinstance(node, _NonFinite):
             found.append(("non-finite-number", where, node.name))
         elif isinstance(node, _OutOfRange):

@@ -12,7 +12,7 @@ import pytest
 from mechdiagram.spec.load import MAX_SPEC_BYTES, load_spec
 from mechdiagram.spec.validate import validate
 from support.cli import run_cli, run_subprocess
-from support.specs import minimal_spec
+from support.specs import minimal_spec, position
 
 
 def only(spec) -> object:
@@ -65,3 +65,25 @@ def test_fifo_spec_through_the_cli_does_not_hang(tmp_path):
     result, _ = run_subprocess("validate", "--source-root", ".", "pipe.mechanism.json", cwd=tmp_path, timeout=30)
     assert result.returncode == 1
     assert "pipe.mechanism.json: error: cannot read the spec: not a regular file [read]" in result.stderr
+
+
+
+def test_the_place_map_is_bounded_and_later_values_fall_back_to_their_ancestor(tmp_path, monkeypatch):
+    """An unknown key holding many values: the map records the first MAX_PLACES values only, and a value past
+    them is located at its nearest recorded ancestor (the key's array), so memory stays bounded."""
+    from mechdiagram.spec import jsonpos
+
+    data = minimal_spec()
+    data["extra"] = list(range(100, 150))
+    text = json.dumps(data, indent=1)
+    full = jsonpos.value_offsets(text)
+    assert "/extra/49" in full
+    small = jsonpos.value_offsets(text, limit=len(full) - 30)
+    assert len(small) == len(full) - 30 and "/extra/49" not in small and "/extra/0" in small
+    assert small["/extra"] == full["/extra"]  # a container recorded before the cap still gets its end
+    path = tmp_path / "extra.mechanism.json"
+    path.write_text(text, "utf-8")
+    assert load_spec(path).locate("/extra/49") == position(text, "149")
+    monkeypatch.setattr(jsonpos, "MAX_PLACES", len(full) - 30)
+    capped = load_spec(path)
+    assert capped.locate("/extra/49") == capped.locate("/extra") == position(text, "[\n  100")

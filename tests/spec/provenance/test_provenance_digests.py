@@ -68,6 +68,23 @@ def test_line_ending_mismatch_says_so(source_root, on_disk, pinned, ending, text
     assert "line endings" in result.message and ".gitattributes" in result.message
 
 
+def test_past_the_stated_size_no_line_ending_hint_is_sought(source_root, monkeypatch):
+    """A wrong digest on a source larger than MAX_LINE_ENDING_HINT_BYTES is reported without hashing the file
+    twice more: the hint is left out, the digest found is still given."""
+    text = LONG_TEXT
+    (source_root / "eol.txt").write_bytes(_crlf(text))
+    pinned = hashlib.sha256(text.encode()).hexdigest()
+    assert "converted to LF" in check(source_root, "eol.txt", pinned).message
+    monkeypatch.setattr(provenance, "MAX_LINE_ENDING_HINT_BYTES", len(_crlf(text)) - 1)
+    hashed: list[Path] = []
+    monkeypatch.setattr(provenance, "_line_ending_digests", lambda path: hashed.append(path) or {})
+    result = check(source_root, "eol.txt", pinned)
+    assert result.status == "mismatch" and hashed == []
+    assert "line endings" not in result.message
+    assert f"found {hashlib.sha256(_crlf(text)).hexdigest()}" in result.message
+    assert len(_crlf(text)) > provenance.MAX_LINE_ENDING_HINT_BYTES
+
+
 def test_crlf_split_across_a_chunk_boundary(source_root):
     chunk = provenance._CHUNK
     lf = b"x" * (chunk - 1) + b"\n" + b"tail\n"

@@ -28,19 +28,31 @@ def _first(text: str, characters: frozenset[str]) -> str | None:
 
 
 def strings(value: Any, path: Where = ()) -> Iterator[tuple[Where, str, bool]]:
-    """Every string in parsed JSON with its path, in document order; the flag says it is an object key."""
-    stack: list[tuple[Any, Where]] = [(value, path)]
+    """Every string in parsed JSON with its path, in document order; the flag says it is an object key.
+    Iterative, holding one iterator per level of nesting (a list of two million items is not copied)."""
+    if isinstance(value, str):
+        yield path, value, False
+    if not isinstance(value, (dict, list)):
+        return
+    stack: list[tuple[bool, Where, Iterator[tuple[Any, Any]]]] = [(isinstance(value, dict), path, _members(value))]
     while stack:
-        node, where = stack.pop()
-        if isinstance(node, str):
-            yield where, node, False
-        elif isinstance(node, dict):
-            for k, v in reversed(list(node.items())):
-                here = (*where, k)
-                yield here, k, True
-                stack.append((v, here))
-        elif isinstance(node, list):
-            stack.extend((v, (*where, i)) for i, v in reversed(list(enumerate(node))))
+        is_object, where, members = stack[-1]
+        for key, child in members:
+            here = (*where, key)
+            if is_object:
+                yield here, key, True
+            if isinstance(child, str):
+                yield here, child, False
+            elif isinstance(child, (dict, list)):
+                stack.append((isinstance(child, dict), here, _members(child)))
+                break
+        else:
+            stack.pop()
+
+
+def _members(node: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """An object's (key, value) pairs or a list's (index, item) pairs, in order."""
+    return iter(node.items()) if isinstance(node, dict) else enumerate(node)
 
 
 def visible(char: str) -> bool:
