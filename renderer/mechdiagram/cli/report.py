@@ -13,6 +13,8 @@ documents; the summary line goes to stderr as in ``text``.
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 import click
 
@@ -27,7 +29,21 @@ def echo_out(text: str, *, nl: bool = True) -> None:
     try:
         click.echo(text, nl=nl)
     except OSError as exc:
+        _discard_stdout()
         raise StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from exc
+
+
+def _discard_stdout() -> None:
+    """Point standard output at :data:`os.devnull`, so that what is still buffered for it cannot fail again when
+    the interpreter flushes it on exit (exit status 120); the standard library's note on SIGPIPE does the same.
+    A standard output with no file descriptor (a test's capture) is left as it is."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
 
 
 def printable(text: str, characters: frozenset[str] = UNPRINTABLE) -> str:
