@@ -104,6 +104,26 @@ def unknown_key_of_integers() -> bytes:
     return json.dumps(spec, separators=(",", ":")).encode()
 
 
+def many_non_finite() -> bytes:
+    """A spec of nearly 4 MiB whose unknown key holds a million ``NaN`` (each a ``non-finite-number`` finding)."""
+    head = json.dumps(boxes_and_arrows(4, 1, 1, 2, 1), separators=(",", ":"))[:-1]
+    return (head + ',"extra":[' + ",".join(["NaN"] * 1_000_000) + "]}").encode()
+
+
+def many_invisible_strings() -> bytes:
+    """A spec of nearly 4 MiB whose unknown key holds 690,000 strings of one zero-width space each."""
+    spec = boxes_and_arrows(4, 1, 1, 2, 1)
+    spec["extra"] = ["\u200b"] * 690_000
+    return json.dumps(spec, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def many_duplicate_keys() -> bytes:
+    """A spec whose unknown object repeats 100,000 keys (each a ``duplicate-key`` finding)."""
+    head = json.dumps(boxes_and_arrows(4, 1, 1, 2, 1), separators=(",", ":"))[:-1]
+    pairs = ",".join(f'"k{i}":0,"k{i}":1' for i in range(100_000))
+    return (head + ',"extra":{' + pairs + "}}").encode()
+
+
 def text(spec: dict) -> bytes:
     """The spec as JSON text."""
     return json.dumps(spec, indent=1).encode()
@@ -121,6 +141,9 @@ CASES: list[tuple[str, Callable[[], bytes], tuple[str, ...], bool]] = [
     ("5000 boxes, 8 x 500 steps (refused)", lambda: text(refs_spec(5000, 8, 500, 5)), ("validate",), False),
     ("20000 references to no target", lambda: text(refs_spec(1000, 4, 500, 10, bad=True)), ("validate",), False),
     ("unknown key of 2 million integers", unknown_key_of_integers, ("validate",), False),
+    ("a million NaN", many_non_finite, ("validate",), False),
+    ("690,000 invisible strings", many_invisible_strings, ("validate",), False),
+    ("100,000 duplicated keys", many_duplicate_keys, ("validate",), False),
 ]
 
 

@@ -81,6 +81,8 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     path = _path_argument("path", path)
     source_root = _path_argument("source_root", source_root) if source_root is not None else None
     template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
+    if allow_missing_sources is not None and not isinstance(allow_missing_sources, bool):
+        raise UsageError(f"allow_missing_sources must be True, False or None, not {allow_missing_sources!r}")
     if project is not None and not isinstance(project, Project):
         raise UsageError(f"project must be a mechdiagram.shared.config.Project or None, not {type(project).__name__}")
     if isinstance(extra_formats, str) or not isinstance(extra_formats, Collection) or \
@@ -147,9 +149,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
 def _path_argument(name: str, value: object) -> Path:
     """``value`` as a :class:`~pathlib.Path`; raises :class:`~mechdiagram.shared.errors.UsageError` for anything but a
     ``str`` or an ``os.PathLike`` of one, and for a path with a NUL character (which no file system takes)."""
-    if not isinstance(value, (str, os.PathLike)):
+    text = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(text, str):
         raise UsageError(f"{name} must be a path or a string, not {type(value).__name__}")
-    path = Path(value)
+    path = Path(text)
     if "\0" in str(path):
         raise UsageError(f"{name} {str(path)!r} holds a NUL character, which no file name may")
     return path

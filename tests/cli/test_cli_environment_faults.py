@@ -5,6 +5,7 @@ message and exit status 1, never "internal error ... please report it"."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import signal
@@ -130,3 +131,38 @@ def test_a_site_template_that_includes_a_file_it_does_not_have_names_its_own_lin
     assert "site-templates/figure.html:3: no template '/etc/passwd' in the template folder (while rendering " \
         "tiny.mechanism.json)" in result.stderr, result.stderr
     assert "root:" not in result.stderr
+
+
+def test_a_link_that_leads_to_itself_is_a_file_system_error_or_replaced(tmp_path, monkeypatch):
+    """Python 3.11 raises RuntimeError for a loop of links: as the output folder it is a located error; as an
+    output file it is a link like any other (replaced, with the output-link warning); as the source root, each
+    source says so."""
+    from mechdiagram.api import render_spec
+
+    monkeypatch.chdir(tmp_path)
+    data = minimal_spec()
+    data["sources"] = [{"path": "notes.md", "sha256": hashlib.sha256(b"notes").hexdigest()}]
+    (tmp_path / "tiny.mechanism.json").write_text(json.dumps(data), "utf-8")
+    (tmp_path / "notes.md").write_text("notes", "utf-8")
+    (tmp_path / "loop").symlink_to("loop")
+    result = run_cli("build", "--allow-missing-sources", "--source-root", ".", "-o", "loop", "tiny.mechanism.json")
+    assert result.exit_code == 1 and "internal error" not in result.stderr
+    assert "a symbolic link that leads back to itself" in result.stderr
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "tiny.html").symlink_to("tiny.html")
+    result = run_cli("build", "--source-root", ".", "-o", "out", "tiny.mechanism.json")
+    assert "[output-link]" in result.stderr and not (tmp_path / "out" / "tiny.html").is_symlink()
+    rendered = render_spec("tiny.mechanism.json", source_root="loop")
+    assert [f.message for f in rendered.findings if f.rule.startswith("source")] == [
+        "source notes.md: the source root is a loop of symbolic links"]
+
+
+@pytest.mark.slow  # a subprocess
+def test_click_own_text_to_a_full_standard_output_is_said_on_stderr(tmp_path):
+    with open("/dev/full", "w") as full:
+        for args in (["--version"], ["--help"], ["validate", "--help"], ["validate", "nosuch", "--format", "json"]):
+            result = subprocess.run([sys.executable, "-m", "mechdiagram", *args], cwd=tmp_path, stdout=full,
+                                    stderr=subprocess.PIPE, text=True, timeout=60)
+            assert result.returncode == 1, (args, result.stderr)
+            assert result.stderr.strip().splitlines() == [
+                "Error: cannot write to standard output: No space left on device"], (args, result.stderr)

@@ -242,8 +242,10 @@ def test_a_site_templates_runtime_error_is_located(tmp_path, monkeypatch, write_
     ({"extra_formats": ["pdf"]}, "extra_formats names unknown format group 'pdf'; the optional groups are "),
     ({"extra_formats": ["svg"]}, "extra_formats names unknown format group 'svg'"),
     ({"project": "pyproject.toml"}, "project must be a mechdiagram.shared.config.Project or None, not str"),
+    ({"path": b"tiny.mechanism.json"}, "path must be a path or a string, not bytes"),
+    ({"allow_missing_sources": "no"}, "allow_missing_sources must be True, False or None, not 'no'"),
 ], ids=["nul-path", "nul-root", "int-path", "formats-none", "formats-str", "formats-pdf", "formats-not-optional",
-        "project-str"])
+        "project-str", "bytes-path", "allow-str"])
 def test_odd_arguments_are_usage_errors(write_spec, arguments, message):
     """The API refuses what it cannot use with a MechdiagramError (a UsageError) naming the argument, never a
     TypeError or ValueError from deep inside."""

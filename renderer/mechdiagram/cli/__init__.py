@@ -19,14 +19,18 @@ drawing, the templates, the output formats or, for a valid spec, ``jsonschema``)
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import signal
+import sys
+from typing import NoReturn
 
 import click
 
 from mechdiagram import __version__
 from mechdiagram.cli.common import click_error
+from mechdiagram.shared.errors import MechdiagramError
 
 #: Each command by name, as ``module:attribute`` in this package; a command's module is imported when the
 #: command runs (or ``--help`` lists it), so ``validate`` never loads ``serve``'s definitions.
@@ -93,16 +97,35 @@ def run() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         main(standalone_mode=True)
+    except MechdiagramError as exc:  # raised while reporting another error (standard output full)
+        click.echo(f"Error: {exc.message}", err=True)
+        raise SystemExit(exc.exit_code) from None
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in STREAM_ERRORS:
+            _internal_error(exc)
+        # Writing click's own text (--help, --version) to a full or closed standard output.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.echo(f"Error: cannot write to standard output: {exc.strerror or exc}", err=True)
+        raise SystemExit(1) from None
     except MemoryError:
         click.echo("mechdiagram: out of memory: the specs need more memory than this machine gives the process; "
                    "build fewer specs at once (-j 1), or split the largest spec", err=True)
         raise SystemExit(1) from None
     except Exception as exc:  # a bug in mechdiagram, not in the input
-        if os.environ.get("MECHDIAGRAM_DEBUG"):
-            raise
-        click.echo(f"mechdiagram: internal error ({type(exc).__name__}: {exc}); please report it, "
-                   "with MECHDIAGRAM_DEBUG=1 for details", err=True)
-        raise SystemExit(1) from None
+        _internal_error(exc)
+
+
+#: ``errno`` values of a write to a stream that has no room or no reader: a full disk behind ``>``, a closed pipe.
+STREAM_ERRORS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT})
+
+
+def _internal_error(exc: Exception) -> NoReturn:
+    """Report a bug of mechdiagram in one line (the traceback with ``MECHDIAGRAM_DEBUG=1``); exit status 1."""
+    if os.environ.get("MECHDIAGRAM_DEBUG"):
+        raise exc
+    click.echo(f"mechdiagram: internal error ({type(exc).__name__}: {exc}); please report it, "
+               "with MECHDIAGRAM_DEBUG=1 for details", err=True)
+    raise SystemExit(1) from None
 
 
 __all__ = ["click_error", "main", "run"]

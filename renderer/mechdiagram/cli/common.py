@@ -62,6 +62,12 @@ def translated(func: F) -> F:
                 if exc.filename is None:  # not about a file: a bug, or standard output (the entry point says)
                     raise
                 raise file_system_error(exc) from exc
+            except RuntimeError as exc:  # Python 3.11's Path.resolve() on a link that leads to itself
+                looped = str(exc).removeprefix("Symlink loop from ")
+                if looped == str(exc):
+                    raise
+                raise FileSystemError(f"cannot use {looped.strip(chr(39))}: a symbolic link that leads back to "
+                                      "itself", Path(looped.strip(chr(39)))) from exc
         except MechdiagramError as exc:
             # Findings already reported, or standard output itself broken: the message goes to stderr only.
             if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, (CommandFailedError, StdoutError)):
@@ -119,10 +125,11 @@ def report_error(exc: MechdiagramError, fmt: Format) -> None:
     file is the output folder or file the error names when it has one, else ``mechdiagram``; its rule is
     the error's :attr:`~mechdiagram.shared.errors.MechdiagramError.rule`."""
     from mechdiagram.cli.report import emit
+    from mechdiagram.shared.files import display_path
     from mechdiagram.shared.findings import Finding
 
-    path = getattr(exc, "path", None)
-    finding = Finding(str(path) if path is not None else "mechdiagram", None, exc.message, exc.rule)
+    path = getattr(exc, "path", None)  # shown as the message shows it: relative to the working folder
+    finding = Finding(display_path(path) if path is not None else "mechdiagram", None, exc.message, exc.rule)
     emit([finding], summary(None, None, exc.exit_code, exc.message), fmt)
 
 

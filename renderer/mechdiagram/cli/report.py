@@ -20,7 +20,7 @@ import click
 
 from mechdiagram.shared.charsets import UNPRINTABLE, UNPRINTABLE_JSON, escaped
 from mechdiagram.shared.errors import StdoutError
-from mechdiagram.shared.findings import Finding
+from mechdiagram.shared.findings import Finding, capped
 
 
 def echo_out(text: str, *, nl: bool = True) -> None:
@@ -106,6 +106,7 @@ def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summa
     """Print ``findings`` and a one-line ``summary["message"]`` in format ``fmt`` (``text``, ``json`` or
     ``github``); ``summary_line=False`` leaves the line out (text and github).  ``digests`` go into the JSON
     document only (:func:`report_document`)."""
+    findings = capped(findings)  # also findings no render_spec gathered (hash, the output folder's)
     if fmt == "json":
         document = report_document(findings, summary, digests)
         # Outside strings the document is ASCII, so escaping these characters keeps it valid JSON.

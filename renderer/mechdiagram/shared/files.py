@@ -35,7 +35,7 @@ def display_path(path: Path, *, real: Path | None = None, cwd: Path | None = Non
     when given, are ``path.resolve()`` and ``Path.cwd().resolve()`` already computed (a loop over many specs)."""
     try:
         return (real or path.resolve()).relative_to(cwd or Path.cwd().resolve()).as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside the folder; a link that leads to itself (3.11: RuntimeError)
         return path.as_posix()
 
 

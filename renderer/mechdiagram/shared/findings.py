@@ -86,9 +86,15 @@ def capped(findings: Iterable[Finding], limit: int = MAX_PER_RULE) -> list[Findi
         out.append(finding)
         if index in more:
             (file, rule, severity), left = more[index]
-            out.append(Finding(file, None, f"{left} more finding(s) of rule {rule} not shown (the first {limit} "
-                               f"are); fix those and run again", "more", severity))
+            out.append(more_finding(file, rule, left, limit, severity))
     return out
+
+
+def more_finding(file: str, rule: str, left: int, limit: int = MAX_PER_RULE, severity: Severity = "error") -> Finding:
+    """The finding (rule ``more``) that says ``left`` findings of ``rule`` in ``file`` were left out after the
+    first ``limit``."""
+    return Finding(file, None, f"{left} more finding(s) of rule {rule} not shown (the first {limit} are); fix "
+                   "those and run again", "more", severity)
 
 
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:

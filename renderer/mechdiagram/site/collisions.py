@@ -44,7 +44,7 @@ def output_collisions(results: list[SpecResult], output: Path | None = None, gal
                 f"the spec (any name but {RESERVED_SLUG!r})", "output-collision"))
             continue
         over = next((name for name in sorted(result.outputs) if output is not None
-                     and (output / name).resolve() in specs), None)
+                     and _real(output / name) in specs), None)
         if over is not None and output is not None:
             result.refuse(Finding(
                 result.loaded.display, None, f"would write {display_path(output / over)} over the spec there: keep "
@@ -69,3 +69,12 @@ def refuse_specs_in_the_way(paths: list[Path], output: Path) -> None:
         if name is not None:
             raise UsageError(f"spec {display_path(path)} is where the build writes its {name}: move the spec out of "
                              f"{display_path(output)}, or build into another folder")
+
+
+def _real(path: Path) -> Path | None:
+    """Where ``path`` leads (:meth:`Path.resolve`), or ``None`` for a link that leads back to itself (Python 3.11
+    raises ``RuntimeError`` there): no spec is there."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return None

@@ -60,7 +60,7 @@ def value_offsets(text: str, limit: int | None = None) -> dict[str, Place]:
 
     while True:
         entry = [pos, key_at, None, key_end]
-        if len(places) < limit:
+        if len(places) < limit or pointer in places:  # a repeated key maps to its last occurrence
             places[pointer] = entry
         char = text[pos]
         if char in "{[":

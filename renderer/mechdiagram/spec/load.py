@@ -23,7 +23,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from mechdiagram.shared.files import sha256_hex
-from mechdiagram.shared.findings import Finding, Where, pointer_join
+from mechdiagram.shared.findings import MAX_PER_RULE, Finding, Where, more_finding, pointer_join
 from mechdiagram.spec.jsonpos import Place, value_offsets
 
 #: Largest spec file accepted, in bytes (4 MiB).
@@ -83,12 +83,12 @@ class _PairsDict(dict[str, Any]):
 
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> _PairsDict:
     result = _PairsDict()
-    duplicates = []
+    duplicates: dict[str, None] = {}  # in order of first repetition; a dict, so that each test is O(1)
     for key, value in pairs:
-        if key in result and key not in duplicates:
-            duplicates.append(key)
+        if key in result:
+            duplicates[key] = None
         result[key] = value
-    result.duplicates = duplicates
+    result.duplicates = list(duplicates)
     return result
 
 
@@ -296,7 +296,11 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
     problems = _find_specials(data, ())
     line: int | None
     column: int | None
+    counts: dict[str, int] = {}
     for rule, where, name in problems:
+        counts[rule] = counts.get(rule, 0) + 1
+        if counts[rule] > MAX_PER_RULE:  # counted, not located: a million NaNs make one "more" finding
+            continue
         pointer = pointer_join(*where)
         if rule == "duplicate-key":
             line, column = spec.locate(pointer, key=True)
@@ -313,6 +317,8 @@ def parse_text(raw: bytes, display: str, path: Path | None = None) -> LoadedSpec
             line, column = spec.locate(pointer)
             message = f"{name} is not a JSON number; use a finite number"
         spec.findings.append(Finding(display, pointer, message, rule, line=line, column=column))
+    spec.findings += [more_finding(display, rule, count - MAX_PER_RULE) for rule, count in counts.items()
+                      if count > MAX_PER_RULE]
     if spec.findings:
         return spec
     if not isinstance(data, dict):

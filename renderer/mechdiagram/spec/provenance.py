@@ -108,7 +108,10 @@ def resolve_source(root: Path, relpath: str) -> Path:
         depth += -1 if part == ".." else 0 if part == "." else 1
         if depth < 0:
             raise SourcePathError("refused", "the path climbs out of the source root with '..'")
-    real_root = root.resolve()
+    try:
+        real_root = root.resolve()
+    except (RuntimeError, OSError) as exc:  # the source root itself a loop of symbolic links
+        raise SourcePathError("unreadable", "the source root is a loop of symbolic links") from exc
     candidate = real_root.joinpath(*parts)
     if not os.path.lexists(candidate):
         raise SourcePathError("missing", "no such file under the source root")

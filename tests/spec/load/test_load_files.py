@@ -87,3 +87,29 @@ def test_the_place_map_is_bounded_and_later_values_fall_back_to_their_ancestor(t
     monkeypatch.setattr(jsonpos, "MAX_PLACES", len(full) - 30)
     capped = load_spec(path)
     assert capped.locate("/extra/49") == capped.locate("/extra") == position(text, "[\n  100")
+
+
+def test_findings_of_reading_are_capped_per_rule_and_counted(tmp_path):
+    """A million NaNs once printed a million lines: the first MAX_PER_RULE are located, one ``more`` counts the
+    rest."""
+    from mechdiagram.shared.findings import MAX_PER_RULE
+
+    data = minimal_spec()
+    text = json.dumps(data)[:-1] + ', "extra": [' + ", ".join(["NaN"] * 250) + "]}"
+    path = tmp_path / "nan.mechanism.json"
+    path.write_text(text, "utf-8")
+    loaded = load_spec(path)
+    rules = [f.rule for f in loaded.findings]
+    assert rules.count("non-finite-number") == MAX_PER_RULE
+    assert [f.message for f in loaded.findings if f.rule == "more"] == [
+        f"150 more finding(s) of rule non-finite-number not shown (the first {MAX_PER_RULE} are); fix those and run "
+        "again"]
+
+
+def test_a_key_repeated_past_the_place_cap_is_located_at_its_last_occurrence(tmp_path, monkeypatch):
+    from mechdiagram.spec import jsonpos
+
+    text = '{"title": "a", "extra": [' + ", ".join(["1"] * 50) + '], "title": "b"}'
+    monkeypatch.setattr(jsonpos, "MAX_PLACES", 10)
+    places = jsonpos.value_offsets(text)
+    assert len(places) == 10 and text[places["/title"][0]:places["/title"][2]] == '"b"'

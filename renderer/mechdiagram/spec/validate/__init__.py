@@ -114,7 +114,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     # A lane key the schema refuses ("9lane") cannot name a lane; the pattern says why.
     malformed = {f.pointer for f in findings if f.rule == "pattern"}
     findings = [f for f in findings if not (f.rule == "unknown-lane" and f.pointer in malformed)]
-    return list({(f.pointer, f.message): f for f in findings}.values())
+    return list({(f.pointer, f.message): f for f in findings}.values()) + ctx.omitted()
 
 
 def check_spec(loaded: LoadedSpec) -> Validation:
