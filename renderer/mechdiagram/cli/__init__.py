@@ -30,7 +30,6 @@ import click
 
 from mechdiagram import __version__
 from mechdiagram.cli.common import click_error
-from mechdiagram.shared.errors import MechdiagramError
 
 #: Each command by name, as ``module:attribute`` in this package; a command's module is imported when the
 #: command runs (or ``--help`` lists it), so ``validate`` never loads ``serve``'s definitions.
@@ -97,14 +96,12 @@ def run() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         main(standalone_mode=True)
-    except MechdiagramError as exc:  # raised while reporting another error (standard output full)
-        click.echo(f"Error: {exc.message}", err=True)
-        raise SystemExit(exc.exit_code) from None
     except OSError as exc:
+        # A write to a full or closed standard output (a report, a digest, click's --help): file errors of
+        # ours name their file and are reported by the commands.
         if exc.filename is not None or exc.errno not in STREAM_ERRORS:
             _internal_error(exc)
-        # Writing click's own text (--help, --version) to a full or closed standard output.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         click.echo(f"Error: cannot write to standard output: {exc.strerror or exc}", err=True)
         raise SystemExit(1) from None
     except MemoryError:
@@ -117,6 +114,14 @@ def run() -> None:
 
 #: ``errno`` values of a write to a stream that has no room or no reader: a full disk behind ``>``, a closed pipe.
 STREAM_ERRORS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT})
+
+
+def _discard_stdout() -> None:
+    """Point standard output at :data:`os.devnull`, so that what is still buffered for it cannot fail again when
+    the interpreter flushes it on exit (exit status 120); the standard library's note on SIGPIPE does the same."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _internal_error(exc: Exception) -> NoReturn:

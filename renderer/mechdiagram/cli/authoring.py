@@ -18,7 +18,6 @@ from mechdiagram.cli.common import (
     summary,
     translated,
 )
-from mechdiagram.cli.report import echo_out
 from mechdiagram.shared.errors import HashError, MechdiagramError
 
 if TYPE_CHECKING:
@@ -71,7 +70,7 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
                  digests=[{"file": shown, "sha256": digest} for shown, digest in digests])
             return
         for shown, digest in digests:
-            echo_out(f"{digest}  {shown}")
+            click.echo(f"{digest}  {shown}")
         return
     options = fill_options("validate", files, None, source_root, None, fmt)
     results = [_write_digests(path, options.source_root) for path in files]
@@ -145,7 +144,7 @@ def schema_command(output: str | None) -> None:
     from mechdiagram.shared.files import display_named
 
     if output is None or output == "-":
-        echo_out(schema_text(), nl=False)
+        click.echo(schema_text(), nl=False)
         return
     target, changed, was_link = write_schema(Path(output), folder=output.endswith(("/", os.sep)))
     if was_link:

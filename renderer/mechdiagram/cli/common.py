@@ -22,7 +22,6 @@ from mechdiagram.shared.errors import (
     ConfigError,
     FileSystemError,
     MechdiagramError,
-    StdoutError,
     UsageError,
 )
 
@@ -63,14 +62,13 @@ def translated(func: F) -> F:
                     raise
                 raise file_system_error(exc) from exc
             except RuntimeError as exc:  # Python 3.11's Path.resolve() on a link that leads to itself
-                looped = str(exc).removeprefix("Symlink loop from ")
-                if looped == str(exc):
+                if not str(exc).startswith("Symlink loop from "):
                     raise
-                raise FileSystemError(f"cannot use {looped.strip(chr(39))}: a symbolic link that leads back to "
-                                      "itself", Path(looped.strip(chr(39)))) from exc
+                looped = str(exc).removeprefix("Symlink loop from ").strip("'")
+                raise FileSystemError(f"cannot use {looped}: a symbolic link that leads back to itself",
+                                      Path(looped)) from exc
         except MechdiagramError as exc:
-            # Findings already reported, or standard output itself broken: the message goes to stderr only.
-            if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, (CommandFailedError, StdoutError)):
+            if kwargs.get("fmt") in ("json", "github") and not isinstance(exc, CommandFailedError):
                 report_error(exc, kwargs["fmt"])
                 raise SystemExit(exc.exit_code) from None
             raise click_error(exc) from exc

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from mechdiagram.cli.common import EXISTING, SOURCE_ROOT_HELP, TEMPLATE_DIR, fill_options, translated
-from mechdiagram.cli.report import echo_out
 
 if TYPE_CHECKING:
     from mechdiagram.serve import BuildEvent
@@ -70,7 +69,7 @@ def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None,
     try:
         server.start()
         shown = ", ".join(display_path(p) for p in options.specs)
-        echo_out(f"mechdiagram: previewing {shown} at {server.url} (Ctrl-C to stop)")
+        click.echo(f"mechdiagram: previewing {shown} at {server.url} (Ctrl-C to stop)")
         if open_browser:
             import webbrowser
 

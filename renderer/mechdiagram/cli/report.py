@@ -13,37 +13,11 @@ documents; the summary line goes to stderr as in ``text``.
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import click
 
 from mechdiagram.shared.charsets import UNPRINTABLE, UNPRINTABLE_JSON, escaped
-from mechdiagram.shared.errors import StdoutError
 from mechdiagram.shared.findings import Finding, capped
-
-
-def echo_out(text: str, *, nl: bool = True) -> None:
-    """Print ``text`` on standard output (:func:`click.echo`); raises
-    :class:`~mechdiagram.shared.errors.StdoutError` when standard output cannot be written (``> /dev/full``)."""
-    try:
-        click.echo(text, nl=nl)
-    except OSError as exc:
-        _discard_stdout()
-        raise StdoutError(f"cannot write to standard output: {exc.strerror or exc}") from exc
-
-
-def _discard_stdout() -> None:
-    """Point standard output at :data:`os.devnull`, so that what is still buffered for it cannot fail again when
-    the interpreter flushes it on exit (exit status 120); the standard library's note on SIGPIPE does the same.
-    A standard output with no file descriptor (a test's capture) is left as it is."""
-    try:
-        descriptor = sys.stdout.fileno()
-    except (OSError, ValueError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, descriptor)
-    os.close(devnull)
 
 
 def printable(text: str, characters: frozenset[str] = UNPRINTABLE) -> str:
@@ -110,11 +84,11 @@ def emit(findings: list[Finding], summary: dict[str, object], fmt: str, *, summa
     if fmt == "json":
         document = report_document(findings, summary, digests)
         # Outside strings the document is ASCII, so escaping these characters keeps it valid JSON.
-        echo_out(printable(json.dumps(document, indent=2, ensure_ascii=False), UNPRINTABLE_JSON))
+        click.echo(printable(json.dumps(document, indent=2, ensure_ascii=False), UNPRINTABLE_JSON))
         return
     for finding in findings:
         if fmt == "github":
-            echo_out(format_github(finding))
+            click.echo(format_github(finding))
         else:
             click.echo(format_finding(finding), err=True)
     if summary_line:

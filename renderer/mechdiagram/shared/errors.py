@@ -63,12 +63,6 @@ class FileSystemError(MechdiagramError):
         self.path = path
 
 
-class StdoutError(MechdiagramError):
-    """Standard output cannot be written (a full disk behind a redirection, a closed pipe): reported on stderr."""
-
-    rule = "output-write"
-
-
 class WorkerError(MechdiagramError):
     """A worker process of a build ended without a result (killed, for instance by the kernel for want of
     memory)."""
