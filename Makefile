@@ -29,11 +29,16 @@ lint: setup-test
 	$(BIN)/mypy
 	PYTHONPATH=renderer $(BIN)/lint-imports
 
+# The Nu HTML Checker (vnu-jar from the npm registry) that the markup tests run over the built pages.
+NU_DIR := build/nu
+NU_JAR := $(NU_DIR)/node_modules/vnu-jar/build/dist/vnu.jar
+
 # Every test, a test file to a worker, one worker per core (pytest-xdist): module-scoped browsers and
 # sites stay shared within a file.
 test: setup-test lint
 	./scripts/install-browser
-	$(BIN)/python -m pytest -p no:cacheprovider -n auto --dist loadfile
+	./scripts/install-checker $(NU_DIR)
+	MECHDIAGRAM_NU_JAR=$(NU_JAR) $(BIN)/python -m pytest -p no:cacheprovider -n auto --dist loadfile
 
 # Everything but the tests marked slow (browsers, property tests, subprocesses, the wheel).
 test-fast: setup-test

@@ -75,7 +75,7 @@
   };
 
   Player.prototype.tabs = function () {
-    return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll("[role='tab']"));
+    return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll(".md-tab"));
   };
 
   /* Arrow keys move between steps as the tabs read: mirrored when the figure is right to left. */
@@ -111,12 +111,20 @@
         if (scrolls) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
       });
     };
-    this.canvases.forEach(function (canvas) { canvas.setAttribute("role", "tabpanel"); });
+    /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
+       tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
+    var caption = this.root.querySelector("figcaption").id;
+    this.canvases.forEach(function (canvas) {
+      canvas.setAttribute("role", "tabpanel");
+      canvas.setAttribute("aria-labelledby", caption);
+    });
     frames();
     window.addEventListener("resize", frames);
     this.tablists.forEach(function (list, index) {
+      list.setAttribute("role", "tablist");
       list.addEventListener("keydown", function (event) { self.onTabKey(event); });
-      Array.prototype.forEach.call(list.querySelectorAll("[role='tab']"), function (tab, step) {
+      Array.prototype.forEach.call(list.querySelectorAll(".md-tab"), function (tab, step) {
+        tab.setAttribute("role", "tab");
         tab.addEventListener("click", function () { if (index === self.scenario) { self.go(step, true); } });
       });
     });

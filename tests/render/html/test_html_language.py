@@ -45,7 +45,7 @@ def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
     controls = figure.find("div", "md-controls")
     assert "lang" not in controls.attrs and controls.attrs["aria-label"] == AR["controls"]
     assert [b.heard() for b in controls.find_all("button")][:3] == [AR["pauseName"], AR["previousName"], AR["nextName"]]
-    tabs = controls.find_all(attrs={"role": "tab"})
+    tabs = controls.find_all("button", "md-tab")
     assert tabs[0].attrs["aria-label"] == AR["stepTab"].replace("{n}", "1").replace("{title}", f"{FSI}Prefill 1{PDI}")
     assert [h.words() for h in root.find_all("h2")] == [AR["transcript"], AR["limitations"]]
     # the transcript's step title is a <bdi>, apart from the tool's duration after it
