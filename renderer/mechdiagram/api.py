@@ -23,6 +23,7 @@ from pathlib import Path
 
 from msgspec import Struct, field
 
+from mechdiagram.layout import Diagram
 from mechdiagram.layout.checks import LaidOut, lay_out
 from mechdiagram.render.figure import FigureRecord, figure_record
 from mechdiagram.render.outputs import groups, render_outputs, selected
@@ -30,6 +31,7 @@ from mechdiagram.shared.config import Project, spec_project
 from mechdiagram.shared.errors import TemplateError, UsageError
 from mechdiagram.shared.files import display_path
 from mechdiagram.shared.findings import Finding, capped, sorted_findings
+from mechdiagram.shared.model import Spec
 from mechdiagram.spec.discovery import slug_for
 from mechdiagram.spec.load import LoadedSpec, load_spec
 from mechdiagram.spec.provenance import SourceCheck, check_sources
@@ -113,37 +115,53 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
     rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
-        import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
+        job = (validation.spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
+               laid_out.narrow, template_dir, loaded.display)
+        if template_dir is None:
+            rendered.files, rendered.figure = _render(*job)
+        else:  # a site's templates: under a time and memory limit, in a child process
+            from mechdiagram.render.confined import run_confined  # only such a build starts one
 
-        from mechdiagram.render.templating import template_dir as using_templates
-
-        try:
-            with using_templates(template_dir):
-                rendered.files = render_outputs(validation.spec, rendered.slug, rendered.checks,
-                                                selected(extra_formats), laid_out.wide, laid_out.narrow)
-            rendered.figure = figure_record(validation.spec)
-        except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
-            where = display_path(template_dir) if template_dir else "mechdiagram"
-            raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
-                                f"(while rendering {loaded.display})") from exc
-        except jinja2.TemplateNotFound as exc:  # an include or extends of a name the folder does not have
-            where, at = _template_frame(exc)
-            raise TemplateError(f"{where}{f':{at}' if at else ''}: no template {exc.name!r} in the template "
-                                f"folder (while rendering {loaded.display})") from exc
-        except jinja2.TemplateError as exc:
-            named: str | None = getattr(exc, "filename", None) or getattr(exc, "name", None)
-            line: int | None = getattr(exc, "lineno", None)
-            # An error while rendering (an undefined name) has no place of its own: the template's frame has it.
-            where, line = (named, line) if named is not None else _template_frame(exc)
-            raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
-                                f"(while rendering {loaded.display})") from exc
-        except Exception as exc:  # a site's template's mistake (1/0, a loop of includes, a range past the sandbox's)
-            where, line = _template_frame(exc) if template_dir is not None else ("", None)
-            if line is None:
-                raise  # not in a site's template: a bug of ours, which the caller reports as one
-            raise TemplateError(f"{where}:{line}: {type(exc).__name__}: {exc} "
-                                f"(while rendering {loaded.display})") from exc
+            what = f"the templates of {display_path(template_dir)} (while rendering {loaded.display})"
+            rendered.files, rendered.figure = run_confined(_render, job, what)
     return rendered
+
+
+def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: frozenset[str], wide: Diagram,
+            narrow: Diagram | None, template_dir: Path | None, display: str) -> tuple[dict[str, bytes], FigureRecord]:
+    """The rendering stage for one valid spec: its output files (name -> bytes) in the formats that are not
+    optional and those of the groups in ``extra_formats``, and its gallery record, with the templates of
+    ``template_dir`` when given.  Raises :class:`~mechdiagram.shared.errors.TemplateError`, naming
+    the template and its line, when a template fails (``display`` names the spec in the message)."""
+    import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
+
+    from mechdiagram.render.templating import template_dir as using_templates
+
+    try:
+        with using_templates(template_dir):
+            return render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow), figure_record(spec)
+    except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
+        where = display_path(template_dir) if template_dir else "mechdiagram"
+        raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
+                            f"(while rendering {display})") from exc
+    except jinja2.TemplateNotFound as exc:  # an include or extends of a name the folder does not have
+        where, at = _template_frame(exc)
+        raise TemplateError(f"{where}{f':{at}' if at else ''}: no template {exc.name!r} in the template "
+                            f"folder (while rendering {display})") from exc
+    except jinja2.TemplateError as exc:
+        named: str | None = getattr(exc, "filename", None) or getattr(exc, "name", None)
+        line: int | None = getattr(exc, "lineno", None)
+        # An error while rendering (an undefined name) has no place of its own: the template's frame has it.
+        where, line = (named, line) if named is not None else _template_frame(exc)
+        raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
+                            f"(while rendering {display})") from exc
+    except Exception as exc:  # a site's template's mistake (1/0, a loop of includes, a range past the sandbox's)
+        where, line = _template_frame(exc) if template_dir is not None else ("", None)
+        if line is None:
+            raise  # not in a site's template: a bug of ours, which the caller reports as one
+        detail = ("ran out of the memory a site's templates may use (mechdiagram.render.confined)"
+                  if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}")
+        raise TemplateError(f"{where}:{line}: {detail} (while rendering {display})") from exc
 
 
 def _path_argument(name: str, value: object) -> Path:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from mechdiagram.api import render_spec
+from mechdiagram.render import confined
 from mechdiagram.render.outputs import formats
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.errors import TemplateError, UsageError
@@ -118,6 +120,46 @@ def test_a_broken_user_template_is_an_error_naming_its_file_and_line(tmp_path, m
     result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "mine")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
     assert f"mine/{where}: {message}" in result.stderr and "(while rendering tiny.mechanism.json)" in result.stderr
+
+
+@pytest.mark.parametrize("text, limits, message", [
+    # a computation without bound: ended at its CPU limit (setrlimit's RLIMIT_CPU)
+    ("{% set x = 3**(10**8) %}{{ x }}", {"CPU_SECONDS": 1},
+     "the templates of mine (while rendering tiny.mechanism.json): stopped after 1 s of CPU time"),
+    # the same, with a CPU limit it does not reach first: ended by the wall-clock limit
+    ("{% set x = 3**(10**8) %}{{ x }}", {"WALL_SECONDS": 1},
+     "the templates of mine (while rendering tiny.mechanism.json): stopped after 1 s without finishing"),
+    # an allocation without bound: ended at its memory limit (RLIMIT_AS), located in the template
+    ("<p>\n{% set x = [0] * 10**9 %}{{ x|length }}</p>", {},
+     "mine/fragment.html:2: ran out of the memory a site's templates may use"),
+], ids=["cpu", "wall", "memory"])
+def test_a_site_template_without_bound_ends_at_its_limit(tmp_path, monkeypatch, write_spec, text, limits, message):
+    spec = write_spec(minimal_spec())
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "fragment.html").write_text(text, "utf-8")
+    for name, value in limits.items():
+        monkeypatch.setattr(confined, name, value)
+    monkeypatch.chdir(tmp_path)
+    started = time.monotonic()
+    with pytest.raises(TemplateError) as raised:
+        render_spec(spec, template_dir="mine")
+    assert raised.value.message.startswith(message), raised.value.message
+    assert time.monotonic() - started < 30  # not the 60 s and 120 s of the package's limits
+    # the package's own templates still render in this process, as before
+    assert render_spec(spec).files["tiny.fragment.html"].startswith(b"<div class=\"md-root\"")
+
+
+def test_a_site_template_out_of_memory_on_the_command_line(tmp_path, monkeypatch, write_spec):
+    write_spec(minimal_spec())
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "page.html").write_text("{% set x = [0] * 10**9 %}{{ x|length }}", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("build", "tiny.mechanism.json", "-o", "out", "--source-root", ".", "--template-dir", "mine")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr, result.stderr
+    assert ("mine/page.html:1: ran out of the memory a site's templates may use (mechdiagram.render.confined) "
+            "(while rendering tiny.mechanism.json)") in result.stderr
+    assert not (tmp_path / "out" / "tiny.html").exists()
     assert len(result.stderr.splitlines()) == 1  # one line of text, no exception escaped
 
 
