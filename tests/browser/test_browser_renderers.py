@@ -141,24 +141,35 @@ def rsvg():
         pytest.skip("rsvg-convert is missing (Debian librsvg2-bin, installed by scripts/install-browser)")
 
 
-#: Where the pictures and the measured differences go, for a person to look at (not committed).
+#: Where the measured differences go, with the pictures of any still that failed, to look at (not committed).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "renderers"
 
 
-def test_every_still_looks_the_same_in_chromium_librsvg_resvg_and_cairosvg(browser, stills, rsvg):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+@pytest.fixture(scope="module")
+def rendered():
+    """``rendered(render, svg)``: ``render(svg)``, each picture made once for the module's three tests."""
+    pictures: dict[tuple[str, Path], Image.Image] = {}
+
+    def get(render, svg: Path) -> Image.Image:
+        key = (render.__name__, svg)
+        if key not in pictures:
+            pictures[key] = render(svg)
+        return pictures[key]
+    return get
+
+
+def test_every_still_looks_the_same_in_chromium_librsvg_resvg_and_cairosvg(browser, stills, rsvg, rendered):
     report, failures = [], []
     labels_seen = 0
     for svg in stills:
         reference, labels = chromium_png(browser, svg)
-        reference.save(ARTIFACTS / f"{svg.stem}.chromium.png")
         background = reference.getpixel((2, 2))
         drawn = [ink(reference, label, background) for label in labels]
         assert all(drawn), (svg.name, labels, drawn)
         labels_seen += len(labels)
+        failed = len(failures)
         for name, render, tolerance in RENDERERS:
-            picture = render(svg)
-            picture.save(ARTIFACTS / f"{svg.stem}.{name}.png")
+            picture = rendered(render, svg)
             difference = mean_difference(picture, reference)
             shares = [ink(picture, label, background) / ours for label, ours in zip(labels, drawn)]
             report.append(f"{svg.name} {name}: mean difference {difference:.2f}"
@@ -169,23 +180,28 @@ def test_every_still_looks_the_same_in_chromium_librsvg_resvg_and_cairosvg(brows
                 failures.append(f"{svg.name}: {name} left cells {empty_cells(picture, reference)} empty")
             failures += [f"{svg.name}: {name} drew arrow label {label['text']!r} with {share:.2f} of chromium's ink"
                          for label, share in zip(labels, shares) if share < LABEL_INK]
+        if len(failures) > failed:  # the pictures of a still that failed, to look at
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            reference.save(ARTIFACTS / f"{svg.stem}.chromium.png")
+            for name, render, _ in RENDERERS:
+                rendered(render, svg).save(ARTIFACTS / f"{svg.stem}.{name}.png")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "report.txt").write_text("\n".join(report) + "\n", "utf-8")
     assert labels_seen > 100, labels_seen  # the gallery and the generated specs label their arrows
     assert failures == [], "\n".join(failures)
 
 
-def test_the_animated_svg_shows_the_poster_where_nothing_animates(stills, rsvg):
+def test_the_animated_svg_shows_the_poster_where_nothing_animates(stills, rsvg, rendered):
     for poster in stills:
         animated = poster.with_name(poster.name.replace(".poster", ""))
         for _, render, _ in RENDERERS:
-            assert mean_difference(render(animated), render(poster)) < 0.5, (animated.name, render.__name__)
+            assert mean_difference(render(animated), rendered(render, poster)) < 0.5, (animated.name, render.__name__)
 
 
-def test_stills_are_not_black_in_any_renderer(stills, rsvg):
+def test_stills_are_not_black_in_any_renderer(stills, rsvg, rendered):
     """The defect this guards against: colours only in CSS custom properties drew a black slab."""
     for svg in stills:
         for _, render, _ in RENDERERS:
-            picture = render(svg)
-            corner = picture.getpixel((2, 2))
+            corner = rendered(render, svg).getpixel((2, 2))
             expected = (13, 17, 23) if ".dark." in svg.name else (255, 255, 255)
             assert corner == expected, (svg.name, render.__name__, corner)

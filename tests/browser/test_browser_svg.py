@@ -168,7 +168,7 @@ def test_img_of_animated_svg_is_still_under_forced_reduced_motion(site, open_pag
             break
     else:
         pytest.fail(f"screenshots kept falling outside their steps (machine too slow?): {windows}")
-    comparer = open_page(site.page(slug))
+    comparer = open_page(site.page(slug), keep=True)
     change = pixel_diff(comparer, moving[0.0], moving[3.0])
     assert change["differ"] > 200, f"the animated <img> did not change across the step boundary: {change}"
 
