@@ -141,9 +141,14 @@ def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: fro
         with using_templates(template_dir):
             return render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow), figure_record(spec)
     except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
-        where = display_path(template_dir) if template_dir else "mechdiagram"
-        raise TemplateError(f"a template of {where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
+        where = _undecodable(template_dir) if template_dir else "a template of mechdiagram"
+        raise TemplateError(f"{where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
                             f"(while rendering {display})") from exc
+    except UnicodeEncodeError as exc:  # a template wrote a lone surrogate ("%c"|format(55296)), which UTF-8 has not
+        if template_dir is None:
+            raise  # not a site's template: a bug of ours, which the caller reports as one
+        raise TemplateError(f"a template of {display_path(template_dir)} wrote {exc.object[exc.start:exc.end]!r}, "
+                            f"which is not text UTF-8 can write ({exc.reason}) (while rendering {display})") from exc
     except jinja2.TemplateNotFound as exc:  # an include or extends of a name the folder does not have
         where, at = _template_frame(exc)
         raise TemplateError(f"{where}{f':{at}' if at else ''}: no template {exc.name!r} in the template "
@@ -153,8 +158,9 @@ def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: fro
         line: int | None = getattr(exc, "lineno", None)
         # An error while rendering (an undefined name) has no place of its own: the template's frame has it.
         where, line = (named, line) if named is not None else _template_frame(exc)
-        raise TemplateError(f"{where}{f':{line}' if line else ''}: {exc.message or type(exc).__name__} "
-                            f"(while rendering {display})") from exc
+        # no frame: a loader's error, whose message names its template
+        place = f"{where}{f':{line}' if line else ''}: " if named is not None or line is not None else ""
+        raise TemplateError(f"{place}{exc.message or type(exc).__name__} (while rendering {display})") from exc
     except Exception as exc:  # a site's template's mistake (1/0, a loop of includes, a range past the sandbox's)
         where, line = _template_frame(exc) if template_dir is not None else ("", None)
         if line is None:
@@ -162,6 +168,18 @@ def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: fro
         detail = ("ran out of the memory a site's templates may use (mechdiagram.render.confined)"
                   if isinstance(exc, MemoryError) else f"{type(exc).__name__}: {exc}")
         raise TemplateError(f"{where}:{line}: {detail} (while rendering {display})") from exc
+
+
+def _undecodable(folder: Path) -> str:
+    """The first template file under ``folder`` that is not UTF-8, displayed; else the folder's description."""
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        try:
+            path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            return display_path(path)
+        except OSError:
+            continue
+    return f"a template of {display_path(folder)}"
 
 
 def _path_argument(name: str, value: object) -> Path:

@@ -55,7 +55,7 @@ def test_schema_dash_prints_and_a_link_is_replaced_not_written_through(tmp_path,
 
 
 def test_a_template_that_is_not_utf8_is_a_one_line_error(tmp_path, monkeypatch):
-    """A --template-dir template that is not UTF-8: exit 1, one line naming the folder and the spec, no
+    """A --template-dir template that is not UTF-8: exit 1, one line naming the file and the spec, no
     "internal error"."""
     (tmp_path / "tpl").mkdir()
     (tmp_path / "tpl" / "figure.html").write_bytes(b"\xff")
@@ -63,5 +63,5 @@ def test_a_template_that_is_not_utf8_is_a_one_line_error(tmp_path, monkeypatch):
     assert CliRunner().invoke(main, ["new", "q"]).exit_code == 0
     result = CliRunner().invoke(main, ["build", "q.mechanism.json", "--template-dir", "tpl"])
     assert result.exit_code == 1
-    assert "a template of tpl is not UTF-8" in result.stderr and "q.mechanism.json" in result.stderr, result.stderr
+    assert "tpl/figure.html is not UTF-8" in result.stderr and "q.mechanism.json" in result.stderr, result.stderr
     assert "internal error" not in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,22 @@ def test_every_exception_of_the_package_derives_from_mechdiagram_error():
     classes = [cls for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, Exception)]
     assert all(issubclass(cls, errors.MechdiagramError) for cls in classes)
     assert len(classes) >= 8
+
+
+def test_every_error_survives_pickling_with_its_attributes():
+    """An error raised in a child process (mechdiagram.render.confined) comes back as it was raised."""
+    classes = [cls for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, errors.MechdiagramError)]
+    for cls in classes:
+        error = cls.__new__(cls)
+        errors.MechdiagramError.__init__(error, f"{cls.__name__}: out/a.html: no room")
+        error.path = Path("out/a.html")
+        error.add_note("a note")
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is cls and back.args == error.args and back.message == error.message, cls
+        assert back.path == Path("out/a.html") and back.__notes__ == ["a note"], cls
+    # errors whose __init__ takes more than the message
+    assert pickle.loads(pickle.dumps(errors.SourcePathError("missing", "a.md: missing"))).status == "missing"
+    assert pickle.loads(pickle.dumps(errors.FileSystemError("a: refused", Path("a")))).path == Path("a")
 
 
 def test_the_package_but_the_cli_imports_no_click():

@@ -17,7 +17,7 @@ def test_a_value_comes_back():
 
 
 def test_an_error_of_ours_comes_back_as_raised():
-    with pytest.raises(UsageError, match="^path must be a path or a string, not bytes$"):
+    with pytest.raises(UsageError, match=r"^path must be a path or a string, not bytes$"):
         run_confined(render_spec, (b"a.mechanism.json",), "x")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -147,7 +149,95 @@ def test_a_site_template_without_bound_ends_at_its_limit(tmp_path, monkeypatch, 
     assert raised.value.message.startswith(message), raised.value.message
     assert time.monotonic() - started < 30  # not the 60 s and 120 s of the package's limits
     # the package's own templates still render in this process, as before
-    assert render_spec(spec).files["tiny.fragment.html"].startswith(b"<div class=\"md-root\"")
+    assert render_spec(spec).files["tiny.fragment.html"].startswith(b"<div class=\"md-fragment\">")
+
+
+def test_the_child_process_imports_nothing_from_the_working_folder(tmp_path, monkeypatch, write_spec):
+    """A ``pickle.py`` (or any module the child imports) beside a spec never runs: the child is isolated (``-I``)."""
+    spec = write_spec(minimal_spec())
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "page.html").write_text("<p>{{ title }}</p>", "utf-8")
+    marker = tmp_path / "ran"
+    for name in ("pickle", "mechdiagram", "copy", "random"):
+        (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write('{name} ')\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    rendered = render_spec(spec.name, template_dir="mine")
+    assert rendered.files["tiny.html"] == b"<p>Tiny mechanism</p>"
+    assert not marker.exists(), marker.read_text()
+
+
+def test_lower_limits_the_build_inherits_stay_and_are_enough(tmp_path, write_spec):
+    """A build run under a hard CPU or memory limit lower than the child's (CI, a shared host) still renders."""
+    spec = write_spec(minimal_spec())
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "page.html").write_text("<p>{{ title }}</p>", "utf-8")
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_CPU, (50, 50))\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (1800 * 2**20, 1800 * 2**20))\n"
+            "from mechdiagram.api import render_spec\n"
+            f"sys.stdout.buffer.write(render_spec({str(spec)!r}, template_dir={str(tmp_path / 'mine')!r})"
+            ".files['tiny.html'])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (0, b"<p>Tiny mechanism</p>"), done.stderr.decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG) is Linux's")
+def test_the_child_process_ends_with_the_build_however_it_ends(tmp_path, write_spec):
+    spec = write_spec(minimal_spec())
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "page.html").write_text("{% set x = 3**(10**8) %}{{ x }}", "utf-8")
+    build = subprocess.Popen([sys.executable, "-c", "from mechdiagram.api import render_spec\n"
+                              f"render_spec({str(spec)!r}, template_dir={str(tmp_path / 'mine')!r})"])
+    try:
+        child = None
+        for _ in range(200):  # the child appears once the parent has imported the package
+            child = next((p for p in Path("/proc").iterdir() if p.name.isdigit() and _parent_of(p) == build.pid), None)
+            if child is not None:
+                break
+            time.sleep(0.05)
+        assert child is not None, "no child process started"
+        time.sleep(0.3)  # past its prctl
+        build.kill()  # as the OOM killer or kill -9 would
+        build.wait()
+        for _ in range(100):
+            if not child.exists() or _state(child) == "Z":
+                break
+            time.sleep(0.05)
+        assert not child.exists() or _state(child) == "Z", f"the child {child.name} outlived its build"
+    finally:
+        build.kill()
+
+
+def _status(process: Path) -> dict[str, str]:
+    try:
+        lines = (process / "status").read_text().splitlines()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+
+
+def _parent_of(process: Path) -> int:
+    return int(_status(process).get("PPid", "0"))
+
+
+def _state(process: Path) -> str:
+    return _status(process).get("State", "X")[:1]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('x{{ "%c"|format(55296) }}', "a template of mine wrote '\\ud800', which is not text UTF-8 can write"),
+    (b"<p>\xff</p>", "mine/page.html is not UTF-8 (invalid start byte at byte 3)"),
+], ids=["lone-surrogate", "not-utf8"])
+def test_a_template_that_writes_or_is_no_text_is_a_located_error(tmp_path, monkeypatch, write_spec, text, message):
+    spec = write_spec(minimal_spec())
+    (tmp_path / "mine").mkdir()
+    page = tmp_path / "mine" / "page.html"
+    page.write_bytes(text) if isinstance(text, bytes) else page.write_text(text, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TemplateError) as raised:
+        render_spec(spec.name, template_dir="mine")
+    assert raised.value.message.startswith(message), raised.value.message
 
 
 def test_a_site_template_out_of_memory_on_the_command_line(tmp_path, monkeypatch, write_spec):
@@ -248,7 +338,7 @@ def test_a_site_template_reached_through_a_link_out_of_its_folder_is_refused(tmp
     monkeypatch.chdir(tmp_path)
     result = run_cli("build", spec.name, "-o", "out", "--source-root", ".", "--template-dir", "t")
     assert result.exit_code == 1 and "Traceback" not in result.stderr
-    assert "sub/secret.txt leads out of the template folder t through a link" in result.stderr
+    assert "Error: t/fragment.html:1: sub/secret.txt leads out of the template folder t through a link" in result.stderr
     assert not (tmp_path / "out").exists() or "SECRET" not in "".join(
         p.read_text("utf-8", "replace") for p in (tmp_path / "out").iterdir())
 

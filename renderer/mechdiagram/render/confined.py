@@ -4,11 +4,12 @@ memory limit.
 A site's templates are code of the site's own, and jinja2's sandbox keeps them from Python's internals but
 not from looping or allocating without bound (``{% set x = 3**(10**8) %}`` runs for hours): in the build
 process that would hang a build, ``check``, a pre-commit hook and every later rebuild of ``serve``.  So
-:func:`run_confined` runs the rendering in a child process, ``python -m mechdiagram.render.confined`` (a new
-interpreter, not :mod:`multiprocessing`, whose start methods would either fork a process that may have
-threads, such as ``serve``, or run the caller's own main script again), which sets its resource limits
-first (``setrlimit(2)``: ``RLIMIT_CPU`` of :data:`CPU_SECONDS`, ``RLIMIT_AS`` of :data:`MEMORY_BYTES`); the
-job and its answer go through the child's standard input and output, pickled.  The build waits at most
+:func:`run_confined` runs the rendering in a child process, a new interpreter in isolated mode running
+:func:`main` (not :mod:`multiprocessing`, whose start methods would either fork a process that may have
+threads, such as ``serve``, or run the caller's own main script again), which ends with the build
+(:func:`~mechdiagram.shared.processes.end_with_parent`) and sets its resource limits first (``setrlimit(2)``:
+``RLIMIT_CPU`` of :data:`CPU_SECONDS`, ``RLIMIT_AS`` of :data:`MEMORY_BYTES`, or lower limits it inherited);
+the job and its answer go through the child's standard input and output, pickled.  The build waits at most
 :data:`WALL_SECONDS` for it, in case the child waits without using CPU time.  Past a limit
 the child ends and the caller gets a :class:`~mechdiagram.shared.errors.TemplateError` that says which.
 The package's own templates render in the build process, as before: they are ours.
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mechdiagram.shared.errors import MechdiagramError, TemplateError
+from mechdiagram.shared.processes import end_with_parent
 
 #: CPU seconds the rendering of one spec's outputs may take with a site's templates (``RLIMIT_CPU``).
 CPU_SECONDS = 60
@@ -56,13 +58,9 @@ def run_confined(function: Callable[..., T], args: tuple[Any, ...], what: str, *
     cpu = CPU_SECONDS if cpu_seconds is None else cpu_seconds
     memory = MEMORY_BYTES if memory_bytes is None else memory_bytes
     wall = WALL_SECONDS if wall_seconds is None else wall_seconds
-    job = pickle.dumps((function, args, cpu, memory), protocol=pickle.HIGHEST_PROTOCOL)
-    # The child imports this very package: the folder holding it goes first on its module path.
-    package_root = str(Path(__file__).resolve().parents[2])
-    path = os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])
+    job = pickle.dumps((os.getpid(), function, args, cpu, memory), protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        done = subprocess.run([sys.executable, "-m", "mechdiagram.render.confined"], input=job, capture_output=True,
-                              timeout=wall, check=False, env={**os.environ, "PYTHONPATH": path})
+        done = subprocess.run(_command(), input=job, capture_output=True, timeout=wall, check=False)
     except subprocess.TimeoutExpired as exc:  # subprocess.run has killed the child
         raise TemplateError(f"{what}: stopped after {wall:g} s without finishing, the limit for a site's "
                             "templates") from exc
@@ -72,28 +70,54 @@ def run_confined(function: Callable[..., T], args: tuple[Any, ...], what: str, *
     try:
         kind, value = pickle.loads(done.stdout)
     except Exception:  # no answer, or half of one: the child ended early
-        raise TemplateError(f"{what}: the process rendering them ended without an answer (exit status "
-                            f"{done.returncode}), perhaps killed for want of memory") from None
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        how = ("it was killed (by the kernel, for want of memory?)" if done.returncode == -signal.SIGKILL
+               else f"exit status {done.returncode}")
+        raise TemplateError(f"{what}: the process rendering them ended without an answer ({how})"
+                            + (": " + " / ".join(said) if said else "")) from None
     if kind == "value":
         result: T = value
         return result
-    if kind == "error":
-        raise value
     if kind == "memory":
         raise TemplateError(f"{what}: used more than {memory // 1024 ** 2} MiB of memory, the limit for a site's "
                             "templates (a value without bound?)")
-    raise value  # a bug of ours, which the caller reports as one
+    raise value  # the error it raised: ours ("error"), or a bug of ours ("bug"), which the caller reports as one
+
+
+def _command() -> list[str]:
+    """The child's command line: this interpreter in isolated mode (``-I``: neither the working folder, nor
+    ``PYTHON*`` variables, nor the user's site folder decide what it imports, so a ``pickle.py`` beside a spec
+    never runs), with the folder this package was imported from added to its module path when it is not on it
+    already (a source checkout), after the standard library's."""
+    start = ("import os, sys\n"
+             f"root = {str(Path(__file__).resolve().parents[2])!r}\n"
+             "if root not in map(os.path.realpath, sys.path): sys.path.append(root)\n"
+             "from mechdiagram.render.confined import main\n"
+             "main()\n")
+    return [sys.executable, "-I", "-c", start]
+
+
+def _limit(which: int, soft: int, hard: int) -> None:
+    """Set resource limit ``which`` to ``soft`` and ``hard``, each at most the hard limit this process inherited
+    (a process cannot raise its hard limit)."""
+    _, inherited = resource.getrlimit(which)
+    if inherited != resource.RLIM_INFINITY:
+        soft, hard = min(soft, inherited), min(hard, inherited)
+    resource.setrlimit(which, (soft, hard))
 
 
 def main() -> None:
-    """The child process: reads the pickled job from standard input, sets its limits, runs it, and writes the
-    pickled answer to standard output: ``("value", result)``, ``("error", MechdiagramError)``,
-    ``("memory", None)`` or ``("bug", exception)``, the exception noted with its traceback (or, when it cannot
-    be pickled, a :class:`RuntimeError` that names it)."""
+    """The child process: reads the pickled job from standard input, ends with the build (SIGTERM when it
+    ends), sets its limits, runs the job, and writes the pickled answer to standard output:
+    ``("value", result)``, ``("error", MechdiagramError)``, ``("memory", None)`` or ``("bug", exception)``,
+    the exception noted with its traceback (or, when it cannot be pickled, a :class:`RuntimeError` that names
+    it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the build's to report
-    function, args, cpu, memory = pickle.loads(sys.stdin.buffer.read())
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    parent, function, args, cpu, memory = pickle.loads(sys.stdin.buffer.read())
+    end_with_parent(parent)
+    _limit(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
+    _limit(resource.RLIMIT_AS, memory, memory)
     try:
         answer: tuple[str, Any] = ("value", function(*args))
     except MechdiagramError as exc:
@@ -113,7 +137,3 @@ def main() -> None:
         data = pickle.dumps(("bug", bug))
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
-
-
-if __name__ == "__main__":
-    main()

@@ -118,7 +118,6 @@ class FigureContext(TypedDict):
     measure: str  # CSS length: the longest line of prose (theme.MEASURE), the page's summary and the caption
     csp: str
     figure: Markup  # figure.html rendered with this context: the figure, player and transcript
-    fragment_figure: Markup  # the same, its first child the player's <style> (fragment.html's: see figure.html)
     fit_width: str  # CSS px: the figure's width where its container sizes to content (its narrowest layout's)
 
 
@@ -235,14 +234,12 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
         "figure": Markup(""),
-        "fragment_figure": Markup(""),
         # A float, an inline-block or a flex item sizes to its content, which the figure's container query
         # hides (inline-size containment): there the figure takes the width of its narrowest layout.
         "fit_width": fmt(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:])),
     }
-    # The figure, for the page (whose <head> holds the style) and for the fragment (which holds its own).
-    context["figure"] = Markup(template("figure.html").render({**context, "own_style": False}))
-    context["fragment_figure"] = Markup(template("figure.html").render({**context, "own_style": True}))
+    # The figure, rendered once for both the page and the fragment, which put it in place.
+    context["figure"] = Markup(template("figure.html").render(context))
     return context
 
 

@@ -10,7 +10,7 @@ usage error, as click uses it).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 SourceStatus = Literal["verified", "unpinned", "unverified", "mismatch", "missing", "refused", "unreadable"]
 
@@ -25,6 +25,19 @@ class MechdiagramError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its attributes, whatever its ``__init__`` takes (``path``, ``status``): an error raised
+        in a child process (:mod:`mechdiagram.render.confined`) comes back to the build as it was."""
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(kind: type[MechdiagramError], args: tuple[Any, ...], state: dict[str, Any]) -> MechdiagramError:
+    """The error :meth:`MechdiagramError.__reduce__` pickled."""
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class UsageError(MechdiagramError):

@@ -2,21 +2,21 @@
 
 :func:`mechdiagram.site.build.execute` imports this module only when enough specs are left to render
 (:data:`~mechdiagram.site.build.PARALLEL_THRESHOLD`): a run over one spec, as a person runs ``validate`` or
-``build`` by hand, starts no process and loads neither :mod:`multiprocessing` nor :mod:`ctypes`.
+``build`` by hand, starts no process and loads neither :mod:`multiprocessing` nor :mod:`ctypes` (of
+:mod:`mechdiagram.shared.processes`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from mechdiagram.shared.files import worker_tag
+from mechdiagram.shared.processes import end_with_parent
 
 #: Most specs a worker takes at once: small enough that no worker idles long at the end of a batch.
 CHUNK = 4
@@ -26,36 +26,15 @@ CHUNK = 4
 MAX_JOBS_PER_CORE = 4
 
 
-#: ``prctl(2)``'s option that asks the kernel for a signal when the parent process ends (``<linux/prctl.h>``).
-PR_SET_PDEATHSIG = 1
-
-
 def _start_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the parent process, which reports it once, and ends quietly on SIGTERM
     (not through the parent's handler, which would print a traceback from each), and on Linux when the
-    parent ends, however it ends (:func:`_end_with_parent`).  Its temporary files carry the parent's pid
-    (:func:`~mechdiagram.shared.files.worker_tag`); it writes nothing else."""
+    parent ends, however it ends (:func:`~mechdiagram.shared.processes.end_with_parent`).  Its temporary files
+    carry the parent's pid (:func:`~mechdiagram.shared.files.worker_tag`); it writes nothing else."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _end_with_parent(parent)
+    end_with_parent(parent)
     worker_tag(parent)
-
-
-def _end_with_parent(parent: int) -> None:
-    """On Linux, have the kernel send this worker SIGTERM when the build process ``parent`` ends, even by
-    ``kill -9`` (``prctl(PR_SET_PDEATHSIG)``, prctl(2)); a parent already gone ends the worker now.  Other
-    systems have no such request: there a worker of a killed build ends when it next finds its queue closed
-    (best effort, as the README says)."""
-    if not sys.platform.startswith("linux"):
-        return
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):  # a C library without prctl: best effort, as elsewhere
-        return
-    if os.getppid() != parent:  # the build ended before the request was made
-        signal.raise_signal(signal.SIGTERM)
 
 
 def worker_limit() -> int:

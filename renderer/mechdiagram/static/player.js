@@ -113,10 +113,10 @@
     };
     /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
        tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
-    var caption = this.root.querySelector("figcaption").id;
+    var caption = this.root.querySelector("figcaption");  /* a site's figure.html may have none */
     this.canvases.forEach(function (canvas) {
       canvas.setAttribute("role", "tabpanel");
-      canvas.setAttribute("aria-labelledby", caption);
+      if (caption && caption.id) { canvas.setAttribute("aria-labelledby", caption.id); }
     });
     frames();
     window.addEventListener("resize", frames);
