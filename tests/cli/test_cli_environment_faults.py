@@ -93,6 +93,33 @@ def test_running_out_of_memory_is_said_plainly(monkeypatch, capsys):
     assert err.startswith("mechdiagram: out of memory: ") and "internal error" not in err and "-j 1" in err
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_out_of_memory_in_a_command_is_reported_in_its_format(tmp_path, monkeypatch, fmt):
+    """Out of memory while a command runs: exit 1 and one error in the format asked for (a JSON document, a
+    GitHub annotation), which a tool reading standard output relies on."""
+    from click.testing import CliRunner
+
+    from mechdiagram.cli import main
+    from mechdiagram.site import build
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["new", "q"]).exit_code == 0
+    monkeypatch.setattr(build, "execute", exhausted)
+    result = CliRunner().invoke(main, ["validate", "q.mechanism.json", "--format", fmt])
+    assert result.exit_code == 1 and "internal error" not in result.output + result.stderr
+    if fmt == "json":
+        document = json.loads(result.stdout)
+        assert [(f["rule"], f["severity"]) for f in document["findings"]] == [("memory", "error")], document
+        assert "-j 1" in document["findings"][0]["message"]
+    elif fmt == "github":
+        assert result.stdout.startswith("::error") and "out of memory" in result.stdout
+    else:
+        assert "Error: out of memory: " in result.stderr
+
+
 def _killed_in_a_worker(*args, **kwargs):
     """A worker's work that ends the worker as the OOM killer would (SIGKILL)."""
     os.kill(os.getpid(), signal.SIGKILL)

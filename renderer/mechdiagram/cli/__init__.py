@@ -30,6 +30,7 @@ import click
 
 from mechdiagram import __version__
 from mechdiagram.cli.common import click_error
+from mechdiagram.shared.errors import OutOfMemoryError
 
 #: Each command by name, as ``module:attribute`` in this package; a command's module is imported when the
 #: command runs (or ``--help`` lists it), so ``validate`` never loads ``serve``'s definitions.
@@ -104,9 +105,8 @@ def run() -> None:
         _discard_stdout()
         click.echo(f"Error: cannot write to standard output: {exc.strerror or exc}", err=True)
         raise SystemExit(1) from None
-    except MemoryError:
-        click.echo("mechdiagram: out of memory: the specs need more memory than this machine gives the process; "
-                   "build fewer specs at once (-j 1), or split the largest spec", err=True)
+    except MemoryError:  # outside a command (a command reports OutOfMemoryError as any error, in its format)
+        click.echo(f"mechdiagram: {OutOfMemoryError().message}", err=True)
         raise SystemExit(1) from None
     except Exception as exc:  # a bug in mechdiagram, not in the input
         _internal_error(exc)

@@ -22,6 +22,7 @@ from mechdiagram.shared.errors import (
     ConfigError,
     FileSystemError,
     MechdiagramError,
+    OutOfMemoryError,
     UsageError,
 )
 
@@ -61,6 +62,8 @@ def translated(func: F) -> F:
                 if exc.filename is None:  # not about a file: a bug, or standard output (the entry point says)
                     raise
                 raise file_system_error(exc) from exc
+            except MemoryError as exc:  # reported as any error, so that --format json still prints a document
+                raise OutOfMemoryError() from exc
             except RuntimeError as exc:  # Python 3.11's Path.resolve() on a link that leads to itself
                 if not str(exc).startswith("Symlink loop from "):
                     raise

@@ -92,6 +92,16 @@ class OutputExistsError(OutputError):
         super().__init__(message, path)
 
 
+class OutOfMemoryError(MechdiagramError):
+    """The process ran out of memory (``MemoryError``): not a bug, and the message says what to do."""
+
+    rule = "memory"
+
+    def __init__(self, message: str = ("out of memory: the specs need more memory than this machine gives the "
+                                       "process; build fewer specs at once (-j 1), or split the largest spec")) -> None:
+        super().__init__(message)
+
+
 class HashError(MechdiagramError):
     """``mechdiagram hash``: a file cannot be read, or a spec whose digests cannot be written."""
 

@@ -118,12 +118,25 @@ def _document(output: Path, name: str = MANIFEST) -> Any:
         return None
 
 
-def journal_bytes(results: Iterable[SpecResult], index: str | None) -> bytes:
+def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: Iterable[str] = (),
+                  previous: dict[str, Entry] | None = None) -> bytes:
     """The :data:`JOURNAL` of a build about to put the files of ``results`` in place (those that passed and were
     rendered): each spec's key with its output files' names and SHA-256, and ``index``, the SHA-256 of the gallery
-    page it is about to write (``None``: none)."""
-    specs = [{"spec": r.key, "outputs": [{"path": name, "sha256": r.digest(name)} for name in sorted(r.outputs)]}
-             for r in sorted(results, key=lambda r: r.key) if not r.failed and not r.skipped and r.outputs]
+    page it is about to write (``None``: none).  The files of ``retiring`` that ``previous`` (the folder's entries,
+    an earlier journal folded in) records join their spec's entry: a build stopped before it deleted them leaves
+    them recorded, where an earlier interrupted build's journal, which this one replaces, may have been their only
+    record."""
+    outputs: dict[str, dict[str, str | None]] = {}
+    for r in results:
+        if not r.failed and not r.skipped and r.outputs:
+            outputs.setdefault(r.key, {}).update((name, r.digest(name)) for name in r.outputs)
+    leaving = set(retiring)
+    for key, entry in (previous or {}).items():
+        for name, digest in recorded_outputs(entry):
+            if name in leaving and digest is not None:
+                outputs.setdefault(key, {}).setdefault(name, digest)
+    specs = [{"spec": key, "outputs": [{"path": name, "sha256": files[name]} for name in sorted(files)]}
+             for key, files in sorted(outputs.items())]
     body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "specs": specs}
     if index is not None:
         body["index"] = {"path": INDEX, "sha256": index}

@@ -102,7 +102,8 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
             replaceable(output / name)
         replaced = [name for name in every if is_link(output / name)]
-        write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None))
+        write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None,
+                                                   retiring, read_manifest(output)))
         changed = staging.commit([(owners[name], name, expected[name]) for name in names])
         # A link found where a worker found the file unchanged (it appeared since) is replaced by the bytes, or,
         # where only a worker had them, removed: the manifest's digest then sends the spec to be built again.
