@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import resource
 import signal
 import subprocess
 import sys
@@ -33,6 +32,9 @@ from typing import Any, TypeVar
 
 from mechdiagram.shared.errors import MechdiagramError, TemplateError
 from mechdiagram.shared.processes import end_with_parent
+
+if sys.platform != "win32":  # Windows has no setrlimit: there the wall-clock limit alone holds
+    import resource
 
 #: CPU seconds the rendering of one spec's outputs may take with a site's templates (``RLIMIT_CPU``).
 CPU_SECONDS = 60
@@ -64,15 +66,15 @@ def run_confined(function: Callable[..., T], args: tuple[Any, ...], what: str, *
     except subprocess.TimeoutExpired as exc:  # subprocess.run has killed the child
         raise TemplateError(f"{what}: stopped after {wall:g} s without finishing, the limit for a site's "
                             "templates") from exc
-    if done.returncode == -signal.SIGXCPU:
+    if sys.platform != "win32" and done.returncode == -signal.SIGXCPU:
         raise TemplateError(f"{what}: stopped after {cpu} s of CPU time, the limit for a site's templates "
                             "(a loop or a computation without bound?)")
     try:
         kind, value = pickle.loads(done.stdout)
     except Exception:  # no answer, or half of one: the child ended early
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
-        how = ("it was killed (by the kernel, for want of memory?)" if done.returncode == -signal.SIGKILL
-               else f"exit status {done.returncode}")
+        killed = sys.platform != "win32" and done.returncode == -signal.SIGKILL
+        how = "it was killed (by the kernel, for want of memory?)" if killed else f"exit status {done.returncode}"
         raise TemplateError(f"{what}: the process rendering them ended without an answer ({how})"
                             + (": " + " / ".join(said) if said else "")) from None
     if kind == "value":
@@ -99,7 +101,9 @@ def _command() -> list[str]:
 
 def _limit(which: int, soft: int, hard: int) -> None:
     """Set resource limit ``which`` to ``soft`` and ``hard``, each at most the hard limit this process inherited
-    (a process cannot raise its hard limit)."""
+    (a process cannot raise its hard limit).  POSIX only."""
+    if sys.platform == "win32":
+        return
     _, inherited = resource.getrlimit(which)
     if inherited != resource.RLIM_INFINITY:
         soft, hard = min(soft, inherited), min(hard, inherited)
@@ -116,8 +120,9 @@ def main() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parent, function, args, cpu, memory = pickle.loads(sys.stdin.buffer.read())
     end_with_parent(parent)
-    _limit(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
-    _limit(resource.RLIMIT_AS, memory, memory)
+    if sys.platform != "win32":
+        _limit(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the limit, SIGKILL a second later
+        _limit(resource.RLIMIT_AS, memory, memory)
     try:
         answer: tuple[str, Any] = ("value", function(*args))
     except MechdiagramError as exc:
