@@ -193,3 +193,19 @@ def test_click_own_text_to_a_full_standard_output_is_said_on_stderr(tmp_path):
             assert result.returncode == 1, (args, result.stderr)
             assert result.stderr.strip().splitlines() == [
                 "Error: cannot write to standard output: No space left on device"], (args, result.stderr)
+
+
+def test_an_output_folder_that_cannot_be_made_is_named_as_the_output_folder(tmp_path, monkeypatch):
+    """``-o`` under a folder no one can create in (``/proc``; here a file in the way): the error says it is the
+    output folder that cannot be created, and why."""
+    from click.testing import CliRunner
+
+    from mechdiagram.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["new", "q"]).exit_code == 0
+    (tmp_path / "file").write_text("", "utf-8")
+    result = CliRunner().invoke(main, ["build", "q.mechanism.json", "-o", "file/out"])
+    assert result.exit_code == 1, result.output
+    assert "Error: cannot create the output folder file/out: Not a directory" in result.stderr, result.stderr
+

@@ -187,10 +187,15 @@ def output_lock(folder: Path, *, create: bool = True) -> Iterator[None]:
         return
     try:
         if create:
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot create the output folder {display_path(folder)}: {exc.strerror or exc}",
+                                  folder) from exc
         fd = os.open(folder, os.O_RDONLY)
     except OSError as exc:
-        raise OutputError(f"cannot open {display_path(folder)}: {exc.strerror or exc}", folder) from exc
+        raise OutputError(f"cannot open the output folder {display_path(folder)}: {exc.strerror or exc}",
+                          folder) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
