@@ -143,23 +143,17 @@ def _recorded(out: Path) -> set[str]:
     return names | ({manifest["index"]["path"]} if "index" in manifest else set())
 
 
-def test_files_an_interrupted_build_put_in_place_are_retired_later(tmp_path: Path, monkeypatch):
-    """A build stopped after renaming some of a spec's new files (here: the disk fills at its sixth rename)
-    leaves its journal; the next build reads it, and once the spec is back to its old scenario the files of the
-    stopped build's scenario are retired.  Before the journal they stayed for good, unrecorded."""
+def _build_until_the_disk_fills(monkeypatch, after: int) -> list[str]:
+    """``mechdiagram build specs -o out`` whose disk fills at the rename after ``after`` renames (as the real
+    rename does on failure, the temporary file goes); the names it put in place."""
     from mechdiagram.shared.errors import OutputError
     from mechdiagram.site import staging
 
-    monkeypatch.chdir(tmp_path)
-    _specs(tmp_path / "specs", count=1)
-    assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
-    out = tmp_path / "out"
-    _specs(tmp_path / "specs", scenario="renamed", count=1)
-    renamed = []
+    renamed: list[str] = []
     real_move = staging.move_into_place
 
     def disk_fills(temp: str, path: Path, overwrite: bool) -> None:
-        if len(renamed) == 5:  # as the real one does on a failed rename, the temporary file goes
+        if len(renamed) == after:
             os.unlink(temp)
             raise OutputError(f"cannot write {path.name}: No space left on device")
         renamed.append(path.name)
@@ -167,8 +161,22 @@ def test_files_an_interrupted_build_put_in_place_are_retired_later(tmp_path: Pat
 
     monkeypatch.setattr(staging, "move_into_place", disk_fills)
     stopped = invoke("build", "specs", "-o", "out", "--source-root", ".")
-    assert stopped.exit_code != 0 and "No space left on device" in stopped.stderr, stopped.stderr
     monkeypatch.setattr(staging, "move_into_place", real_move)
+    assert stopped.exit_code != 0 and "No space left on device" in stopped.stderr, stopped.stderr
+    return renamed
+
+
+def test_files_an_interrupted_build_put_in_place_are_retired_later(tmp_path: Path, monkeypatch):
+    """A build stopped after renaming some of a spec's new files (here: the disk fills at its sixth rename)
+    leaves its journal; the next build reads it, and once the spec is back to its old scenario the files of the
+    stopped build's scenario are retired.  Before the journal they stayed for good, unrecorded."""
+
+    monkeypatch.chdir(tmp_path)
+    _specs(tmp_path / "specs", count=1)
+    assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
+    out = tmp_path / "out"
+    _specs(tmp_path / "specs", scenario="renamed", count=1)
+    renamed = _build_until_the_disk_fills(monkeypatch, after=5)
     put_in_place = sorted(p.name for p in out.iterdir() if ".renamed." in p.name and p.is_file())
     assert put_in_place == sorted(renamed) and len(put_in_place) == 5, (put_in_place, renamed)
     assert not set(put_in_place) & _recorded(out)  # the manifest does not know them
@@ -190,29 +198,14 @@ def test_two_interrupted_builds_in_a_row_lose_no_record(tmp_path: Path, monkeypa
     journal; the next build, to scenario ``c``, replaces that journal and is stopped before it deletes them.  Its
     journal must still record them (files it was about to retire), or they stay for good, unrecorded (seen once in
     25 runs of the SIGKILL test above, which stops builds at random times)."""
-    from mechdiagram.shared.errors import OutputError
-    from mechdiagram.site import staging
 
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     _specs(tmp_path / "specs", count=1)
     assert invoke("build", "specs", "-o", "out", "--source-root", ".").exit_code == 0
-    real_move = staging.move_into_place
-    for scenario, allowed in (("b", 5), ("c", 0)):  # the disk fills after 5 renames, then at the first
+    for scenario, after in (("b", 5), ("c", 0)):  # the disk fills after 5 renames, then at the first
         _specs(tmp_path / "specs", scenario=scenario, count=1)
-        moved: list[str] = []
-
-        def disk_fills(temp: str, path: Path, overwrite: bool, allowed: int = allowed, moved: list = moved) -> None:
-            if len(moved) == allowed:
-                os.unlink(temp)
-                raise OutputError(f"cannot write {path.name}: No space left on device")
-            moved.append(path.name)
-            real_move(temp, path, overwrite)
-
-        monkeypatch.setattr(staging, "move_into_place", disk_fills)
-        stopped = invoke("build", "specs", "-o", "out", "--source-root", ".")
-        assert stopped.exit_code != 0 and "No space left on device" in stopped.stderr, stopped.stderr
-        monkeypatch.setattr(staging, "move_into_place", real_move)
+        _build_until_the_disk_fills(monkeypatch, after=after)
     left = sorted(p.name for p in out.iterdir() if ".b." in p.name)
     assert len(left) == 5 and not set(left) & _recorded(out)  # in place, in no manifest: only in a journal
     _specs(tmp_path / "specs", count=1)
