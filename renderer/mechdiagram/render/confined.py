@@ -46,20 +46,17 @@ WALL_SECONDS = 2 * CPU_SECONDS
 T = TypeVar("T")
 
 
-def run_confined(function: Callable[..., T], args: tuple[Any, ...], what: str, *, cpu_seconds: int | None = None,
-                 memory_bytes: int | None = None, wall_seconds: float | None = None) -> T:
+def run_confined(function: Callable[..., T], args: tuple[Any, ...], what: str) -> T:
     """``function(*args)`` in a child process under :data:`CPU_SECONDS` of CPU and :data:`MEMORY_BYTES` of
-    address space (or the limits given), waiting at most :data:`WALL_SECONDS` of wall-clock time; its return
-    value.  ``function`` (a module-level function of this package), ``args`` and the value must be picklable.
+    address space, waiting at most :data:`WALL_SECONDS` of wall-clock time; its return value.  ``function``
+    (a module-level function of this package), ``args`` and the value must be picklable.
 
     Raises the :class:`~mechdiagram.shared.errors.MechdiagramError` that ``function`` raised; a
     :class:`~mechdiagram.shared.errors.TemplateError` naming ``what`` (e.g. "the templates of site/ (while
     rendering a.mechanism.json)") when a limit is passed or the child ends without an answer; and any other
     error of the child (a bug of ours) as it was raised there, its traceback there added as a note.
     """
-    cpu = CPU_SECONDS if cpu_seconds is None else cpu_seconds
-    memory = MEMORY_BYTES if memory_bytes is None else memory_bytes
-    wall = WALL_SECONDS if wall_seconds is None else wall_seconds
+    cpu, memory, wall = CPU_SECONDS, MEMORY_BYTES, WALL_SECONDS
     job = pickle.dumps((os.getpid(), function, args, cpu, memory), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         done = subprocess.run(_command(), input=job, capture_output=True, timeout=wall, check=False)
@@ -102,8 +99,6 @@ def _command() -> list[str]:
 def _limit(which: int, soft: int, hard: int) -> None:
     """Set resource limit ``which`` to ``soft`` and ``hard``, each at most the hard limit this process inherited
     (a process cannot raise its hard limit).  POSIX only."""
-    if sys.platform == "win32":
-        return
     _, inherited = resource.getrlimit(which)
     if inherited != resource.RLIM_INFINITY:
         soft, hard = min(soft, inherited), min(hard, inherited)

@@ -118,8 +118,8 @@ def _document(output: Path, name: str = MANIFEST) -> Any:
         return None
 
 
-def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: Iterable[str] = (),
-                  previous: dict[str, Entry] | None = None) -> bytes:
+def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: Iterable[str],
+                  previous: dict[str, Entry]) -> bytes:
     """The :data:`JOURNAL` of a build about to put the files of ``results`` in place (those that passed and were
     rendered): each spec's key with its output files' names and SHA-256, and ``index``, the SHA-256 of the gallery
     page it is about to write (``None``: none).  The files of ``retiring`` that ``previous`` (the folder's entries,
@@ -131,7 +131,7 @@ def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: It
         if not r.failed and not r.skipped and r.outputs:
             outputs.setdefault(r.key, {}).update((name, r.digest(name)) for name in r.outputs)
     leaving = set(retiring)
-    for key, entry in (previous or {}).items():
+    for key, entry in previous.items():
         for name, digest in recorded_outputs(entry):
             if name in leaving and digest is not None:
                 outputs.setdefault(key, {}).setdefault(name, digest)

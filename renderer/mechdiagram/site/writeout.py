@@ -96,14 +96,15 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         names = list(expected)
         owners = {name: result.key for result in results if not result.failed for name in result.outputs}
         # Read again: another build may have written it meanwhile.  The gallery page follows it.
-        current = {k: v for k, v in read_manifest(output).items() if k not in dropped}
+        recorded = read_manifest(output)
+        current = {k: v for k, v in recorded.items() if k not in dropped}
         index = plan_gallery(options, output, results, current, report)
         every = [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
         for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
             replaceable(output / name)
         replaced = [name for name in every if is_link(output / name)]
         write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None,
-                                                   retiring, read_manifest(output)))
+                                                   retiring, recorded))
         changed = staging.commit([(owners[name], name, expected[name]) for name in names])
         # A link found where a worker found the file unchanged (it appeared since) is replaced by the bytes, or,
         # where only a worker had them, removed: the manifest's digest then sends the spec to be built again.
