@@ -76,7 +76,7 @@ def browser_save_ms(page, spec_path: Path, spec: dict, title: str) -> float:
     start = time.time() * 1000
     spec_path.write_text(text, "utf-8")
     page.wait_for_function("""title => {
-      const heading = document.querySelector('.md-root svg > title');
+      const heading = document.querySelector('.mech-root svg > title');
       const timing = performance.getEntriesByType('navigation')[0];
       return heading !== null && heading.textContent === title && timing && timing.loadEventEnd > 0;
     }""", arg=title, polling=5, timeout=30000)

@@ -30,13 +30,13 @@ WIDTHS = (360, 768, 1280)
 
 #: In the page: the first figure's selected step (1-based) and its number of steps, from its step tabs.
 STEP_JS = """root => {
-  const tabs = Array.from(root.querySelectorAll(".md-tabs:not([hidden]) [role=tab]"));
+  const tabs = Array.from(root.querySelectorAll(".mech-tabs:not([hidden]) [role=tab]"));
   return [tabs.findIndex(tab => tab.getAttribute("aria-selected") === "true") + 1, tabs.length];
 }"""
 
 
 def _step(page) -> tuple[int, int]:
-    selected, count = page.locator("[data-md-figure]").first.evaluate(STEP_JS)
+    selected, count = page.locator("[data-mech-figure]").first.evaluate(STEP_JS)
     return int(selected), int(count)
 
 
@@ -75,9 +75,9 @@ def main(argv: list[str]) -> int:
                         steps = _step(page)[1] or 1
                         for label, step in (("first", 1), ("middle", (steps + 1) // 2), ("last", steps)):
                             while _step(page)[0] < step:
-                                page.locator(".md-next").first.click()
+                                page.locator(".mech-next").first.click()
                             target = args.output / f"{slug}-{width}-{scheme}-{label}.png"
-                            page.locator(".md-stage").first.screenshot(path=target)
+                            page.locator(".mech-stage").first.screenshot(path=target)
                             made += 1
                         context.close()
             browser.close()

@@ -229,9 +229,9 @@ def columns_page(site: Site, slug: str) -> Path:
 #: Of every figure on the page: the layouts drawn in its shown scene, the smallest rendered text size of the
 #: drawn SVG, in CSS px (font size times the SVG's scale), and whether its current step's text is visible.
 LAYOUTS_JS = r"""
-() => Array.from(document.querySelectorAll("[data-md-figure]")).map(root => {
-  const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
-  const drawn = Array.from(scene.querySelectorAll(".md-canvas-inner")).filter(b => b.getClientRects().length);
+() => Array.from(document.querySelectorAll("[data-mech-figure]")).map(root => {
+  const scene = Array.from(root.querySelectorAll("[data-mech-scene]")).find(s => !s.hidden);
+  const drawn = Array.from(scene.querySelectorAll(".mech-canvas-inner")).filter(b => b.getClientRects().length);
   const svg = drawn.length ? drawn[0].querySelector("svg") : null;
   let smallest = Infinity;
   if (svg) {
@@ -243,8 +243,8 @@ LAYOUTS_JS = r"""
   }
   // The current step's panel text: hidden by its presentation attribute, shown by the style sheet's player
   // rule, which the narrow drawing takes from the wide one's <style> (shared classes, no sheet of its own).
-  const current = svg && svg.querySelector("[data-md-current]");
-  return {drawn: drawn.map(b => b.classList.contains("md-narrow") ? "narrow" : "wide"), smallest,
+  const current = svg && svg.querySelector("[data-mech-current]");
+  return {drawn: drawn.map(b => b.classList.contains("mech-narrow") ? "narrow" : "wide"), smallest,
           current: current ? getComputedStyle(current).visibility : null};
 })
 """
@@ -467,7 +467,7 @@ MEASURE_HTML_JS = r"""
                 colour: cs.color, bg: background(el), fontSize: cs.fontSize, fontWeight: cs.fontWeight});
   }
   const controls = [];
-  for (const el of document.querySelectorAll(".md-controls button, .md-controls select")) {
+  for (const el of document.querySelectorAll(".mech-controls button, .mech-controls select")) {
     if (!el.getClientRects().length) continue;
     const cs = getComputedStyle(el);
     controls.push({name: el.textContent.trim().slice(0, 30) || el.localName, border: cs.borderTopColor,
@@ -544,8 +544,8 @@ def ids_report_js() -> str:
       for (const token of el.getAttribute(name).split(/\s+/).filter(Boolean)) {
         const target = document.getElementById(token);
         if (!target) { broken.push([name, token]); continue; }
-        const home = el.closest("[data-md-figure]");
-        if (home && target.closest("[data-md-figure]") !== home) foreign.push([name, token]);
+        const home = el.closest("[data-mech-figure]");
+        if (home && target.closest("[data-mech-figure]") !== home) foreign.push([name, token]);
       }
     }
   }
@@ -563,16 +563,16 @@ STATE_JS = r"""
   // The text a reader hears: the button's text without its aria-hidden parts (the other name, the short word).
   const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
     : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");
-  const play = root.querySelector(".md-play");
-  const status = root.querySelector(".md-status");
-  const scenes = Array.from(root.querySelectorAll("[data-md-scene]"));
+  const play = root.querySelector(".mech-play");
+  const status = root.querySelector(".mech-status");
+  const scenes = Array.from(root.querySelectorAll("[data-mech-scene]"));
   const shown = scenes.filter(s => !s.hidden && s.getClientRects().length);
   // The scene's drawings, one per layout (wide, narrow); the style sheet shows one of them, by the figure's width.
   const svgs = shown.length ? Array.from(shown[0].querySelectorAll("svg")) : [];
   const svg = svgs.find(s => s.getClientRects().length) || null;
-  const layout = s => Array.from(s.parentElement.classList).find(c => c !== "md-canvas-inner").replace(/^md-/, "");
+  const layout = s => Array.from(s.parentElement.classList).find(c => c !== "mech-canvas-inner").replace(/^mech-/, "");
   const flow = svg && svg.querySelector("circle[class$='-dot']");  // the dot travelling along active routes
-  const select = root.querySelector(".md-scenario");
+  const select = root.querySelector(".mech-scenario");
   // The step indicator: the shown tablist's tabs; the position is its selected tab.
   const lists = Array.from(root.querySelectorAll("[role='tablist']")).filter(l => !l.hidden);
   const tabs = lists.length ? Array.from(lists[0].querySelectorAll("[role='tab']")) : [];
@@ -590,14 +590,14 @@ STATE_JS = r"""
     atomic: status.getAttribute("aria-atomic"),
     scenes: shown.map(s => Number(s.dataset.mdScene)),
     scenario: select ? Number(select.value) : 0,
-    visibleFrames: svg ? Array.from(svg.querySelectorAll("[data-md-frame]"))
+    visibleFrames: svg ? Array.from(svg.querySelectorAll("[data-mech-frame]"))
       .filter(f => getComputedStyle(f).visibility === "visible").map(f => Number(f.dataset.mdFrame)) : [],
-    svgPaused: svg ? svg.hasAttribute("data-md-paused") : null,
+    svgPaused: svg ? svg.hasAttribute("data-mech-paused") : null,
     // every layout's, the hidden one's too: the player keeps them at one step and one play state
     layouts: svgs.map(layout),
     shownLayout: svg ? layout(svg) : null,
-    currentFrames: svgs.map(s => { const f = s.querySelector("[data-md-current]"); return f ? Number(f.dataset.mdFrame) : 0; }),
-    pausedLayouts: svgs.map(s => s.hasAttribute("data-md-paused")),
+    currentFrames: svgs.map(s => { const f = s.querySelector("[data-mech-current]"); return f ? Number(f.dataset.mdFrame) : 0; }),
+    pausedLayouts: svgs.map(s => s.hasAttribute("data-mech-paused")),
     flowState: flow ? getComputedStyle(flow).animationPlayState : null,
     flowName: flow ? getComputedStyle(flow).animationName : null,
     focusInside: root.contains(document.activeElement),
@@ -607,7 +607,7 @@ STATE_JS = r"""
 
 
 def figures(page):
-    return page.locator("[data-md-figure]")
+    return page.locator("[data-mech-figure]")
 
 
 #: Finish the figure's running CSS transitions (the eases between steps), so what follows sees the step's
@@ -642,16 +642,16 @@ def step_of(page, index: int = 0) -> int:
 
 
 def player_data(page, index: int = 0) -> dict:
-    return json.loads(figures(page).nth(index).locator("script.md-data").text_content())
+    return json.loads(figures(page).nth(index).locator("script.mech-data").text_content())
 
 
 def active_tag(page) -> str:
-    """The focused element, described: ``figure#/class`` (figure index or -), e.g. ``1/md-next``."""
+    """The focused element, described: ``figure#/class`` (figure index or -), e.g. ``1/mech-next``."""
     return page.evaluate("""() => {
       const el = document.activeElement;
-      const roots = Array.from(document.querySelectorAll('[data-md-figure]'));
+      const roots = Array.from(document.querySelectorAll('[data-mech-figure]'));
       const n = roots.findIndex(r => r.contains(el));
-      const cls = (el.getAttribute('class') || el.localName).split(/\\s+/).filter(c => c !== 'md-button').join('.');
+      const cls = (el.getAttribute('class') || el.localName).split(/\\s+/).filter(c => c !== 'mech-button').join('.');
       return (n < 0 ? '-' : String(n)) + '/' + cls;
     }""")
 

@@ -182,7 +182,7 @@ def open_page(browser):
             page.clock.install(time=0)
             page.clock.pause_at(1000)
         page.goto(Path(path).as_uri())
-        page.wait_for_function("document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length === 0")
+        page.wait_for_function("document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length === 0")
         page.opened = opened
         if not keep:
             last.append(context)

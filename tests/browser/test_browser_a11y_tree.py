@@ -80,7 +80,7 @@ def test_names_roles_and_transcript_in_the_accessibility_tree(site, open_page, s
     assert len(said) == 1 and re.sub(r'^- paragraph: "?', "", said[0]).startswith(heading), (said, snapshot)
     has(f"- heading {quoted(w['transcript'])} [level=2]")
 
-    lists = root.locator(".md-steps")
+    lists = root.locator(".mech-steps")
     assert lists.count() == len(spec["scenarios"])
     for index, scenario in enumerate(spec["scenarios"]):
         items = top_level_items(lists.nth(index).aria_snapshot(), "listitem")
@@ -99,7 +99,7 @@ def test_the_player_keeps_names_in_step_with_what_it_shows(site, open_page):
     page.keyboard.press("Tab")
     snapshot = root.aria_snapshot()
     assert f'- button "{bs.PLAY_LABEL}"' in snapshot and "[pressed]" not in snapshot, snapshot
-    root.locator(".md-scenario").select_option("1")
+    root.locator(".mech-scenario").select_option("1")
     snapshot = root.aria_snapshot()
     assert '- option "Lost acknowledgement" [selected]' in snapshot, snapshot
     assert "- 'tab \"Step 1: Send again\" [selected]'" in snapshot.replace("\u2068", "").replace("\u2069", ""), snapshot

@@ -26,14 +26,14 @@ def put_in_state(page, state: str, spec: dict | None = None) -> None:
     first = bs.figures(page).nth(0)
     if state == "paused":
         page.keyboard.press("Tab")  # focus entering the player stops it (APG carousel)
-        assert bs.active_tag(page) == "0/md-play"
+        assert bs.active_tag(page) == "0/mech-play"
     s = bs.state(page, 0)
     pause, play = (bs.say(spec, "pauseName"), bs.say(spec, "playName")) if spec else (bs.PAUSE_LABEL, bs.PLAY_LABEL)
     if state == "playing":
         assert s["label"] == pause and s["live"] == "off", s
     else:
         assert s["label"] == play and s["live"] == "polite", s
-    assert first.locator(".md-controls").is_visible()
+    assert first.locator(".mech-controls").is_visible()
 
 
 @pytest.mark.parametrize(("slug", "state", "scheme"), STANDALONE)
@@ -64,7 +64,7 @@ def test_every_language_of_the_catalogue_has_no_violations(site, open_page, chec
         page.keyboard.press("Tab")
         page.keyboard.press("Tab")  # the scenario choice
         page.keyboard.press("Tab")
-        assert bs.active_tag(page) == "0/md-tab"
+        assert bs.active_tag(page) == "0/mech-tab"
         page.keyboard.press("End")
         check_axe(page, f"{slug}.html (last step chosen)")
 

@@ -26,11 +26,11 @@ def every_step(page, ends_only=False):
     data = bs.player_data(page)
     for index, scenario in enumerate(data["scenarios"]):
         if index:
-            page.select_option("[data-md-figure] .md-scenario", str(index))
+            page.select_option("[data-mech-figure] .mech-scenario", str(index))
         last = len(scenario["steps"])
         for number in range(1, last + 1):
             if number > 1:
-                bs.figures(page).nth(0).locator(".md-next").dispatch_event("click")
+                bs.figures(page).nth(0).locator(".mech-next").dispatch_event("click")
             assert bs.step_of(page) == number
             if not ends_only or number in (1, last):
                 yield index, number
@@ -119,15 +119,15 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
         # every step of the gallery's figures; the generated ones (the same style sheet) in their first and last
         for index, number in every_step(page, ends_only=slug in site.generated):
             facts = page.evaluate(r"""() => {
-              const svg = Array.from(document.querySelectorAll('.md-figure svg')).find(s => s.getClientRects().length);
+              const svg = Array.from(document.querySelectorAll('.mech-figure svg')).find(s => s.getClientRects().length);
               const P = '.' + svg.getAttribute('class').split(/\s+/)[0] + '-';
-              const frame = svg.querySelector('[data-md-current]');
+              const frame = svg.querySelector('[data-mech-current]');
               const normal = svg.querySelector(P + 'n:not(' + P + 'dim) > ' + P + 'node');
               const normalLabel = svg.querySelector(P + 'n:not(' + P + 'dim) ' + P + 'label');
               return {
                 normal: [getComputedStyle(normal).strokeWidth, getComputedStyle(normalLabel).fontWeight],
                 // An active box's ring is a layer of its own under the paths, with the box's highlight classes.
-                active: Array.from(svg.querySelectorAll('[data-md-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => {
+                active: Array.from(svg.querySelectorAll('[data-mech-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => {
                   const ring = svg.querySelector('.' + Array.from(g.classList).find(c => /-h[0-9]+$/.test(c)) + P + 'outline ' + P + 'ring');
                   return {
                   ring: ring ? 1 : 0,

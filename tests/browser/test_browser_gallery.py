@@ -74,8 +74,8 @@ def test_gallery_keyboard_walk_reaches_every_link_with_a_visible_focus(site, ope
     assert seen == expected  # every title link and summary once, in document order
     assert focused()["tag"] == "SUMMARY"  # the last figure's
     page.keyboard.press("Enter")
-    files = page.eval_on_selector_all(".md-card:last-child details a", "as => as.map(a => a.textContent)")
-    assert files and page.evaluate("document.querySelector('.md-card:last-child details').open")
+    files = page.eval_on_selector_all(".mech-card:last-child details a", "as => as.map(a => a.textContent)")
+    assert files and page.evaluate("document.querySelector('.mech-card:last-child details').open")
     for name in files:
         page.keyboard.press("Tab")
         facts = focused()

@@ -42,9 +42,9 @@ SPECS |= {f"topology-{name}": data for name, data in topologies().items()}
 #: In page (argument: the figure's root): the shown scene's geometry in SVG user units.
 GEOMETRY_JS = r"""
 (root) => {
-  const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
+  const scene = Array.from(root.querySelectorAll("[data-mech-scene]")).find(s => !s.hidden);
   const svg = Array.from(scene.querySelectorAll("svg")).find(s => s.getClientRects().length);  // the layout shown
-  const layout = svg.parentElement.classList.contains("md-narrow") ? "narrow" : "wide";
+  const layout = svg.parentElement.classList.contains("mech-narrow") ? "narrow" : "wide";
   const p = svg.getAttribute("class").split(/\s+/)[0];
   const rect = el => { const b = el.getBBox(); return {x: b.x, y: b.y, w: b.width, h: b.height}; };
   const shown = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
@@ -61,13 +61,13 @@ GEOMETRY_JS = r"""
   const labels = all(`.${p}-plabel`).map(t => ({text: t.textContent, box: rect(t)}));
   const lanes = all(`.${p}-lane`).map(t => ({text: t.textContent, box: rect(t)}));
   const panel = rect(svg.querySelector(`.${p}-panel`));
-  const frame = svg.querySelector("[data-md-current]") ||
-    all("[data-md-frame]").find(f => f.dataset.mdFrame !== "0" && shown(f));
+  const frame = svg.querySelector("[data-mech-current]") ||
+    all("[data-mech-frame]").find(f => f.dataset.mdFrame !== "0" && shown(f));
   const panelText = all(`.${p}-pkey`).concat(all("text", frame)
     .filter(t => t.closest(`.${p}-state`) || /-(ptitle|pval)\b/.test(t.getAttribute("class"))))
     .map(t => ({text: t.textContent, box: rect(t)}));
-  // The step's highlights: the layers whose data-md-steps name the current step.
-  const rings = frame ? all(`[data-md-steps~="${frame.dataset.mdFrame}"] .${p}-ring`).map(rect) : [];
+  // The step's highlights: the layers whose data-mech-steps name the current step.
+  const rings = frame ? all(`[data-mech-steps~="${frame.dataset.mdFrame}"] .${p}-ring`).map(rect) : [];
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   let smallest = Infinity, where = "";
   for (const text of svg.querySelectorAll("text")) {
@@ -207,12 +207,12 @@ def _button(page, cls: str, name: str):
 
 
 def _go(page, step: int, current: int) -> int:
-    """Click Next or Previous until step ``step`` (1-based) shows; returns it as read from ``data-md-current``."""
+    """Click Next or Previous until step ``step`` (1-based) shows; returns it as read from ``data-mech-current``."""
     for _ in range(abs(step - current)):
-        _button(page, "md-next" if step > current else "md-prev",
+        _button(page, "mech-next" if step > current else "mech-prev",
                 "Next step" if step > current else "Previous step").click()
     return int(bs.figures(page).nth(0).evaluate(
-        "root => Number((root.querySelector('[data-md-scene]:not([hidden]) [data-md-current]') || "
+        "root => Number((root.querySelector('[data-mech-scene]:not([hidden]) [data-mech-current]') || "
         "{dataset: {mdFrame: 0}}).dataset.mdFrame)"))
 
 
@@ -224,7 +224,7 @@ def test_geometry_and_text_sizes(gallery, context, slug):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto((gallery / f"{slug}.html").as_uri())
-    page.wait_for_function("document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length === 0")
+    page.wait_for_function("document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length === 0")
     # The geometry does not depend on the colour scheme (one drawing, two sets of colours: the contrast tests
     # measure both), so it is measured in the light one, without motion.
     page.emulate_media(color_scheme="light", reduced_motion="reduce")

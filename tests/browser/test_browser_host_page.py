@@ -16,7 +16,7 @@ figure{{background:#f5eedc}} h2{{color:#8b0000}} p.mine{{color:#3b3b3b}}</style>
 
 STYLE_JS = """() => {
   const mine = [...document.querySelectorAll('h1, p.mine')].map(e => getComputedStyle(e).color + getComputedStyle(e).backgroundColor);
-  const root = document.querySelector('.md-root');
+  const root = document.querySelector('.mech-root');
   const bg = root.querySelector('svg rect');
   return {mine, root: getComputedStyle(root).backgroundColor, svgBg: getComputedStyle(bg).fill,
           html: getComputedStyle(document.documentElement).colorScheme};

@@ -11,8 +11,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SCHEMES = ["light", "dark"]
 
 #: Figure 0 of two.html is the relay spec (3 steps, then 2; a scenario choice), figure 1 the project's own spec.
-ORDER = ["0/md-play", "0/md-prev", "0/md-next", "0/md-scenario", "0/md-tab",
-         "1/md-play", "1/md-prev", "1/md-next", "1/md-tab"]
+ORDER = ["0/mech-play", "0/mech-prev", "0/mech-next", "0/mech-scenario", "0/mech-tab",
+         "1/mech-play", "1/mech-prev", "1/mech-next", "1/mech-tab"]
 
 
 def press(page, key: str, expect_focus: str) -> dict:
@@ -28,64 +28,64 @@ def test_keyboard_only_walk_over_two_figures(site, open_page):
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PAUSE_LABEL, bs.PAUSE_LABEL]
 
     # Figure 1, Pause/Play: focus entering stops it; Enter and Space toggle, the label flips, focus stays.
-    s = press(page, "Tab", "0/md-play")
+    s = press(page, "Tab", "0/mech-play")
     assert (s["label"], s["position"]) == (bs.PLAY_LABEL, "Step 1 of 3"), s
     assert bs.state(page, 1)["label"] == bs.PAUSE_LABEL  # the other figure plays on
-    s = press(page, "Enter", "0/md-play")
+    s = press(page, "Enter", "0/mech-play")
     assert (s["label"], s["live"], s["position"]) == (bs.PAUSE_LABEL, "off", "Step 1 of 3"), s
-    s = press(page, "Space", "0/md-play")
+    s = press(page, "Space", "0/mech-play")
     assert (s["label"], s["live"], s["position"]) == (bs.PLAY_LABEL, "polite", "Step 1 of 3"), s
 
     # Previous: wraps from step 1 to the last step.
-    press(page, "Tab", "0/md-prev")
-    assert press(page, "Enter", "0/md-prev")["position"] == "Step 3 of 3"
+    press(page, "Tab", "0/mech-prev")
+    assert press(page, "Enter", "0/mech-prev")["position"] == "Step 3 of 3"
     assert bs.step_of(page, 0) == 3
-    assert press(page, "Space", "0/md-prev")["position"] == "Step 2 of 3"
+    assert press(page, "Space", "0/mech-prev")["position"] == "Step 2 of 3"
     assert bs.step_of(page, 0) == 2
 
     # Next.
-    press(page, "Tab", "0/md-next")
-    assert press(page, "Enter", "0/md-next")["position"] == "Step 3 of 3"
-    s = press(page, "Space", "0/md-next")
+    press(page, "Tab", "0/mech-next")
+    assert press(page, "Enter", "0/mech-next")["position"] == "Step 3 of 3"
+    s = press(page, "Space", "0/mech-next")
     assert s["position"] == "Step 1 of 3" and s["live"] == "polite" and s["status"].startswith("Step 1 of 3: Compose."), s
 
     # Scenario: Space opens the list, Enter opens it too; arrows pick, Enter chooses; focus stays on the select.
-    press(page, "Tab", "0/md-scenario")
-    press(page, "Space", "0/md-scenario")
-    press(page, "ArrowDown", "0/md-scenario")
-    s = press(page, "Enter", "0/md-scenario")
+    press(page, "Tab", "0/mech-scenario")
+    press(page, "Space", "0/mech-scenario")
+    press(page, "ArrowDown", "0/mech-scenario")
+    s = press(page, "Enter", "0/mech-scenario")
     assert (s["scenario"], s["scenes"], s["position"], s["live"]) == (1, [1], "Step 1 of 2", "polite"), s
     assert s["status"].startswith("Step 1 of 2: Send again."), s
     assert bs.step_of(page, 0) == 1
-    press(page, "Enter", "0/md-scenario")
-    press(page, "ArrowUp", "0/md-scenario")
-    s = press(page, "Enter", "0/md-scenario")
+    press(page, "Enter", "0/mech-scenario")
+    press(page, "ArrowUp", "0/mech-scenario")
+    s = press(page, "Enter", "0/mech-scenario")
     assert (s["scenario"], s["scenes"], s["position"]) == (0, [0], "Step 1 of 3"), s
 
     # The step tabs: one tab stop, the selected step's; the arrow keys and Home/End are covered by test_browser_tablist.
-    s = press(page, "Tab", "0/md-tab")
+    s = press(page, "Tab", "0/mech-tab")
     assert (s["focusedTab"], s["tabStops"], s["tablists"]) == (0, [0], 1), s
 
     # Figure 2: same controls, its own state; figure 1 stays stopped after focus left it.
-    s = press(page, "Tab", "1/md-play")
+    s = press(page, "Tab", "1/mech-play")
     assert s["label"] == bs.PLAY_LABEL and bs.state(page, 0)["label"] == bs.PLAY_LABEL
-    assert press(page, "Enter", "1/md-play")["label"] == bs.PAUSE_LABEL
-    assert press(page, "Space", "1/md-play")["label"] == bs.PLAY_LABEL
-    press(page, "Tab", "1/md-prev")
-    assert press(page, "Enter", "1/md-prev")["position"] == f"Step {second_steps} of {second_steps}"
-    assert press(page, "Space", "1/md-prev")["position"] == f"Step {second_steps - 1} of {second_steps}"
-    press(page, "Tab", "1/md-next")
-    assert press(page, "Enter", "1/md-next")["position"] == f"Step {second_steps} of {second_steps}"
-    assert press(page, "Space", "1/md-next")["position"] == f"Step 1 of {second_steps}"
+    assert press(page, "Enter", "1/mech-play")["label"] == bs.PAUSE_LABEL
+    assert press(page, "Space", "1/mech-play")["label"] == bs.PLAY_LABEL
+    press(page, "Tab", "1/mech-prev")
+    assert press(page, "Enter", "1/mech-prev")["position"] == f"Step {second_steps} of {second_steps}"
+    assert press(page, "Space", "1/mech-prev")["position"] == f"Step {second_steps - 1} of {second_steps}"
+    press(page, "Tab", "1/mech-next")
+    assert press(page, "Enter", "1/mech-next")["position"] == f"Step {second_steps} of {second_steps}"
+    assert press(page, "Space", "1/mech-next")["position"] == f"Step 1 of {second_steps}"
     assert bs.state(page, 0)["position"] == "Step 1 of 3"  # figure 1 untouched
-    s = press(page, "Tab", "1/md-tab")
+    s = press(page, "Tab", "1/mech-tab")
     assert s["focusedTab"] == s["tabStops"][0] == 0, s  # the selected step's tab is the tab stop
 
     # Past the last control focus leaves the figures; Shift+Tab comes back.
     page.keyboard.press("Tab")
     assert bs.active_tag(page) == "-/body"
     page.keyboard.press("Shift+Tab")
-    assert bs.active_tag(page) == "1/md-tab"
+    assert bs.active_tag(page) == "1/mech-tab"
     page.clock.run_for(60_000)  # nothing restarted behind the reader's back
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PLAY_LABEL, bs.PLAY_LABEL]
 
@@ -131,7 +131,7 @@ def test_focus_is_visible_on_every_control(site, open_page, scheme):
 def test_every_control_is_at_least_24_by_24(site, open_page, width):
     page = open_page(site.two, viewport=(width, 800))
     boxes = page.evaluate("""() => Array.from(document.querySelectorAll(
-        '.md-controls button, .md-controls select, .md-controls label'))
+        '.mech-controls button, .mech-controls select, .mech-controls label'))
         .filter(el => el.getClientRects().length)  // the hidden scenario's tabs take no room
         .map(el => { const r = el.getBoundingClientRect();
                      return [el.className || el.localName, el.textContent.trim().slice(0, 20), r.width, r.height]; })""")

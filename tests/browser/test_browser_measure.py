@@ -20,10 +20,10 @@ FACES = {"https://fonts.test/DejaVuSans.ttf": ROOT / "renderer" / "mechdiagram" 
          "https://fonts.test/DroidSansFallbackFull.ttf": Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")}
 
 #: The page's faces: regular and bold DejaVu Sans, and the CJK fallback after them.
-FONT_FACES = ("@font-face{font-family:md-metrics;font-weight:400;src:url(https://fonts.test/DejaVuSans.ttf)}"
-              "@font-face{font-family:md-metrics;font-weight:700;src:url(https://fonts.test/DejaVuSans-Bold.ttf)}"
-              "@font-face{font-family:md-cjk;src:url(https://fonts.test/DroidSansFallbackFull.ttf)}")
-FONT_FAMILY = "md-metrics, md-cjk"
+FONT_FACES = ("@font-face{font-family:mech-metrics;font-weight:400;src:url(https://fonts.test/DejaVuSans.ttf)}"
+              "@font-face{font-family:mech-metrics;font-weight:700;src:url(https://fonts.test/DejaVuSans-Bold.ttf)}"
+              "@font-face{font-family:mech-cjk;src:url(https://fonts.test/DroidSansFallbackFull.ttf)}")
+FONT_FAMILY = "mech-metrics, mech-cjk"
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +53,7 @@ def test_measured_widths_bound_the_browsers(browser):
             headers={"Access-Control-Allow-Origin": "*"}))
         page.set_content(f"<!doctype html><html><head><style>{FONT_FACES}</style></head><body>{svg}</body></html>")
         loaded = page.evaluate("""async () => {
-          await Promise.all(["400 14px md-metrics", "700 14px md-metrics", "14px md-cjk"].map(f => document.fonts.load(f, "a中")));
+          await Promise.all(["400 14px mech-metrics", "700 14px mech-metrics", "14px mech-cjk"].map(f => document.fonts.load(f, "a中")));
           await document.fonts.ready;
           return Array.from(document.fonts).map(f => f.status);
         }""")

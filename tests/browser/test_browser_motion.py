@@ -16,11 +16,11 @@ SAMPLE_JS = r"""
   const svg = document.documentElement;
   const opacity = el => getComputedStyle(el).visibility === "visible" ? parseFloat(getComputedStyle(el).opacity) : 0;
   return {
-    highlights: Array.from(svg.querySelectorAll("[data-md-steps]")).map(g => ({
+    highlights: Array.from(svg.querySelectorAll("[data-mech-steps]")).map(g => ({
       steps: g.dataset.mdSteps.split(" ").map(Number), opacity: opacity(g)})),
-    texts: Array.from(svg.querySelectorAll("[data-md-frame]")).filter(f => f.dataset.mdFrame !== "0")
+    texts: Array.from(svg.querySelectorAll("[data-mech-frame]")).filter(f => f.dataset.mdFrame !== "0")
       .map(f => opacity(f)),
-    poster: getComputedStyle(svg.querySelector("[data-md-frame='0']")).visibility,
+    poster: getComputedStyle(svg.querySelector("[data-mech-frame='0']")).visibility,
     dots: Array.from(svg.querySelectorAll("circle")).map(c => { const r = c.getBoundingClientRect();
       return [r.x + r.width / 2, r.y + r.height / 2]; }),
     running: document.getAnimations().length,

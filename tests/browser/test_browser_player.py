@@ -20,7 +20,7 @@ TIMED = ALL + ["lang-ar"]
 WATCH_LIVE_JS = r"""
 () => {
   window.__liveValues = [];
-  const statuses = document.querySelectorAll(".md-status");
+  const statuses = document.querySelectorAll(".mech-status");
   statuses.forEach(s => window.__liveValues.push(s.getAttribute("aria-live")));
   new MutationObserver(records => records.forEach(r => window.__liveValues.push(r.target.getAttribute("aria-live"))))
     .observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-live", "role"]});
@@ -46,7 +46,7 @@ def click(page, selector: str, figure: int = 0) -> None:
 
 def ensure_playing(page, spec: dict, figure: int = 0) -> None:
     if bs.state(page, figure)["label"] == bs.say(spec, "playName"):
-        click(page, ".md-play", figure)
+        click(page, ".mech-play", figure)
     assert bs.state(page, figure)["label"] == bs.say(spec, "pauseName")
 
 
@@ -54,10 +54,10 @@ def ensure_playing(page, spec: dict, figure: int = 0) -> None:
 def test_rotation_control_is_first_native_button_without_aria_pressed(site, open_page, slug):
     page = open_page(site.page(slug), clock=True)  # time stands still: "Step 1" stays true
     facts = bs.figures(page).nth(0).evaluate(r"""root => {
-      const stage = root.querySelector(".md-stage");
+      const stage = root.querySelector(".mech-stage");
       const tabbable = Array.from(stage.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"))
         .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length);
-      const play = root.querySelector(".md-play");
+      const play = root.querySelector(".mech-play");
       const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
         : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");
       return {first: tabbable[0] === play, tag: play.localName, type: play.type, pressed: play.getAttribute("aria-pressed"),
@@ -80,13 +80,13 @@ def test_pause_keeps_the_step_and_play_resumes_from_it(site, open_page, width):
     assert bs.step_of(page) == 2  # step 2 has a moving arrow
     page.clock.run_for(500)
     assert bs.state(page)["flowState"] == "running"
-    click(page, ".md-play")
+    click(page, ".mech-play")
     s = bs.state(page)
     assert (s["label"], s["pressed"], s["live"], s["svgPaused"], s["flowState"]) == \
         (bs.PLAY_LABEL, None, "polite", True, "paused"), s
     page.clock.run_for(60_000)
     assert bs.step_of(page) == 2
-    click(page, ".md-play")
+    click(page, ".mech-play")
     s = bs.state(page)
     assert (s["label"], s["live"], s["svgPaused"], s["flowState"]) == (bs.PAUSE_LABEL, "off", False, "running"), s
     page.clock.run_for(999)  # 500 of the step's 1500 ms were shown before the pause
@@ -99,14 +99,14 @@ def test_the_narrow_layout_follows_steps_scenarios_and_a_change_of_width(site, o
     """On a phone the narrow drawing shows and follows Next, Previous and the scenario choice; turned to a wide
     screen mid-way, the wide drawing shows the same scenario, step and pause."""
     page = open_page(site.page("relay"), clock=True, viewport=(360, 900))
-    click(page, ".md-next")
-    click(page, ".md-next")
+    click(page, ".mech-next")
+    click(page, ".mech-next")
     assert bs.step_of(page) == 3 and bs.state(page)["shownLayout"] == "narrow"
-    click(page, ".md-prev")
+    click(page, ".mech-prev")
     assert bs.step_of(page) == 2
-    page.select_option("[data-md-figure] .md-scenario", "1")
-    click(page, ".md-play")  # paused
-    click(page, ".md-next")
+    page.select_option("[data-mech-figure] .mech-scenario", "1")
+    click(page, ".mech-play")  # paused
+    click(page, ".mech-next")
     s = bs.state(page)
     assert bs.step_of(page) == 2 and (s["scenes"], s["shownLayout"], s["svgPaused"]) == ([1], "narrow", True), s
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -119,7 +119,7 @@ def test_the_narrow_layout_follows_steps_scenarios_and_a_change_of_width(site, o
 def test_keyboard_focus_entering_the_player_stops_it_until_play_is_pressed(site, open_page):
     page = open_page(site.page("relay"), clock=True)
     page.keyboard.press("Tab")
-    assert bs.active_tag(page) == "0/md-play"
+    assert bs.active_tag(page) == "0/mech-play"
     assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.keyboard.press("Shift+Tab")  # focus leaves the player: it stays stopped
     assert not bs.state(page)["focusInside"]
@@ -129,7 +129,7 @@ def test_keyboard_focus_entering_the_player_stops_it_until_play_is_pressed(site,
     page.keyboard.press("Enter")
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     page.keyboard.press("Tab")  # moving within the player does not stop it again
-    assert bs.active_tag(page) == "0/md-prev"
+    assert bs.active_tag(page) == "0/mech-prev"
     page.clock.run_for(1000)
     assert bs.step_of(page) == 2 and bs.state(page)["label"] == bs.PAUSE_LABEL
 
@@ -146,7 +146,7 @@ def test_mouse_hover_stops_the_player_until_play_is_pressed(site, open_page):
     page.mouse.move(1, 1)  # the pointer leaves: still stopped
     page.clock.run_for(30_000)
     assert bs.step_of(page) == 1 and bs.state(page)["label"] == bs.PLAY_LABEL
-    play = bs.figures(page).nth(0).locator(".md-play")
+    play = bs.figures(page).nth(0).locator(".mech-play")
     play.click()
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     page.clock.run_for(1000)
@@ -161,7 +161,7 @@ def test_a_mouse_click_on_pause_pauses(site, open_page):
     """The pointer on its way to "Pause animation" crosses the player; the click must still pause."""
     page = open_page(site.page("relay"), clock=True)
     page.mouse.move(1, 1)
-    play = bs.figures(page).nth(0).locator(".md-play")
+    play = bs.figures(page).nth(0).locator(".mech-play")
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     play.hover()
     page.clock.run_for(1000)  # resting on the button, not on the figure: still playing
@@ -176,7 +176,7 @@ def test_touch_tap_on_the_rotation_control_does_what_its_label_says(site, open_p
     """Touch has no hover: the tap's own pointerenter and the focus it gives must not pause first, or a tap on
     "Pause animation" would pause and at once play again."""
     page = open_page(site.page("relay"), clock=True, touch=True)
-    play = bs.figures(page).nth(0).locator(".md-play")
+    play = bs.figures(page).nth(0).locator(".mech-play")
     play.tap()
     assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.clock.run_for(30_000)
@@ -185,7 +185,7 @@ def test_touch_tap_on_the_rotation_control_does_what_its_label_says(site, open_p
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
     page.clock.run_for(1000)
     assert bs.step_of(page) == 2
-    bs.figures(page).nth(0).locator(".md-next").tap()  # focus was inside already: it keeps playing, and the
+    bs.figures(page).nth(0).locator(".mech-next").tap()  # focus was inside already: it keeps playing, and the
     s = bs.state(page)                                     # step the reader chose is announced
     assert bs.step_of(page) == 3 and s["label"] == bs.PAUSE_LABEL and s["live"] == "polite", s
     page.clock.run_for(2000)
@@ -194,7 +194,7 @@ def test_touch_tap_on_the_rotation_control_does_what_its_label_says(site, open_p
 
 def test_touch_tap_on_another_control_stops_the_player(site, open_page):
     page = open_page(site.page("relay"), clock=True, touch=True)
-    bs.figures(page).nth(0).locator(".md-next").tap()
+    bs.figures(page).nth(0).locator(".mech-next").tap()
     s = bs.state(page)
     assert bs.step_of(page) == 2 and s["label"] == bs.PLAY_LABEL and s["live"] == "polite", s
     page.clock.run_for(30_000)
@@ -206,23 +206,23 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
     page.evaluate(WATCH_LIVE_JS)
     s = bs.state(page)
     assert (s["atomic"], s["live"]) == ("true", "off"), s
-    status = bs.figures(page).nth(0).locator(".md-status")
+    status = bs.figures(page).nth(0).locator(".mech-status")
     assert status.get_attribute("role") in (None, "status")
     page.clock.run_for(1000)  # an automatic step is not announced
     assert bs.step_of(page) == 2 and bs.state(page)["live"] == "off"
-    click(page, ".md-next")  # a step the user chose is announced, politely, even while playing
+    click(page, ".mech-next")  # a step the user chose is announced, politely, even while playing
     assert bs.step_of(page) == 3 and bs.state(page)["live"] == "polite"
     page.clock.run_for(2000)  # and the next automatic step is silent again
     assert bs.step_of(page) == 1 and bs.state(page)["live"] == "off"
-    click(page, ".md-play")
+    click(page, ".mech-play")
     assert bs.state(page)["live"] == "polite"
-    click(page, ".md-prev")
+    click(page, ".mech-prev")
     assert bs.step_of(page) == 3 and bs.state(page)["live"] == "polite"
     assert bs.state(page)["status"].startswith("Step 3 of 3: Acknowledge.")
     assert bs.state(page)["isolated"], "author text in the status is a bidi isolate"
-    click(page, ".md-play")
+    click(page, ".mech-play")
     assert bs.state(page)["live"] == "off"
-    page.select_option("[data-md-figure] .md-scenario", "1")
+    page.select_option("[data-mech-figure] .mech-scenario", "1")
     s = bs.state(page)
     assert s["live"] == "polite" and s["status"].startswith("Step 1 of 2: Send again."), s
     page.clock.run_for(400)  # the first automatic step after the choice is silent
@@ -235,10 +235,10 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
 def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_three_a_second(site, open_page, slug):
     page = open_page(site.page(slug))
     data = bs.player_data(page)
-    svgs = bs.figures(page).nth(0).locator(".md-figure .md-wide svg")
+    svgs = bs.figures(page).nth(0).locator(".mech-figure .mech-wide svg")
     assert svgs.count() == len(data["scenarios"])
     # the narrow layout of each scenario has the wide one's classes, so the wide one's keyframes move it too
-    narrow = bs.figures(page).nth(0).locator(".md-figure .md-narrow svg")
+    narrow = bs.figures(page).nth(0).locator(".mech-figure .mech-narrow svg")
     assert [narrow.nth(i).get_attribute("class") for i in range(narrow.count())] == [
         svgs.nth(i).get_attribute("class") for i in range(svgs.count())]
     for index, scenario in enumerate(data["scenarios"]):
@@ -267,7 +267,7 @@ def test_steps_change_exactly_at_the_timeline_boundaries(site, open_page, slug):
     data = bs.player_data(page)
     for index, scenario in enumerate(data["scenarios"]):
         if index:
-            page.select_option("[data-md-figure] .md-scenario", str(index))
+            page.select_option("[data-mech-figure] .mech-scenario", str(index))
             ensure_playing(page, site.specs[slug])
         assert bs.state(page)["scenes"] == [index]
         steps = scenario["steps"]
@@ -294,7 +294,7 @@ def test_reduced_motion_starts_paused_and_says_how_to_play(site, open_page, slug
                           ".map(el => getComputedStyle(el).animationName)")
     has_paths = any(target["kind"] == "path" for target in site.specs[slug]["targets"].values())
     assert set(flows) == ({"none"} if has_paths else set()), flows
-    click(page, ".md-play")  # the reader may still choose to play
+    click(page, ".mech-play")  # the reader may still choose to play
     first = bs.player_data(page)["scenarios"][0]["steps"][0]["duration"]
     page.clock.run_for(first)
     assert bs.step_of(page) == 2
@@ -311,28 +311,28 @@ def test_ids_are_unique_and_references_stay_inside_their_figure(site, open_page)
 def test_two_copies_of_one_figure_do_not_interfere(site, open_page):
     page = open_page(site.multi, clock=True)
     first_steps = bs.player_data(page, 0)["scenarios"][0]["steps"]
-    statuses = page.evaluate("() => Array.from(document.querySelectorAll('.md-status')).map(s => s.id || '')")
+    statuses = page.evaluate("() => Array.from(document.querySelectorAll('.mech-status')).map(s => s.id || '')")
     assert len(statuses) == 3
     page.keyboard.press("Tab")  # into copy 1 ...
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")  # ... and out of it into copy 2: only these two stop
-    assert bs.active_tag(page) == "1/md-play"
+    assert bs.active_tag(page) == "1/mech-play"
     assert [bs.state(page, i)["label"] for i in range(3)] == [bs.PLAY_LABEL, bs.PLAY_LABEL, bs.PAUSE_LABEL]
-    click(page, ".md-play", 0)  # copy 1 plays again; copy 2 stays paused
+    click(page, ".mech-play", 0)  # copy 1 plays again; copy 2 stays paused
     assert [bs.state(page, i)["label"] for i in range(3)] == [bs.PAUSE_LABEL, bs.PLAY_LABEL, bs.PAUSE_LABEL]
     assert [bs.state(page, i)["live"] for i in range(3)] == ["off", "polite", "off"]
     page.clock.run_for(first_steps[0]["duration"])
     assert [bs.step_of(page, i) for i in range(2)] == [2, 1]
-    click(page, ".md-next", 1)
-    click(page, ".md-next", 1)
+    click(page, ".mech-next", 1)
+    click(page, ".mech-next", 1)
     assert [bs.step_of(page, i) for i in range(2)] == [2, 3]
     texts = [bs.state(page, i)["status"] for i in range(2)]
     assert texts[0].startswith("Step 2 of") and texts[1].startswith("Step 3 of"), texts
     assert [bs.state(page, i)["svgPaused"] for i in range(2)] == [False, True]
-    click(page, ".md-play", 0)
-    click(page, ".md-play", 1)
+    click(page, ".mech-play", 0)
+    click(page, ".mech-play", 1)
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PLAY_LABEL, bs.PAUSE_LABEL]
     assert [bs.state(page, i)["svgPaused"] for i in range(2)] == [True, False]
 
@@ -343,11 +343,11 @@ def test_the_shown_scenario_is_titled_above_its_drawing(site, open_page):
     page = open_page(site.page("relay"), clock=True, viewport=(360, 900))
 
     def titles():
-        return page.evaluate("""() => Array.from(document.querySelectorAll('[data-md-figure] .md-scene-title'))
+        return page.evaluate("""() => Array.from(document.querySelectorAll('[data-mech-figure] .mech-scene-title'))
           .map(t => t.getClientRects().length ? t.innerText : null)""")
 
     spec = site.specs["relay"]
     names = [scenario["title"] for scenario in spec["scenarios"]]
     assert titles() == [names[0], None]
-    page.select_option("[data-md-figure] .md-scenario", "1")
+    page.select_option("[data-mech-figure] .mech-scenario", "1")
     assert titles() == [None, names[1]]

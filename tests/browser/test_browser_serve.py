@@ -26,9 +26,9 @@ def test_the_preview_reloads_itself_and_shows_findings(browser, check_axe, tmp_p
             page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: problems.append(str(e)))
             page.goto(server.url + "preview/tiny")
-            title = page.locator(".md-root svg > title").first
+            title = page.locator(".mech-root svg > title").first
             assert title.text_content(timeout=10000) == "First title"
-            page.wait_for_selector(".md-controls:not([hidden])")  # the player ran, under the preview's policy
+            page.wait_for_selector(".mech-controls:not([hidden])")  # the player ran, under the preview's policy
             check_axe(page, "the preview of a figure")
             page.evaluate("window.mdMarker = 1")  # gone once the page reloads
 
@@ -39,9 +39,9 @@ def test_the_preview_reloads_itself_and_shows_findings(browser, check_axe, tmp_p
             data = minimal_spec()
             data["scenarios"][0]["steps"][0]["active"] = ["a9"]
             spec.write_text(json.dumps(data, indent=2), "utf-8")
-            page.wait_for_selector(".md-serve-findings li", timeout=10000)
-            assert "[unknown-target]" in page.inner_text(".md-serve-findings")
-            assert page.locator(".md-root").count() == 0
+            page.wait_for_selector(".mech-serve-findings li", timeout=10000)
+            assert "[unknown-target]" in page.inner_text(".mech-serve-findings")
+            assert page.locator(".mech-root").count() == 0
             check_axe(page, "the preview's findings page")
             page.goto(server.url)
             check_axe(page, "the preview's index page")

@@ -45,6 +45,6 @@ def test_pages_load_offline_without_errors(site, open_page):
         page = open_page(path)
         assert page.opened.errors == [], (path.name, page.opened.errors)
         assert page.opened.requests == [], (path.name, page.opened.requests)
-        ready = page.evaluate("Array.from(document.querySelectorAll('[data-md-figure]'))"
-                              ".map(r => r.hasAttribute('data-md-ready') && !r.querySelector('.md-controls').hidden)")
+        ready = page.evaluate("Array.from(document.querySelectorAll('[data-mech-figure]'))"
+                              ".map(r => r.hasAttribute('data-mech-ready') && !r.querySelector('.mech-controls').hidden)")
         assert ready and all(ready), (path.name, ready)

@@ -13,23 +13,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 RESTYLED = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>A restyled figure</title>
 <style>:root{{color-scheme:light}}
-.md-root, .md-root svg {{--md-ui-accent:#6b2d86; --md-ui-radius:0px; --md-ui-max-width:40rem;
-  --md-active-fill:#6b2d86; --md-active-stroke:#6b2d86; --md-bg:#fffaf0; --md-font:serif}}</style></head>
+.mech-root, .mech-root svg {{--mech-ui-accent:#6b2d86; --mech-ui-radius:0px; --mech-ui-max-width:40rem;
+  --mech-active-fill:#6b2d86; --mech-active-stroke:#6b2d86; --mech-bg:#fffaf0; --mech-font:serif}}</style></head>
 <body><main><h1>Restyled</h1>{fragment}</main></body></html>
 """
 
 STYLE_JS = """() => {
-  const root = document.querySelector('.md-root');
+  const root = document.querySelector('.mech-root');
   const svg = root.querySelector('svg');
   const prefix = svg.getAttribute('class').split(' ')[0];
   return {
-    play: getComputedStyle(root.querySelector('.md-play')).borderTopColor,
+    play: getComputedStyle(root.querySelector('.mech-play')).borderTopColor,
     radius: getComputedStyle(root).borderTopLeftRadius,
     maxWidth: getComputedStyle(root).maxWidth,
     background: getComputedStyle(svg.querySelector('.' + prefix + '-bg')).fill,
     font: getComputedStyle(svg).fontFamily,
-    activeFill: getComputedStyle(svg).getPropertyValue('--md-active-fill').trim(),
-    text: getComputedStyle(svg).getPropertyValue('--md-text').trim(),
+    activeFill: getComputedStyle(svg).getPropertyValue('--mech-active-fill').trim(),
+    text: getComputedStyle(svg).getPropertyValue('--mech-text').trim(),
   };
 }"""
 

@@ -16,7 +16,7 @@ WATCH_STATUS_JS = r"""
 () => {
   window.__statusChanges = 0;
   new MutationObserver(records => { window.__statusChanges += records.length; })
-    .observe(document.querySelector(".md-status"), {childList: true, characterData: true, subtree: true});
+    .observe(document.querySelector(".mech-status"), {childList: true, characterData: true, subtree: true});
 }
 """
 
@@ -25,7 +25,7 @@ def focus_tabs(page, figure: int = 0) -> dict:
     """Tab (the keyboard) into figure ``figure``'s tablist; returns the player's state."""
     for _ in range(12):
         page.keyboard.press("Tab")
-        if bs.active_tag(page) == f"{figure}/md-tab":
+        if bs.active_tag(page) == f"{figure}/mech-tab":
             return bs.state(page, figure)
     raise AssertionError("the tablist has no tab stop")
 
@@ -33,7 +33,7 @@ def focus_tabs(page, figure: int = 0) -> dict:
 def key(page, name: str, figure: int = 0) -> dict:
     page.keyboard.press(name)
     s = bs.state(page, figure)
-    assert bs.active_tag(page) == f"{figure}/md-tab", name
+    assert bs.active_tag(page) == f"{figure}/mech-tab", name
     assert s["focusedTab"] == bs.step_of(page, figure) - 1 and s["tabStops"] == [s["focusedTab"]], s
     return s
 
@@ -77,7 +77,7 @@ def test_a_tab_click_shows_its_step_and_stops_the_rotation(site, open_page):
     assert (bs.step_of(page), s["label"], s["live"], s["tabStops"]) == (3, bs.PLAY_LABEL, "polite", [2]), s
     page.clock.run_for(60_000)
     assert bs.step_of(page) == 3
-    bs.figures(page).nth(0).locator(".md-scenario").select_option("1")  # the other scenario's tabs
+    bs.figures(page).nth(0).locator(".mech-scenario").select_option("1")  # the other scenario's tabs
     s = bs.state(page)
     assert (s["position"], s["tablists"], s["tabStops"]) == ("Step 1 of 2", 1, [0]), s
 
@@ -90,7 +90,7 @@ def test_the_live_region_is_silent_while_rotating_and_speaks_once_per_step_chose
         s = bs.state(page)
         assert (bs.step_of(page), s["live"]) == (number, "off"), s
     assert page.evaluate("window.__statusChanges") == 3
-    bs.figures(page).nth(0).locator(".md-next").dispatch_event("click")
+    bs.figures(page).nth(0).locator(".mech-next").dispatch_event("click")
     assert bs.state(page)["live"] == "polite" and page.evaluate("window.__statusChanges") == 4
 
 
@@ -100,10 +100,10 @@ def test_the_position_is_shown_once(site, open_page, slug):
     page = open_page(site.page(slug), clock=True)
     position = bs.say(spec, "stepOf", n="1", total="3", title="")
     facts = bs.figures(page).nth(0).evaluate("""root => {
-      const status = root.querySelector(".md-status").getBoundingClientRect();
-      const shown = Array.from(root.querySelectorAll("[data-md-current] text"))
+      const status = root.querySelector(".mech-status").getBoundingClientRect();
+      const shown = Array.from(root.querySelectorAll("[data-mech-current] text"))
         .filter(t => t.getClientRects().length && getComputedStyle(t).visibility === "visible").map(t => t.textContent);
-      const html = Array.from(root.querySelectorAll(".md-controls, figcaption, .md-scene-title")).map(e => e.innerText);
+      const html = Array.from(root.querySelectorAll(".mech-controls, figcaption, .mech-scene-title")).map(e => e.innerText);
       return {html: html.join(" "), svg: shown, status: [status.width, status.height]};
     }""")
     assert position not in bs.unisolated(facts["html"]), facts  # the HTML shows no position (the status is hidden) ...
@@ -116,7 +116,7 @@ def test_the_position_is_shown_once(site, open_page, slug):
 @pytest.mark.parametrize("slug", list(bs.LANGUAGES))
 def test_play_and_pause_keep_one_size_in_every_language(site, open_page, slug, width):
     page = open_page(site.page(slug), viewport=(width, 800), clock=True)
-    button = page.locator(".md-play").first
+    button = page.locator(".mech-play").first
     before = button.bounding_box()
     button.dispatch_event("click")
     assert bs.state(page)["label"] == bs.say(site.specs[slug], "playName")
@@ -172,8 +172,8 @@ def test_a_right_to_left_line_keeps_author_text_apart_from_the_tool_words(site, 
     assert min(c[1] for c in author) >= max(c[2] for c in tool) - 0.5, chars  # ... right of the Arabic words
     # The transcript's line: the step title (a <bdi>) first, so rightmost, then the tool's duration.
     page = open_page(site.page("lang-ar"))
-    title, duration = page.evaluate("""() => { const p = document.querySelector(".md-step-title");
-      return [p.querySelector("bdi"), p.querySelector(".md-duration")].map(e => {
+    title, duration = page.evaluate("""() => { const p = document.querySelector(".mech-step-title");
+      return [p.querySelector("bdi"), p.querySelector(".mech-duration")].map(e => {
         const r = e.getBoundingClientRect(); return [r.left, r.right]; }); }""")
     assert title[0] >= duration[1], (title, duration)
 
@@ -195,6 +195,6 @@ def test_seven_steps_fit_one_row_of_a_360_px_phone_and_the_scenario_menu_its_own
     facts = page.evaluate(TAB_ROWS_JS)
     assert facts == {"count": 7, "rows": 1, "widths": 1, "least": facts["least"]} and facts["least"] >= 44, facts
     page = open_page(site.page("web-worker"), viewport=(360, 800), clock=True)
-    label, menu = page.evaluate("""() => [document.querySelector('.md-choice').getBoundingClientRect().toJSON(),
-                                          document.querySelector('.md-scenario').getBoundingClientRect().toJSON()]""")
+    label, menu = page.evaluate("""() => [document.querySelector('.mech-choice').getBoundingClientRect().toJSON(),
+                                          document.querySelector('.mech-scenario').getBoundingClientRect().toJSON()]""")
     assert menu["top"] >= label["top"] + 10 and menu["width"] >= 300, (label, menu)  # the row is 324 px

@@ -76,12 +76,12 @@ def clocked_page(site, slug: str) -> str:
 def open_in(driver, url: str):
     driver.get(url)
     driver.execute_script("window.scrollTo(0, 0)")
-    assert driver.execute_script("return document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length") == 0
+    assert driver.execute_script("return document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length") == 0
     return driver
 
 
 def state(driver) -> dict:
-    return driver.execute_script(f"return ({bs.STATE_JS})(document.querySelector('[data-md-figure]'))")
+    return driver.execute_script(f"return ({bs.STATE_JS})(document.querySelector('[data-mech-figure]'))")
 
 
 def step_of(driver) -> int:
@@ -95,7 +95,7 @@ def step_of(driver) -> int:
 
 
 def driver_steps(driver, scenario: int) -> list[dict]:
-    return driver.execute_script("return JSON.parse(document.querySelector('script.md-data').textContent)"
+    return driver.execute_script("return JSON.parse(document.querySelector('script.mech-data').textContent)"
                                  ".scenarios[arguments[0]].steps", scenario)
 
 
@@ -112,7 +112,7 @@ def test_webkit_steps_change_exactly_at_the_timeline_boundaries(site, webkit, sl
     driver = open_in(webkit, clocked_page(site, slug))
     for index in range(len(site.specs[slug]["scenarios"])):
         if index:
-            driver.execute_script("const s = document.querySelector('.md-scenario'); s.value = arguments[0];"
+            driver.execute_script("const s = document.querySelector('.mech-scenario'); s.value = arguments[0];"
                                   "s.dispatchEvent(new Event('change'));", str(index))
         assert state(driver)["scenes"] == [index]
         steps = driver_steps(driver, index)
@@ -156,7 +156,7 @@ def test_webkit_tablist_keys_follow_the_direction(site, webkit, slug, forward):
 
 def test_webkit_play_pause_keeps_its_size_and_the_live_region_follows(site, webkit):
     driver = open_in(webkit, clocked_page(site, "relay"))
-    button = driver.find_element("css selector", ".md-play")
+    button = driver.find_element("css selector", ".mech-play")
     box = lambda: driver.execute_script(  # noqa: E731
         "const r = arguments[0].getBoundingClientRect(); return [r.x, r.width, r.height];", button)
     before = box()
@@ -172,7 +172,7 @@ def test_webkit_play_pause_keeps_its_size_and_the_live_region_follows(site, webk
     assert state(driver)["label"] == bs.PAUSE_LABEL and box() == before
     run_for(driver, 1000)
     assert step_of(driver) == 2
-    driver.execute_script("document.querySelector('.md-next').click()")  # a step the reader chose is announced
+    driver.execute_script("document.querySelector('.mech-next').click()")  # a step the reader chose is announced
     s = state(driver)
     assert (step_of(driver), s["live"]) == (3, "polite"), s
     no_errors(driver)
@@ -227,7 +227,7 @@ def test_webkit_eases_highlights_across_each_boundary_and_never_overlaps_step_te
 REDUCED_MOTION_JS = ("return [matchMedia('(prefers-reduced-motion: reduce)').matches,"
                      " matchMedia('(prefers-reduced-motion: no-preference)').matches]")
 
-#: Every animation and transition of the document, named ("CSSAnimation md-…-frame running").
+#: Every animation and transition of the document, named ("CSSAnimation mech-…-frame running").
 ANIMATIONS_JS = ("return document.getAnimations().map(a => [a.constructor.name, a.animationName || a.transitionProperty,"
                  " a.playState].join(' '))")
 
@@ -255,7 +255,7 @@ def test_webkit_reduced_motion_starts_paused_and_says_how_to_play(site, webkit_r
                                   ".map(el => getComputedStyle(el).animationName)")
     has_paths = any(target["kind"] == "path" for target in spec["targets"].values())
     assert set(flows) == ({"none"} if has_paths else set()), flows
-    driver.execute_script("document.querySelector('.md-play').click()")  # the reader may still choose to play
+    driver.execute_script("document.querySelector('.mech-play').click()")  # the reader may still choose to play
     assert state(driver)["label"] == bs.say(spec, "pauseName")
     run_for(driver, driver_steps(driver, 0)[0]["duration"])
     assert step_of(driver) == 2
@@ -311,5 +311,5 @@ def test_webkit_chooses_each_figures_layout_by_its_own_width(site, webkit):
     assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
     assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
     assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
-    waiting = webkit.execute_script("return document.querySelectorAll('[data-md-figure]:not([data-md-ready])').length")
+    waiting = webkit.execute_script("return document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length")
     assert waiting == 0  # both players started

@@ -29,9 +29,9 @@ ALL = bs.mechanism_slugs() + list(bs.GENERATED)
 #: and whether the frame scrolls and is a tab stop.
 LAYOUT_JS = r"""
 (root) => {
-  const scene = Array.from(root.querySelectorAll("[data-md-scene]")).find(s => !s.hidden);
-  const boxes = Array.from(scene.querySelectorAll(".md-canvas-inner"));
-  const name = box => Array.from(box.classList).find(c => c !== "md-canvas-inner").replace(/^md-/, "");
+  const scene = Array.from(root.querySelectorAll("[data-mech-scene]")).find(s => !s.hidden);
+  const boxes = Array.from(scene.querySelectorAll(".mech-canvas-inner"));
+  const name = box => Array.from(box.classList).find(c => c !== "mech-canvas-inner").replace(/^mech-/, "");
   const drawn = boxes.filter(b => b.getClientRects().length);
   const svg = drawn.length === 1 ? drawn[0].querySelector("svg") : null;
   let smallest = Infinity, where = "";
@@ -45,7 +45,7 @@ LAYOUT_JS = r"""
       if (size < smallest) { smallest = size; where = text.textContent.slice(0, 30); }
     }
   }
-  const canvas = scene.querySelector("[data-md-canvas]");
+  const canvas = scene.querySelector("[data-mech-canvas]");
   return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
           smallest, where, wideFrom: Number(canvas.dataset.mdWideFrom), column: canvas.clientWidth,
           scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex")};
@@ -84,8 +84,8 @@ def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page)
     the step the reader chose, without a reload: the player keeps both drawings at one step."""
     slug = bs.LEAD
     page = open_page(site.page(slug), viewport=(1280, 800), motion="reduce")
-    page.locator(".md-next").first.click()
-    page.locator(".md-next").first.click()
+    page.locator(".mech-next").first.click()
+    page.locator(".mech-next").first.click()
     facts = layout_facts(page)
     beside = 1280 - facts["column"]  # the page's and the figure's padding, the same from 640 px up
     at = math.ceil(facts["wideFrom"])
@@ -99,12 +99,12 @@ def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page)
 
 def test_play_and_pause_keep_the_button_width(site, open_page):
     page = open_page(site.page(ALL[0]), viewport=(360, 800), clock=True)
-    button = page.locator(".md-play").first
+    button = page.locator(".mech-play").first
     before = button.bounding_box()
     button.click()
     after = button.bounding_box()
     assert (before["width"], before["x"]) == (after["width"], after["x"])
-    rows = page.evaluate("""() => new Set(Array.from(document.querySelectorAll('.md-controls > *'))
+    rows = page.evaluate("""() => new Set(Array.from(document.querySelectorAll('.mech-controls > *'))
         .map(el => Math.round(el.getBoundingClientRect().top))).size""")
     assert rows <= 2  # buttons on one row, the position under them at most
 
@@ -113,7 +113,7 @@ def test_a_transcript_value_that_wraps_sits_under_its_own_label(site, open_page)
     """At 360 px a state value too long for the label's line goes under it, right under it (within 2 px), while
     the next label keeps at least 4 px from it: the value reads as its own label's, not the next one's."""
     page = open_page(site.page("prefill-decode"), viewport=(360, 800))
-    items = page.evaluate("""() => Array.from(document.querySelectorAll('.md-state > div')).map(div => {
+    items = page.evaluate("""() => Array.from(document.querySelectorAll('.mech-state > div')).map(div => {
         const dt = div.querySelector('dt').getBoundingClientRect(), dd = div.querySelector('dd').getBoundingClientRect();
         return {wrapped: dd.top >= dt.bottom - 1, under: dd.top - dt.bottom, top: dt.top, bottom: dd.bottom};
     })""")
@@ -130,13 +130,13 @@ def test_eight_step_tabs_take_two_even_rows_on_a_phone(site, open_page):
     now the tabs take two rows of four, and at 1280 px one row."""
     for width, expected in ((360, [4, 4]), (1280, [8])):
         page = open_page(site.page("batching"), viewport=(width, 800))
-        tops = page.evaluate("""() => Array.from(document.querySelectorAll('.md-tabs:not([hidden]) .md-tab'))
+        tops = page.evaluate("""() => Array.from(document.querySelectorAll('.mech-tabs:not([hidden]) .mech-tab'))
             .map(tab => Math.round(tab.getBoundingClientRect().top))""")
         assert [tops.count(top) for top in sorted(set(tops))] == expected, (width, tops)
 
 
 #: A page style that keeps the wide layout at every width, as a browser without container queries does.
-WIDE_ONLY = ".md-canvas-inner.md-wide{display:block!important}.md-canvas-inner.md-narrow{display:none!important}"
+WIDE_ONLY = ".mech-canvas-inner.mech-wide{display:block!important}.mech-canvas-inner.mech-narrow{display:none!important}"
 
 
 def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, open_page):
@@ -150,14 +150,14 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
     assert layout_facts(page)["tabindex"] == "0"
     steps = len(site.specs[slug]["scenarios"][0]["steps"])
     for step in range(2, steps + 1):
-        page.locator(".md-next").first.click()
+        page.locator(".mech-next").first.click()
         seen = bs.figures(page).nth(0).evaluate("""root => {
-          const canvas = root.querySelector("[data-md-canvas]");
+          const canvas = root.querySelector("[data-mech-canvas]");
           const view = canvas.getBoundingClientRect();
-          const shown = root.querySelector("[data-md-scene]:not([hidden]) [data-md-current]");
+          const shown = root.querySelector("[data-mech-scene]:not([hidden]) [data-mech-current]");
           const step = shown ? shown.dataset.mdFrame : "";
-          const boxes = Array.from(root.querySelectorAll(`[data-md-steps~="${step}"] rect`))
-            .filter(r => r.closest("[data-md-scene]:not([hidden])") && r.getClientRects().length)
+          const boxes = Array.from(root.querySelectorAll(`[data-mech-steps~="${step}"] rect`))
+            .filter(r => r.closest("[data-mech-scene]:not([hidden])") && r.getClientRects().length)
             .map(r => r.getBoundingClientRect());
           return {scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
                   inside: boxes.every(b => b.left >= view.left - 1 && b.right <= view.right + 1), count: boxes.length};
@@ -170,7 +170,7 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
 TEXT_OUTSIDE_JS = r"""
 () => {
   const out = [];
-  for (const svg of document.querySelectorAll(".md-canvas-inner svg")) {
+  for (const svg of document.querySelectorAll(".mech-canvas-inner svg")) {
     if (!svg.getClientRects().length) continue;
     const box = svg.getBoundingClientRect();
     for (const text of svg.querySelectorAll("text")) {
@@ -179,7 +179,7 @@ TEXT_OUTSIDE_JS = r"""
       if (r.left < box.left - 1 || r.right > box.right + 1) out.push([text.textContent.slice(0, 30), r.left - box.left]);
     }
   }
-  return [getComputedStyle(document.querySelector(".md-canvas-inner svg")).direction, out];
+  return [getComputedStyle(document.querySelector(".mech-canvas-inner svg")).direction, out];
 }"""
 
 
@@ -189,10 +189,10 @@ def test_a_right_to_left_page_draws_its_figure_left_to_right(site, open_page, wi
     would run every start-anchored text leftwards out of its box, in both layouts; its right-to-left panel
     heading keeps its own direction attribute."""
     page = open_page(site.page("lang-ar"), viewport=(width, 800))
-    assert page.evaluate("() => document.querySelector('.md-root').closest('[dir]').dir") == "rtl"
+    assert page.evaluate("() => document.querySelector('.mech-root').closest('[dir]').dir") == "rtl"
     direction, outside = page.evaluate(TEXT_OUTSIDE_JS)
     assert direction == "ltr" and outside == [], outside
-    headings = page.evaluate("() => Array.from(document.querySelectorAll('.md-canvas-inner svg text[direction=rtl]'))"
+    headings = page.evaluate("() => Array.from(document.querySelectorAll('.mech-canvas-inner svg text[direction=rtl]'))"
                              ".map(t => getComputedStyle(t).direction)")
     assert headings and set(headings) == {"rtl"}, headings
 
@@ -211,7 +211,7 @@ def test_a_figure_in_a_container_that_sizes_to_content_takes_its_narrow_layout(s
     """In an inline-block, a float, a flex item or an absolutely placed box, the figure is as wide as its narrowest
     layout (contain-intrinsic-inline-size), shows that layout at its readable size, and the page does not scroll
     sideways; without it the figure collapsed to its padding and its drawing ran out of it."""
-    fit = float(re.search(r"--md-fit-width:([0-9.]+)px", site.fragment(slug)).group(1))
+    fit = float(re.search(r"--mech-fit-width:([0-9.]+)px", site.fragment(slug)).group(1))
     for name, wrapper in SHRINK_TO_FIT.items():
         path = site.out / f"shrink-{name}-{slug}.html"
         path.write_text(bs.host_page(f"The figure in {name}", [wrapper.format(site.fragment(slug))]), "utf-8")

@@ -12,14 +12,14 @@ from support.specs import MECHANISMS, ROOT
 
 def _table() -> dict[str, tuple[str, str]]:
     section = (ROOT / "README.md").read_text("utf-8").split("### Styling", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `(--md-[a-z-]+)` \| [^|]+ \| `([^`]+)` \| (?:`([^`]+)`|same) \|$", section, re.M)
+    rows = re.findall(r"^\| `(--mech-[a-z-]+)` \| [^|]+ \| `([^`]+)` \| (?:`([^`]+)`|same) \|$", section, re.M)
     return {name: (light, dark or light) for name, light, dark in rows}
 
 
 def _declared() -> set[str]:
     files = render_spec(MECHANISMS / "prefill-decode.mechanism.json", source_root=ROOT).files
     css = files["prefill-decode.fragment.html"].decode("utf-8")
-    return set(re.findall(r"[{;](--md-[a-z-]+):", css))
+    return set(re.findall(r"[{;](--mech-[a-z-]+):", css))
 
 
 def test_every_declared_custom_property_is_documented_with_its_defaults():
@@ -29,7 +29,7 @@ def test_every_declared_custom_property_is_documented_with_its_defaults():
     for name, light in theme.LIGHT.custom_properties():
         dark = dict(theme.DARK.custom_properties())[name]
         assert table[name] == (light, dark), name
-    assert table["--md-font"] == (theme.FONT_FAMILY, theme.FONT_FAMILY)
+    assert table["--mech-font"] == (theme.FONT_FAMILY, theme.FONT_FAMILY)
     for name, value in theme.UI_SIZES:
         assert table[name] == (value, value)
-    assert {"--md-ui-accent", "--md-ui-focus", "--md-ui-bg"} <= set(table)
+    assert {"--mech-ui-accent", "--mech-ui-focus", "--mech-ui-bg"} <= set(table)

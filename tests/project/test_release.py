@@ -94,7 +94,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
         port = int(re.search(r"at http://127\.0\.0\.1:(\d+)/", server.stdout.readline()).group(1))
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/preview/prefill-decode", timeout=30) as answer:
             preview = answer.read().decode("utf-8")
-        assert "/__mechdiagram/reload.js" in preview and 'class="md-root"' in preview
+        assert "/__mechdiagram/reload.js" in preview and 'class="mech-root"' in preview
     finally:
         server.send_signal(signal.SIGINT)
         server.communicate(timeout=30)

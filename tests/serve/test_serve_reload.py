@@ -23,7 +23,7 @@ def generation_of(page: str) -> int:
 
 
 def index_links(server) -> list[str]:
-    table = parse_html(request(server.port, "/").text).find("table", cls="md-serve-specs")
+    table = parse_html(request(server.port, "/").text).find("table", cls="mech-serve-specs")
     return [a.attrs["href"] for a in table.find_all("a")]
 
 
@@ -78,18 +78,18 @@ def test_an_invalid_spec_shows_its_findings_in_place_of_the_figure(served, site)
     page = request(served.port, "/preview/tiny")
     assert page.status == 200
     document = parse_html(page.text)
-    findings = [li.words() for li in document.find("ul", cls="md-serve-findings").find_all("li")]
+    findings = [li.words() for li in document.find("ul", cls="mech-serve-findings").find_all("li")]
     assert any(f"tiny.mechanism.json:{line}:{column}" in item and "/scenarios/0/steps/1/active/1" in item
                and "[unknown-target]" in item for item in findings), findings
     assert "<img src=x" not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
-    assert document.find_all(cls="md-root") == []  # no figure
+    assert document.find_all(cls="mech-root") == []  # no figure
     assert request(served.port, "/tiny.html").status == 404  # no stale figure beside the findings
     assert served.events[-1].changed and served.events[-1].snapshot.specs[0].failed
 
     (site / "tiny.mechanism.json").write_text(spec_with_title("Fixed"), "utf-8")
     wait_for(lambda: request(served.port, "/tiny.html").status == 200 or None, what="the fixed figure")
     fixed = request(served.port, "/preview/tiny")
-    assert parse_html(fixed.text).find(cls="md-root").find("svg").find("title").text() == "Fixed"
+    assert parse_html(fixed.text).find(cls="mech-root").find("svg").find("title").text() == "Fixed"
     assert fixed.text.count(request(served.port, "/tiny.fragment.html").text) == 1  # the built fragment, inlined
 
 

@@ -73,7 +73,7 @@ def _templates(tmp_path: Path) -> Path:
     folder = tmp_path / "templates"
     folder.mkdir()
     figure = (PACKAGE_TEMPLATES / "figure.html").read_text("utf-8")
-    marker = '<div class="md-stage">'
+    marker = '<div class="mech-stage">'
     assert marker in figure
     # A site's own markup beside the figure; the title still goes through autoescaping.
     (folder / "figure.html").write_text(
@@ -149,7 +149,7 @@ def test_a_site_template_without_bound_ends_at_its_limit(tmp_path, monkeypatch, 
     assert raised.value.message.startswith(message), raised.value.message
     assert time.monotonic() - started < 30  # not the 60 s and 120 s of the package's limits
     # the package's own templates still render in this process, as before
-    assert render_spec(spec).files["tiny.fragment.html"].startswith(b"<div class=\"md-fragment\">")
+    assert render_spec(spec).files["tiny.fragment.html"].startswith(b"<div class=\"mech-fragment\">")
 
 
 def test_the_child_process_imports_nothing_from_the_working_folder(tmp_path, monkeypatch, write_spec):

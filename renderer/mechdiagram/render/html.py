@@ -126,7 +126,7 @@ def _ui_colours() -> list[tuple[str, str, str]]:
     (:mod:`mechdiagram.render.theme`)."""
     roles = (("bg", "bg"), ("text", "text"), ("muted", "muted"), ("border", "node_stroke"),
              ("accent", "active_stroke"), ("focus", "active_stroke"))
-    return [(f"--md-ui-{role}", getattr(theme.LIGHT, field), getattr(theme.DARK, field)) for role, field in roles]
+    return [(f"--mech-ui-{role}", getattr(theme.LIGHT, field), getattr(theme.DARK, field)) for role, field in roles]
 
 
 def _seconds(ms: int) -> str:
@@ -211,7 +211,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "status_text": words[SOURCE_STATUS_KEY[check.status]] if check.status in SOURCE_STATUS_KEY else check.status,
     } for check in checks]
     context: FigureContext = {
-        "root_id": f"md-{slug}",
+        "root_id": f"mech-{slug}",
         "language": spec.language,
         "direction": direction(spec.language),
         "chrome_language": None if primary(words.language) == primary(spec.language) else words.language,

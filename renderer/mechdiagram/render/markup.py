@@ -179,7 +179,7 @@ class Pieces:
         still takes ``names`` as its ``<title>`` and ``<desc>``."""
         out = [self.start]
         for layer, part in zip(self.layers, self.parts, strict=True):
-            frame, steps = layer.get("data-md-frame"), layer.get("data-md-steps")
+            frame, steps = layer.get("data-mech-frame"), layer.get("data-mech-steps")
             if layer.tag == "defs":
                 continue
             if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):

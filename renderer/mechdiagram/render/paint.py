@@ -6,7 +6,7 @@ highlighted box).  :data:`STYLES` gives each role's paint; a value starting with
 field of :class:`mechdiagram.render.theme.Palette`.  The drawing writes the merged paint of an element's
 roles as presentation attributes, so any SVG renderer (librsvg, resvg, CairoSVG, a browser) draws
 the same colours, fonts and strokes without CSS.  The style sheet of an SVG inlined in HTML
-repeats the colour properties as ``var(--md-…)`` rules, which a browser applies over the
+repeats the colour properties as ``var(--mech-…)`` rules, which a browser applies over the
 attributes (CSS beats presentation attributes), so the page's colour scheme and its overrides
 reach the figure.
 """
@@ -76,7 +76,7 @@ SMALLEST_TEXT = min(float(paint["font-size"]) for paint in STYLES.values() if "f
 
 
 def _custom_property(field: str) -> str:
-    return f"--md-{field.replace('_', '-')}"
+    return f"--mech-{field.replace('_', '-')}"
 
 
 @cache
@@ -91,7 +91,7 @@ def attributes(roles: tuple[str, ...], palette: theme.Palette) -> dict[str, str]
 
 
 def colour_rules() -> list[tuple[str, list[tuple[str, str]]]]:
-    """``[(role, [(property, "--md-…"), …]), …]``: the colour properties of each role as custom
+    """``[(role, [(property, "--mech-…"), …]), …]``: the colour properties of each role as custom
     properties, in :data:`STYLES` order, for the style sheet of an SVG inlined in HTML."""
     rules = []
     for role, paint in STYLES.items():

@@ -31,7 +31,7 @@ DISTRIBUTIONS = ("resvg-py", "pillow")
 INSTALL_HINT = ("install the raster extra: pip install '.[raster]' in a clone of mechdiagram, "
                 "or pip install 'mechdiagram[raster]' from a package index that has it")
 
-_CUSTOM_PROPERTY = re.compile(r"var\((--md-[a-z-]+)\)")
+_CUSTOM_PROPERTY = re.compile(r"var\((--mech-[a-z-]+)\)")
 _KEEP = contextlib.ExitStack()  # keeps the font files extracted for the life of the process (zip installs)
 
 
@@ -72,7 +72,7 @@ def _font_paths() -> list[str]:
 
 
 def flat_colours(svg: str) -> str:
-    """``svg`` with every ``var(--md-…)`` replaced by its light-scheme colour (:data:`mechdiagram.render.theme.LIGHT`):
+    """``svg`` with every ``var(--mech-…)`` replaced by its light-scheme colour (:data:`mechdiagram.render.theme.LIGHT`):
     resvg does not read CSS custom properties.  A drawing that carries its colours as presentation
     attributes passes unchanged."""
     values = dict(theme.LIGHT.custom_properties())

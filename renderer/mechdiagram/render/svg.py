@@ -47,7 +47,7 @@ def fmt(value: float) -> str:
 
 
 def prefix_for(slug: str, scenario_id: str) -> str:
-    """The prefix of every id, class and keyframes name: ``md-`` and 10 hex digits of the SHA-256
+    """The prefix of every id, class and keyframes name: ``mech-`` and 10 hex digits of the SHA-256
     of spec slug and scenario id.
 
     Joining the readable names would be ambiguous (spec ``q`` with scenario
@@ -58,7 +58,7 @@ def prefix_for(slug: str, scenario_id: str) -> str:
     :func:`render_scenario`), so they cannot meet either.
     """
     digest = hashlib.sha256(f"{slug}\0{scenario_id}".encode()).hexdigest()
-    return f"md-{digest[:10]}"
+    return f"mech-{digest[:10]}"
 
 
 class _Drawer:
@@ -151,13 +151,13 @@ class _Drawer:
         """Frame 0, the poster layer (step badges and the panel before the first step), or step
         ``number``'s panel text, hidden until the style sheet or a still shows it."""
         if number == 0:
-            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-md-frame": "0", "aria-hidden": "true"})
+            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-mech-frame": "0", "aria-hidden": "true"})
             for badge in self.layout.badges:
                 leaf.add("rect", self.rect(badge, badge.radius, "badge"))
                 leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
             frame = self.layout.panel.poster
         else:
-            leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-md-frame": str(number),
+            leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-mech-frame": str(number),
                                "aria-hidden": "true", "visibility": "hidden"})
             frame = self.layout.panel.steps[number - 1]
         for item in self.panel_frame(frame):
@@ -167,7 +167,7 @@ class _Drawer:
     def _highlight_group(self, index: int, steps: tuple[int, ...]) -> tuple[list[str], dict[str, str]]:
         """The classes and attributes every layer of highlight ``index`` shares: they show it in ``steps``."""
         classes = ["hl", f"h{index}", *(f"s{k}" for k in steps)]
-        return classes, {"aria-hidden": "true", "data-md-steps": " ".join(map(str, steps)), "visibility": "hidden"}
+        return classes, {"aria-hidden": "true", "data-mech-steps": " ".join(map(str, steps)), "visibility": "hidden"}
 
     def ring(self, index: int, key: str, steps: tuple[int, ...]) -> Leaf:
         """The ring of highlight ``index``, active box ``key``: a layer of its own under the paths, shown with the

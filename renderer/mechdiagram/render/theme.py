@@ -1,7 +1,7 @@
 """Colour schemes of the figure, one per ``prefers-color-scheme``: the one palette of the SVG, the
 player's style sheet and the standalone page; the drawing's font and the HTML figure's sizes.
 
-Each value reaches the output as a CSS custom property (``--md-*`` on the SVG, ``--md-ui-*`` on the
+Each value reaches the output as a CSS custom property (``--mech-*`` on the SVG, ``--mech-ui-*`` on the
 HTML figure) that an embedding page may override; the README's "Styling" lists them.
 
 Pairs are chosen to meet WCAG 2.2 SC 1.4.3 (text at least 4.5:1) and SC 1.4.11
@@ -35,8 +35,8 @@ class Palette(Struct, frozen=True):
     lane_fill: str
 
     def custom_properties(self) -> list[tuple[str, str]]:
-        """``[("--md-bg", "#ffffff"), ...]`` in field order."""
-        return [(f"--md-{name.replace('_', '-')}", value) for name, value in asdict(self).items()]
+        """``[("--mech-bg", "#ffffff"), ...]`` in field order."""
+        return [(f"--mech-{name.replace('_', '-')}", value) for name, value in asdict(self).items()]
 
 
 LIGHT = Palette(
@@ -51,7 +51,7 @@ DARK = Palette(
 )
 
 
-#: The drawing's font stack (``--md-font``).  Boxes are sized with DejaVu Sans Bold's advance widths
+#: The drawing's font stack (``--mech-font``).  Boxes are sized with DejaVu Sans Bold's advance widths
 #: (:mod:`mechdiagram.layout.measure`), so a wider font can overflow them.
 FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
 
@@ -65,5 +65,5 @@ MEASURE = "70ch"
 
 #: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding, the
 #: longest line of its prose.
-UI_SIZES = (("--md-ui-max-width", "80rem"), ("--md-ui-radius", "8px"), ("--md-ui-padding", EDGE_SPACE),
-            ("--md-ui-measure", MEASURE))
+UI_SIZES = (("--mech-ui-max-width", "80rem"), ("--mech-ui-radius", "8px"), ("--mech-ui-padding", EDGE_SPACE),
+            ("--mech-ui-measure", MEASURE))

@@ -63,7 +63,7 @@ def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
     rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
     owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
     links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
-    return {"id": f"md-gallery-{slug}", "title": record["title"], "caption": record["caption"],
+    return {"id": f"mech-gallery-{slug}", "title": record["title"], "caption": record["caption"],
             "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
             "poster_dark": dark if dark in names else None,
             "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}

@@ -1,6 +1,6 @@
 /* mechdiagram step player (WAI-ARIA Authoring Practices tabbed carousel: a rotation control, previous and
    next buttons, and a tablist of steps whose arrow keys follow the figure's direction, Home and End).
-   Finds every element with data-md-figure that is not yet ready, so including this script more than
+   Finds every element with data-mech-figure that is not yet ready, so including this script more than
    once is harmless.  The step windows come from the JSON the build wrote from the same timeline as
    the SVG keyframes, and every word it shows comes from the page (the build's message catalogue):
    this script holds none.  It never re-creates a control: it only changes text and attributes. */
@@ -46,16 +46,16 @@
 
   function Player(root) {
     this.root = root;
-    this.data = JSON.parse(root.querySelector("script.md-data").textContent);
-    this.stage = root.querySelector(".md-stage");
-    this.scenes = Array.prototype.slice.call(root.querySelectorAll("[data-md-scene]"));
+    this.data = JSON.parse(root.querySelector("script.mech-data").textContent);
+    this.stage = root.querySelector(".mech-stage");
+    this.scenes = Array.prototype.slice.call(root.querySelectorAll("[data-mech-scene]"));
     this.words = this.data.words;
     /* The button holds both words in one place and shows one (player.css): its width never changes. */
-    this.playButton = root.querySelector(".md-play");
-    this.canvases = Array.prototype.slice.call(root.querySelectorAll("[data-md-canvas]"));
-    this.tablists = Array.prototype.slice.call(root.querySelectorAll("[data-md-tabs]"));
-    this.status = root.querySelector(".md-status");
-    this.select = root.querySelector(".md-scenario");
+    this.playButton = root.querySelector(".mech-play");
+    this.canvases = Array.prototype.slice.call(root.querySelectorAll("[data-mech-canvas]"));
+    this.tablists = Array.prototype.slice.call(root.querySelectorAll("[data-mech-tabs]"));
+    this.status = root.querySelector(".mech-status");
+    this.select = root.querySelector(".mech-scenario");
     this.scenario = 0;
     this.step = 0;
     this.elapsed = 0;      /* ms already shown of the current step */
@@ -75,7 +75,7 @@
   };
 
   Player.prototype.tabs = function () {
-    return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll(".md-tab"));
+    return Array.prototype.slice.call(this.tablists[this.scenario].querySelectorAll(".mech-tab"));
   };
 
   /* Arrow keys move between steps as the tabs read: mirrored when the figure is right to left. */
@@ -97,12 +97,12 @@
     var self = this;
     this.scenes.forEach(function (scene, index) {
       Array.prototype.forEach.call(scene.querySelectorAll("svg"), function (svg) {
-        svg.setAttribute("data-md-player", "");
+        svg.setAttribute("data-mech-player", "");
       });
       /* Each scene keeps its title above its drawing: the scenario menu, further down, may cut a long one short. */
       scene.hidden = index !== self.scenario;
     });
-    this.root.querySelector(".md-controls").hidden = false;
+    this.root.querySelector(".mech-controls").hidden = false;
     /* A figure wider than its column scrolls in its frame: then the frame takes keyboard focus, so that
        the arrow keys scroll it (WCAG 2.2 SC 2.1.1); a frame that fits is no tab stop. */
     var frames = function () {
@@ -123,7 +123,7 @@
     this.tablists.forEach(function (list, index) {
       list.setAttribute("role", "tablist");
       list.addEventListener("keydown", function (event) { self.onTabKey(event); });
-      Array.prototype.forEach.call(list.querySelectorAll(".md-tab"), function (tab, step) {
+      Array.prototype.forEach.call(list.querySelectorAll(".mech-tab"), function (tab, step) {
         tab.setAttribute("role", "tab");
         tab.addEventListener("click", function () { if (index === self.scenario) { self.go(step, true); } });
       });
@@ -132,8 +132,8 @@
     this.playButton.addEventListener("click", function () {
       if (self.playing) { self.pause(); } else { self.play(); }
     });
-    this.root.querySelector(".md-prev").addEventListener("click", function () { self.go(self.step - 1, true); });
-    this.root.querySelector(".md-next").addEventListener("click", function () { self.go(self.step + 1, true); });
+    this.root.querySelector(".mech-prev").addEventListener("click", function () { self.go(self.step - 1, true); });
+    this.root.querySelector(".mech-next").addEventListener("click", function () { self.go(self.step + 1, true); });
     if (this.select) {
       this.select.addEventListener("change", function () { self.choose(Number(self.select.value)); });
     }
@@ -149,7 +149,7 @@
       if (event.target === self.playButton && !focusVisible(event.target)) { return; }
       self.pause();
     });
-    var figure = this.root.querySelector(".md-figure");
+    var figure = this.root.querySelector(".mech-figure");
     var rest = null;
     figure.addEventListener("pointerenter", function (event) {
       if (event.pointerType !== "mouse") { return; }
@@ -172,10 +172,10 @@
   Player.prototype.show = function () {
     var self = this;
     this.svgs().forEach(function (svg) {
-      var current = svg.querySelector("[data-md-current]");
-      if (current) { current.removeAttribute("data-md-current"); }
-      var frame = svg.querySelector("[data-md-frame='" + (self.step + 1) + "']");
-      if (frame) { frame.setAttribute("data-md-current", ""); self.reveal(frame); }
+      var current = svg.querySelector("[data-mech-current]");
+      if (current) { current.removeAttribute("data-mech-current"); }
+      var frame = svg.querySelector("[data-mech-frame='" + (self.step + 1) + "']");
+      if (frame) { frame.setAttribute("data-mech-current", ""); self.reveal(frame); }
     });
     var selected = this.step;
     this.tabs().forEach(function (tab, index) {
@@ -188,10 +188,10 @@
   /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view (of the drawing
      shown: the hidden layout's boxes have no place on the page). */
   Player.prototype.reveal = function (frame) {
-    var canvas = this.scenes[this.scenario].querySelector("[data-md-canvas]");
-    var step = frame.getAttribute("data-md-frame");
+    var canvas = this.scenes[this.scenario].querySelector("[data-mech-canvas]");
+    var step = frame.getAttribute("data-mech-frame");
     var svg = frame.ownerSVGElement;
-    var boxes = svg.querySelectorAll("[data-md-steps~='" + step + "'] rect");
+    var boxes = svg.querySelectorAll("[data-mech-steps~='" + step + "'] rect");
     if (!canvas || !boxes.length || !svg.getClientRects().length || canvas.scrollWidth <= canvas.clientWidth + 1) {
       return;
     }
@@ -226,10 +226,10 @@
 
   /* Play/Pause shows and names what pressing it does: "Pause animation" while playing, else "Play animation". */
   Player.prototype.showPlaying = function (playing) {
-    if (playing) { this.playButton.setAttribute("data-md-playing", ""); }
-    else { this.playButton.removeAttribute("data-md-playing"); }
-    var pauseName = this.playButton.querySelector(".md-long .md-when-playing");
-    var playName = this.playButton.querySelector(".md-long .md-when-paused");
+    if (playing) { this.playButton.setAttribute("data-mech-playing", ""); }
+    else { this.playButton.removeAttribute("data-mech-playing"); }
+    var pauseName = this.playButton.querySelector(".mech-long .mech-when-playing");
+    var playName = this.playButton.querySelector(".mech-long .mech-when-paused");
     (playing ? playName : pauseName).setAttribute("aria-hidden", "true");
     (playing ? pauseName : playName).removeAttribute("aria-hidden");
   };
@@ -238,7 +238,7 @@
     this.playing = true;
     this.status.setAttribute("aria-live", "off");
     this.showPlaying(true);
-    this.svgs().forEach(function (svg) { svg.removeAttribute("data-md-paused"); });
+    this.svgs().forEach(function (svg) { svg.removeAttribute("data-mech-paused"); });
     this.schedule();
   };
 
@@ -251,7 +251,7 @@
     this.playing = false;
     this.status.setAttribute("aria-live", "polite");
     this.showPlaying(false);
-    this.svgs().forEach(function (svg) { svg.setAttribute("data-md-paused", ""); });
+    this.svgs().forEach(function (svg) { svg.setAttribute("data-mech-paused", ""); });
   };
 
   Player.prototype.go = function (step, byUser) {
@@ -266,7 +266,7 @@
   Player.prototype.choose = function (index) {
     var wasPlaying = this.playing;
     if (wasPlaying) { this.pause(); }
-    this.svgs().forEach(function (svg) { svg.removeAttribute("data-md-paused"); });
+    this.svgs().forEach(function (svg) { svg.removeAttribute("data-mech-paused"); });
     this.scenes[this.scenario].hidden = true;
     this.tablists[this.scenario].hidden = true;
     this.scenario = index;
@@ -280,8 +280,8 @@
   };
 
   function init() {
-    Array.prototype.slice.call(document.querySelectorAll("[data-md-figure]:not([data-md-ready])")).forEach(function (root) {
-      root.setAttribute("data-md-ready", "");
+    Array.prototype.slice.call(document.querySelectorAll("[data-mech-figure]:not([data-mech-ready])")).forEach(function (root) {
+      root.setAttribute("data-mech-ready", "");
       uniquifyIds(root);
       new Player(root).start();
     });

@@ -30,7 +30,7 @@ def ptitles(svg: str) -> list[str]:
     root = ElementTree.fromstring(svg.split("?>", 1)[-1])
     titles = []
     for frame in root.iter(f"{SVG}g"):
-        if "data-md-frame" not in frame.attrib:
+        if "data-mech-frame" not in frame.attrib:
             continue
         (heading,) = [t for t in frame.iter(f"{SVG}text") if t.get("class", "").endswith("-ptitle")]
         titles.append("".join(heading.itertext()))
@@ -40,19 +40,19 @@ def ptitles(svg: str) -> list[str]:
 def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
     files = render(arabic_spec(), "ar")
     root = parse_html(files["ar.html"].decode("utf-8"))
-    figure = root.find("div", "md-root")
+    figure = root.find("div", "mech-root")
     assert (figure.attrs["lang"], figure.attrs["dir"]) == ("ar", "rtl")
-    controls = figure.find("div", "md-controls")
+    controls = figure.find("div", "mech-controls")
     assert "lang" not in controls.attrs and controls.attrs["aria-label"] == AR["controls"]
     assert [b.heard() for b in controls.find_all("button")][:3] == [AR["pauseName"], AR["previousName"], AR["nextName"]]
-    tabs = controls.find_all("button", "md-tab")
+    tabs = controls.find_all("button", "mech-tab")
     assert tabs[0].attrs["aria-label"] == AR["stepTab"].replace("{n}", "1").replace("{title}", f"{FSI}Prefill 1{PDI}")
     assert [h.words() for h in root.find_all("h2")] == [AR["transcript"], AR["limitations"]]
     # the transcript's step title is a <bdi>, apart from the tool's duration after it
-    first = root.find("p", "md-step-title")
+    first = root.find("p", "mech-step-title")
     assert first.find("bdi").words() == "Prefill 1"
-    assert first.find("span", "md-duration").words() == AR["duration"].replace("{seconds}", "1")
-    data = json.loads(root.find("script", "md-data").text())
+    assert first.find("span", "mech-duration").words() == AR["duration"].replace("{seconds}", "1")
+    data = json.loads(root.find("script", "mech-data").text())
     assert data["words"] == {"reducedMotion": AR["reducedMotion"]}
     assert data["scenarios"][0]["steps"][0]["announcement"].startswith(
         AR["stepOf"].replace("{n}", "1").replace("{total}", "2").replace("{title}", f"{FSI}Prefill 1{PDI}"))
@@ -83,9 +83,9 @@ def test_the_specs_messages_replace_the_catalogues_words_everywhere():
     files = render(data, "tiny")
     root = parse_html(files["tiny.html"].decode("utf-8"))
     assert root.find("h2").words() == "Walkthrough"
-    assert root.find("button", "md-play").heard() == "Pause the figure"
-    assert root.find("button", "md-prev").heard() == "Previous step"  # not overridden: the catalogue's
-    steps = json.loads(root.find("script", "md-data").text())["scenarios"][0]["steps"]
+    assert root.find("button", "mech-play").heard() == "Pause the figure"
+    assert root.find("button", "mech-prev").heard() == "Previous step"  # not overridden: the catalogue's
+    steps = json.loads(root.find("script", "mech-data").text())["scenarios"][0]["steps"]
     assert steps[1]["announcement"].startswith(f"Stage 2/2 — {FSI}{data['scenarios'][0]['steps'][1]['title']}{PDI}.")
     titles = ptitles(files["tiny.main.svg"].decode("utf-8"))
     assert titles[0] == f"{FSI}{data['scenarios'][0]['title']}{PDI}, at rest"

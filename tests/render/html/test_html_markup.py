@@ -60,7 +60,7 @@ def test_source_path_is_text_too(hostile_outputs):
 
 
 #: The figure width at which the layouts switch, in the style sheet: a number the drawing's width decides.
-BREAKPOINT = re.compile(r'(?<=\(width < )[0-9]+(?:\.[0-9])?(?=px\))|(?<=\[data-md-wide-from=")[0-9]+(?:\.[0-9])?(?="\])')
+BREAKPOINT = re.compile(r'(?<=\(width < )[0-9]+(?:\.[0-9])?(?=px\))|(?<=\[data-mech-wide-from=")[0-9]+(?:\.[0-9])?(?="\])')
 
 
 def test_player_and_style_are_unchanged_by_author_text(hostile_outputs):

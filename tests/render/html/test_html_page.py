@@ -32,11 +32,11 @@ def test_figure_has_caption_and_inline_svg(document):
     assert len(captions) == 1 and captions[0].text() == spec["caption"]
     assert captions[0].parent is figure
     # one canvas holding the drawing twice: the wide layout, then the narrow one (one column of boxes)
-    canvas = figure.find(attrs={"data-md-canvas": None})
-    assert [[c for c in box.classes if c != "md-canvas-inner"] for box in canvas.children] == [["md-wide"],
-                                                                                               ["md-narrow"]]
+    canvas = figure.find(attrs={"data-mech-canvas": None})
+    assert [[c for c in box.classes if c != "mech-canvas-inner"] for box in canvas.children] == [["mech-wide"],
+                                                                                               ["mech-narrow"]]
     svgs = figure.find_all("svg")
-    assert [svg.parent.classes for svg in svgs] == [["md-canvas-inner", "md-wide"], ["md-canvas-inner", "md-narrow"]]
+    assert [svg.parent.classes for svg in svgs] == [["mech-canvas-inner", "mech-wide"], ["mech-canvas-inner", "mech-narrow"]]
     for svg in svgs:
         assert svg.attrs["role"] == "img"
         assert svg.find("title").text() == spec["title"]
@@ -68,49 +68,49 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     and scrolls in its frame rather than give way to the phone's column."""
     from mechdiagram.render.html import WIDE_SCROLLS_FROM, wide_from
 
-    wide = document.find("div", "md-wide").find("svg")
+    wide = document.find("div", "mech-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
-    canvas = document.find(attrs={"data-md-canvas": None})
-    at = canvas.attrs["data-md-wide-from"]
+    canvas = document.find(attrs={"data-mech-canvas": None})
+    at = canvas.attrs["data-mech-wide-from"]
     readable = float(wide.parent.attrs["style"].split("min-width:")[1].split("px")[0])
     assert width * 12 / 13 <= readable < width * 12 / 13 + 0.1
     assert float(at) == min(readable, WIDE_SCROLLS_FROM)
     assert wide_from(500) == pytest.approx(500 * 12 / 13, abs=0.1) and wide_from(2000) == WIDE_SCROLLS_FROM
     css = "".join(raw_text(document, "style"))
-    assert (f'@container md-figure (width < {at}px){{[data-md-wide-from="{at}"]>.md-wide{{display:none}}'
-            f'[data-md-wide-from="{at}"]>.md-narrow{{display:block}}}}') in css
-    assert ".md-canvas-inner.md-narrow{display:none}" in css  # without container queries: the wide one
+    assert (f'@container mech-figure (width < {at}px){{[data-mech-wide-from="{at}"]>.mech-wide{{display:none}}'
+            f'[data-mech-wide-from="{at}"]>.mech-narrow{{display:block}}}}') in css
+    assert ".mech-canvas-inner.mech-narrow{display:none}" in css  # without container queries: the wide one
 
 
 def test_controls_buttons_and_tabs(document):
-    controls = document.find("div", "md-controls")
-    buttons = [b for b in controls.find_all("button") if "md-tab" not in b.classes]
+    controls = document.find("div", "mech-controls")
+    buttons = [b for b in controls.find_all("button") if "mech-tab" not in b.classes]
     # each button's content is its accessible name; the short word for narrow figures is aria-hidden
     assert [b.heard() for b in buttons] == ["Pause animation", "Previous step", "Next step"]
-    assert [b.find("span", "md-short").words() for b in buttons] == ["PausePlay", "Previous", "Next"]
-    assert all(b.find("span", "md-short").attrs["aria-hidden"] == "true" for b in buttons)
+    assert [b.find("span", "mech-short").words() for b in buttons] == ["PausePlay", "Previous", "Next"]
+    assert all(b.find("span", "mech-short").attrs["aria-hidden"] == "true" for b in buttons)
     # the play button holds both names, so that its width never changes; the other one is hidden and unheard
     play = buttons[0]
-    assert [s.words() for s in play.find_all("span", "md-when-paused")] == ["Play animation", "Play"]
-    assert play.find("span", "md-long").find("span", "md-when-paused").attrs["aria-hidden"] == "true"
-    assert "data-md-playing" in play.attrs and "aria-label" not in play.attrs
+    assert [s.words() for s in play.find_all("span", "mech-when-paused")] == ["Play animation", "Play"]
+    assert play.find("span", "mech-long").find("span", "mech-when-paused").attrs["aria-hidden"] == "true"
+    assert "data-mech-playing" in play.attrs and "aria-label" not in play.attrs
     assert all(b.attrs.get("type") == "button" for b in controls.find_all("button"))
     assert document.find_all("select") == []  # one scenario: no choice
     # the step indicator: one group of one button per step; the player makes them a tablist of tabs
     # (the markup of a figure without its script claims no tabs: the Nu HTML Checker's rule)
     assert document.find_all(attrs={"role": "tablist"}) == [] and document.find_all(attrs={"role": "tab"}) == []
-    tablists = document.find_all("div", "md-tabs")
+    tablists = document.find_all("div", "mech-tabs")
     assert len(tablists) == 1 and tablists[0].attrs["aria-label"] == "Steps" and tablists[0].attrs["role"] == "group"
     tabs = tablists[0].find_all("button")
     assert [t.words() for t in tabs] == [str(i) for i in range(1, len(STEPS) + 1)]
     assert [t.attrs["aria-label"] for t in tabs] == [f"Step {i}: \u2068{s[0]}\u2069" for i, s in enumerate(STEPS, 1)]
     assert not any("aria-selected" in t.attrs or "tabindex" in t.attrs for t in tabs)
-    panel = document.find(attrs={"data-md-canvas": None})
+    panel = document.find(attrs={"data-mech-canvas": None})
     assert {t.attrs["aria-controls"] for t in tabs} == {panel.attrs["id"]}
     assert "role" not in panel.attrs and "aria-labelledby" not in panel.attrs
     # "Step N of M" is written once, in the drawing's panel: not again in the HTML
     assert "Step 1 of" not in controls.words()
-    assert document.find_all("p", "md-position") == []
+    assert document.find_all("p", "mech-position") == []
 
 
 def test_a_select_appears_with_two_scenarios(tmp_path):
@@ -129,12 +129,12 @@ def test_a_select_appears_with_two_scenarios(tmp_path):
         assert len(label) == 1
         assert len(root.find("figure").find_all("svg")) == 4  # two scenarios, each in two layouts
         # one tablist per scenario, with one tab per step; only the first scenario's is shown
-        tablists = root.find_all("div", "md-tabs")
+        tablists = root.find_all("div", "mech-tabs")
         assert [len(t.find_all("button")) for t in tablists] == [2, 1]
         assert ["hidden" in t.attrs for t in tablists] == [False, True]
-        panels = [c.attrs["id"] for c in root.find_all(attrs={"data-md-canvas": None})]
+        panels = [c.attrs["id"] for c in root.find_all(attrs={"data-mech-canvas": None})]
         assert [{b.attrs["aria-controls"] for b in t.find_all("button")} for t in tablists] == [{p} for p in panels]
-        assert len(root.find_all("ol", "md-steps")) == 2
+        assert len(root.find_all("ol", "mech-steps")) == 2
 
 
 def test_transcript_lists_every_step(document):
@@ -150,24 +150,24 @@ def test_transcript_lists_every_step(document):
         assert "(3 s)" in text
         pairs = [(d.find("dt").words(), d.find("dd").words()) for d in item.find("dl").find_all("div")]
         assert pairs == [("Stage", stage), ("Artifact", artifact)]
-    assert spec["scenarios"][0]["title"] in document.find("section", "md-transcript").words()
+    assert spec["scenarios"][0]["title"] in document.find("section", "mech-transcript").words()
 
 
 def test_transcript_durations_are_in_seconds(tmp_path):
     data = minimal_spec()
     data["scenarios"][0]["steps"][0]["duration"] = 1250
     root = parse_html(build_html(data, tmp_path, "tiny")["page"])
-    durations = [n.words() for n in root.find_all("span", "md-duration")]
+    durations = [n.words() for n in root.find_all("span", "mech-duration")]
     assert durations == ["(1.25 s)", "(2 s)"]
 
 
 def test_limitations_and_sources_with_status(document, reference_html):
     data = reference_html[0]
-    limitations = document.find("section", "md-limitations")
+    limitations = document.find("section", "mech-limitations")
     assert [li.words() for li in limitations.find_all("li")] == data["limitations"]
-    sources = document.find("section", "md-sources").find_all("li")
+    sources = document.find("section", "mech-sources").find_all("li")
     assert [li.find("code").words() for li in sources] == [s["path"] for s in data["sources"]]
-    statuses = [li.find("span", "md-source-status").words() for li in sources]
+    statuses = [li.find("span", "mech-source-status").words() for li in sources]
     assert statuses == [
         "(verified: the file matches its SHA-256)",
         "(verified: the file matches its SHA-256)",
@@ -194,7 +194,7 @@ def test_a_language_of_the_catalogue_gets_its_own_words(tmp_path):
     data["language"] = "de-AT"  # no entry of its own: the primary subtag's
     root = parse_html(build_html(data, tmp_path, "tiny")["page"])
     assert root.find("html").attrs["lang"] == "de-AT"
-    controls = root.find("div", "md-controls")
+    controls = root.find("div", "mech-controls")
     assert controls.attrs.get("lang") is None and controls.attrs["aria-label"] == "Animationssteuerung"
     assert root.find("h2").words() == "Transkript"
 
@@ -204,7 +204,7 @@ def test_a_language_outside_the_catalogue_keeps_english_controls_marked(tmp_path
     data["language"] = "ko"
     root = parse_html(build_html(data, tmp_path, "tiny")["page"])
     assert root.find("html").attrs["lang"] == "ko"
-    controls = root.find("div", "md-controls")
+    controls = root.find("div", "mech-controls")
     assert controls.attrs.get("lang") == "en" and controls.attrs["aria-label"] == "Animation controls"
 
 
@@ -213,11 +213,11 @@ def test_right_to_left_languages_set_the_direction():
     data["language"] = "ar"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
     assert '<html lang="ar" dir="rtl">' in page
-    assert 'data-md-figure lang="ar" dir="rtl"' in page
+    assert 'data-mech-figure lang="ar" dir="rtl"' in page
     assert 'aria-label="عناصر التحكم في الرسوم المتحركة" hidden>' in page
     data["language"] = "he"  # right to left, outside the catalogue: English words, marked left to right
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
-    assert 'data-md-figure lang="he" dir="rtl"' in page
+    assert 'data-mech-figure lang="he" dir="rtl"' in page
     assert 'aria-label="Animation controls" hidden lang="en" dir="ltr"' in page
     data["language"] = "en-GB"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
@@ -254,8 +254,8 @@ def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
     data = minimal_spec()
     data["description"] = "A request waits 18 ms in the queue."
     page = build_html(data, tmp_path)["page"]
-    assert f".md-page>p{{max-width:{theme.MEASURE};line-height:1.5}}" in page
+    assert f".mech-page>p{{max-width:{theme.MEASURE};line-height:1.5}}" in page
     assert "<p>A request waits 18\u00a0ms in the queue.</p>" in page  # a number keeps its unit there too
-    assert ".md-transcript p,.md-transcript dl,.md-limitations li,.md-sources li{max-width:var(--md-ui-measure)}" in page
-    assert f"--md-ui-measure:{theme.MEASURE}" in page
-    assert "figcaption{margin-top:.5rem;color:var(--md-ui-text);max-width:var(--md-ui-measure)}" in page
+    assert ".mech-transcript p,.mech-transcript dl,.mech-limitations li,.mech-sources li{max-width:var(--mech-ui-measure)}" in page
+    assert f"--mech-ui-measure:{theme.MEASURE}" in page
+    assert "figcaption{margin-top:.5rem;color:var(--mech-ui-text);max-width:var(--mech-ui-measure)}" in page

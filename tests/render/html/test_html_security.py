@@ -118,4 +118,4 @@ def test_author_text_is_escaped_everywhere(tmp_path):
     assert "<img" not in html and "<b>" not in html
     root = parse_html(html)
     assert root.find("figcaption").text() == "<img src=x onerror=alert(1)> & more"
-    assert root.find("section", "md-limitations").find("li").text() == "<b>not bold</b>"
+    assert root.find("section", "mech-limitations").find("li").text() == "<b>not bold</b>"

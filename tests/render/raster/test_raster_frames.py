@@ -43,10 +43,10 @@ def test_a_frame_is_frozen_at_its_step():
         assert "@keyframes" not in text
         root = ET.fromstring(files[f"tiny.main.frame-{k}.svg"])
         # only step K's layer, shown by its attributes alone (no style sheet), and its highlights
-        assert [e.get("data-md-frame") for e in root.iter() if e.get("data-md-frame")] == [str(k)]
+        assert [e.get("data-mech-frame") for e in root.iter() if e.get("data-mech-frame")] == [str(k)]
         assert root.find(f"{SVG}defs") is None and not [e for e in root.iter() if e.get("visibility") == "hidden"]
-        highlighted = [e for e in root.iter() if e.get("data-md-steps")]
-        assert highlighted and all(str(k) in e.get("data-md-steps").split() for e in highlighted)
+        highlighted = [e for e in root.iter() if e.get("data-mech-steps")]
+        assert highlighted and all(str(k) in e.get("data-mech-steps").split() for e in highlighted)
         # step K's state panel heading is drawn
         assert re.search(f"Step {k} of 2", "".join(root.itertext()))
 

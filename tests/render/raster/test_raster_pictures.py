@@ -88,8 +88,8 @@ def test_only_the_shipped_fonts_are_used():
 
 def test_custom_properties_resolve_to_the_light_palette():
     from mechdiagram.render import theme
-    assert raster.flat_colours("fill:var(--md-bg);stroke:var(--md-unknown)") == \
-        f"fill:{theme.LIGHT.bg};stroke:var(--md-unknown)"
+    assert raster.flat_colours("fill:var(--mech-bg);stroke:var(--mech-unknown)") == \
+        f"fill:{theme.LIGHT.bg};stroke:var(--mech-unknown)"
 
 
 def test_the_manifest_names_the_pinned_rasteriser():

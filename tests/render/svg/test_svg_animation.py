@@ -89,7 +89,7 @@ def highlight_curves(root: ET.Element, prefix: str) -> list[tuple[list[int], lis
         index = [c for c in group.get("class").split() if c.startswith(f"{prefix}-h") and c[len(prefix) + 2:].isdigit()]
         name, _, timing = animation_of(sheet, index[0])
         assert timing == "ease-in-out"
-        found.append(([int(n) for n in group.get("data-md-steps").split()], opacity_stops(sheet, name)))
+        found.append(([int(n) for n in group.get("data-mech-steps").split()], opacity_stops(sheet, name)))
     return found
 
 
@@ -167,13 +167,13 @@ def test_reduced_motion_stops_every_animation_and_leaves_the_poster(animated):
     assert {f".{PREFIX}-poster", f".{PREFIX}-frame", f".{PREFIX}-hl", f".{PREFIX}-dot"} <= stopped, stopped
     # the poster is hidden only by an animation, so without one it shows
     assert not [r for r in sheet.rules if r.at is None and f"{PREFIX}-poster" in r.classes
-                and "visibility" in r.declarations and "data-md-player" not in r.selector]
+                and "visibility" in r.declarations and "data-mech-player" not in r.selector]
 
 
 def test_the_base_state_without_css_is_the_poster(animated):
     """What librsvg or resvg draws: every layer but the poster is hidden by its attributes."""
     hidden = [e for e in animated.iter() if e.get("visibility") == "hidden"]
-    numbers = {e.get("data-md-frame") for e in hidden if e.get("data-md-frame")}
+    numbers = {e.get("data-mech-frame") for e in hidden if e.get("data-mech-frame")}
     assert numbers == {str(n) for n in range(1, 8)}
     poster = with_class(animated, f"{PREFIX}-poster")[0]
     assert poster.get("visibility") is None
@@ -184,7 +184,7 @@ def test_the_poster_file_is_still_and_numbers_the_steps(poster, reference_output
     data = reference_outputs["ref.one-request.poster.svg"]
     assert b"<style" not in data and b"@keyframes" not in data
     frames = with_class(poster, f"{PREFIX}-frame")
-    assert [f.get("data-md-frame") for f in frames] == ["0"]
+    assert [f.get("data-mech-frame") for f in frames] == ["0"]
     assert not with_class(poster, f"{PREFIX}-hl")
     poster_text = text_of(frames[0])
     assert "Not admitted" in poster_text and "The prompt" in poster_text  # the initial state

@@ -112,8 +112,8 @@ def test_prefixes_keep_two_scenarios_apart():
 
 
 def test_prefix_is_a_valid_identifier_for_any_slug():
-    assert re.fullmatch(r"md-[0-9a-f]{10}", prefix_for("my spec.v2", "s1"))
-    assert re.fullmatch(r"md-[0-9a-f]{10}", prefix_for("ünï cödé", "x"))
+    assert re.fullmatch(r"mech-[0-9a-f]{10}", prefix_for("my spec.v2", "s1"))
+    assert re.fullmatch(r"mech-[0-9a-f]{10}", prefix_for("ünï cödé", "x"))
     assert prefix_for("a", "b") == prefix_for("a", "b")
 
 
@@ -129,7 +129,7 @@ def test_prefixes_cannot_collide_through_hyphens():
 
 def test_every_step_has_a_frame_and_the_poster_is_frame_0(animated):
     frames = with_class(animated, f"{PREFIX}-frame")
-    assert [f.get("data-md-frame") for f in frames] == [str(n) for n in range(8)]
+    assert [f.get("data-mech-frame") for f in frames] == [str(n) for n in range(8)]
     assert f"{PREFIX}-poster" in frames[0].get("class").split()
     for number, frame in enumerate(frames):
         assert f"{PREFIX}-f{number}" in frame.get("class").split()
@@ -141,7 +141,7 @@ def test_step_frames_show_their_active_targets_and_state(animated):
         frame = frames[number]
         assert [words(t) for t in with_class(frame, f"{PREFIX}-ptitle")] == [f"Step {number} of 7: \u2068{title}\u2069"]
         assert [words(t) for t in with_class(frame, f"{PREFIX}-pval")] == [stage, artifact]
-        on = [g for g in with_class(animated, f"{PREFIX}-on") if str(number) in g.get("data-md-steps").split()]
+        on = [g for g in with_class(animated, f"{PREFIX}-on") if str(number) in g.get("data-mech-steps").split()]
         assert len(on) == len(active)
 
 
