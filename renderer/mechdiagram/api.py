@@ -16,9 +16,10 @@ builds go through it) without writing anything::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import traceback
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from msgspec import Struct, field
@@ -27,7 +28,7 @@ from mechdiagram.layout import Diagram
 from mechdiagram.layout.checks import LaidOut, lay_out
 from mechdiagram.render.figure import FigureRecord, figure_record
 from mechdiagram.render.outputs import groups, render_outputs, selected
-from mechdiagram.shared.config import Project, spec_project
+from mechdiagram.shared.config import Embedding, Project, spec_project
 from mechdiagram.shared.errors import TemplateError, UsageError
 from mechdiagram.shared.files import display_path
 from mechdiagram.shared.findings import Finding, capped, sorted_findings
@@ -62,7 +63,7 @@ class RenderedSpec(Struct):
 
 def render_spec(path: Path | str, *, source_root: Path | str | None = None, allow_missing_sources: bool | None = None,
                 template_dir: Path | str | None = None, render: bool = True, project: Project | None = None,
-                extra_formats: Collection[str] = ()) -> RenderedSpec:
+                extra_formats: Collection[str] = (), embedding: Embedding | None = None) -> RenderedSpec:
     """Load, validate, verify the sources of, lay out (a valid spec) and (when ``render`` and the spec passed)
     render the spec at ``path``: each stage once, in that order.
 
@@ -71,13 +72,17 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     ``allow_missing_sources`` reports a missing source file as unverified instead of failing
     (default: the project's setting, else no);
     ``template_dir`` is a folder of jinja2 templates found before the package's own (trusted code);
-    ``extra_formats`` names the optional format groups to render too (``{"frames", "png", "gif"}``).
+    ``extra_formats`` names the optional format groups to render too (``{"frames", "png", "gif"}``);
+    ``embedding`` says where the fragment finds the player's files and which colour-mode switches of a site the
+    figure follows (:class:`~mechdiagram.shared.config.Embedding`; write the files of :func:`render_player` where
+    its ``player_url`` leads).
     Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
     :class:`~mechdiagram.shared.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~mechdiagram.shared.errors.RenderError` or :class:`~mechdiagram.shared.errors.TimelineError` only for a spec
     the validator accepted but the drawing cannot take (a bug), and :class:`~mechdiagram.shared.errors.UsageError` when
     ``template_dir`` is not a folder, or for an argument of the wrong kind (a path holding NUL, ``extra_formats``
-    that is not a collection of optional group names, ``project`` that is not a ``Project``).  ``path``,
+    that is not a collection of optional group names, ``project`` that is not a ``Project``, ``embedding`` that is not
+    an ``Embedding``).  ``path``,
     ``source_root`` and ``template_dir`` may be strings.
     """
     path = _path_argument("path", path)
@@ -85,6 +90,9 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
     if allow_missing_sources is not None and not isinstance(allow_missing_sources, bool):
         raise UsageError(f"allow_missing_sources must be True, False or None, not {allow_missing_sources!r}")
+    if embedding is not None and not isinstance(embedding, Embedding):
+        raise UsageError(f"embedding must be a mechdiagram.shared.config.Embedding or None, not "
+                         f"{type(embedding).__name__}")
     if project is not None and not isinstance(project, Project):
         raise UsageError(f"project must be a mechdiagram.shared.config.Project or None, not {type(project).__name__}")
     if isinstance(extra_formats, str) or not isinstance(extra_formats, Collection) or \
@@ -116,7 +124,7 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
         job = (validation.spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
-               laid_out.narrow, template_dir, loaded.display)
+               laid_out.narrow, template_dir, loaded.display, embedding or Embedding())
         if template_dir is None:
             rendered.files, rendered.figure = _render(*job)
         else:  # a site's templates: under a time and memory limit, in a child process
@@ -128,18 +136,60 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
 
 
 def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: frozenset[str], wide: Diagram,
-            narrow: Diagram | None, template_dir: Path | None, display: str) -> tuple[dict[str, bytes], FigureRecord]:
+            narrow: Diagram | None, template_dir: Path | None, display: str,
+            embedding: Embedding) -> tuple[dict[str, bytes], FigureRecord]:
     """The rendering stage for one valid spec: its output files (name -> bytes) in the formats that are not
     optional and those of the groups in ``extra_formats``, and its gallery record, with the templates of
-    ``template_dir`` when given.  Raises :class:`~mechdiagram.shared.errors.TemplateError`, naming
-    the template and its line, when a template fails (``display`` names the spec in the message)."""
+    ``template_dir`` when given and the figure embedded as ``embedding`` says.  Raises
+    :class:`~mechdiagram.shared.errors.TemplateError` as :func:`_template_errors` says (``display`` names the
+    spec in the message)."""
+    with _template_errors(template_dir, display):
+        return (render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow, embedding),
+                figure_record(spec))
+
+
+def render_player(*, template_dir: Path | str | None = None, embedding: Embedding | None = None) -> dict[str, bytes]:
+    """The player's files, by name: the ES module that defines ``<mech-diagram>`` and its style sheet, under
+    the content-hashed names (``mechdiagram-player.HASH.js`` and ``.css``) that the fragments which
+    :func:`render_spec` renders with the same ``template_dir`` and ``embedding`` load from ``embedding``'s
+    player URL.  A build writes them to its output folder; a site that serves them elsewhere writes them there.
+    Raises :class:`~mechdiagram.shared.errors.TemplateError` when ``player.css`` of ``template_dir`` fails (run under
+    the limits :func:`render_spec` sets a site's templates), and :class:`~mechdiagram.shared.errors.UsageError` for an
+    argument of the wrong kind or a ``template_dir`` that is not a folder."""
+    template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
+    if embedding is not None and not isinstance(embedding, Embedding):
+        raise UsageError(f"embedding must be a mechdiagram.shared.config.Embedding or None, not "
+                         f"{type(embedding).__name__}")
+    if template_dir is not None and not template_dir.is_dir():
+        raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
+    job = (template_dir, embedding or Embedding())
+    if template_dir is None:
+        return _player(*job)
+    from mechdiagram.render.confined import run_confined
+
+    return run_confined(_player, job, f"the templates of {display_path(template_dir)} (while rendering the player)")
+
+
+def _player(template_dir: Path | None, embedding: Embedding) -> dict[str, bytes]:
+    """:func:`render_player`'s files, rendered here."""
+    from mechdiagram.render.html import player_files
+
+    with _template_errors(template_dir, "the player"):
+        return player_files(embedding).files()
+
+
+@contextlib.contextmanager
+def _template_errors(template_dir: Path | None, display: str) -> Iterator[None]:
+    """Within the ``with`` block, templates come from ``template_dir`` first, and their failures become
+    :class:`~mechdiagram.shared.errors.TemplateError`, naming the template and its line and saying what was being
+    rendered (``display``).  A failure outside a site's templates is ours and passes as it is."""
     import jinja2  # rendering loads it anyway; validating never does, nor the drawing stages
 
     from mechdiagram.render.templating import template_dir as using_templates
 
     try:
         with using_templates(template_dir):
-            return render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow), figure_record(spec)
+            yield
     except UnicodeDecodeError as exc:  # jinja2 reads templates as UTF-8 and says nothing of which one
         where = _undecodable(template_dir) if template_dir else "a template of mechdiagram"
         raise TemplateError(f"{where} is not UTF-8 ({exc.reason} at byte {exc.start}) "
@@ -203,4 +253,4 @@ def _template_frame(exc: BaseException) -> tuple[str, int | None]:
     return (display_path(Path(frames[-1].filename)), frames[-1].lineno) if frames else ("a template", None)
 
 
-__all__ = ["RenderedSpec", "render_spec"]
+__all__ = ["RenderedSpec", "render_player", "render_spec"]

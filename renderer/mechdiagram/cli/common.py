@@ -175,14 +175,19 @@ def _configured_templates(value: str, base: Path) -> Path:
 def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
                  allow_missing: bool | None, fmt: Format, jobs: int = 0,
                  pictures: dict[str, bool | None] | None = None, index: bool | None = None,
-                 template_dir: Path | None = None, uses_output: bool = True) -> Options:
+                 template_dir: Path | None = None, uses_output: bool = True,
+                 player_url: str | None = None) -> Options:
     """The :class:`~mechdiagram.shared.config.Options` of one command: its arguments, then ``[tool.mechdiagram]`` of the
     ``pyproject.toml`` above the working directory (``specs``, ``output``, ``formats``, ``index``,
-    ``template-dir``; ``template_dir``, the command line's, wins over it).
+    ``template-dir``, ``player-url``, ``dark-selectors``, ``light-selectors``; ``template_dir`` and
+    ``player_url``, the command line's, win over them).
     Raises :class:`~mechdiagram.shared.errors.UsageError` for a missing spec or a folder that cannot be one, or (when
     the command ``uses_output``) a template folder that holds the output folder, and
-    :class:`~mechdiagram.shared.errors.ConfigError` for an unknown format group or a wrong ``template-dir``."""
-    from mechdiagram.shared.config import Options, project_settings
+    :class:`~mechdiagram.shared.errors.ConfigError` for an unknown format group, a wrong ``template-dir``, a player URL
+    that is not one or a colour-mode selector mechdiagram cannot write
+    (:func:`~mechdiagram.shared.config.colour_selectors`)."""
+    from mechdiagram.shared.config import Embedding, Options, colour_selectors, project_settings
+    from mechdiagram.shared.config import player_url as checked_url
     from mechdiagram.shared.files import display_path
     from mechdiagram.shared.findings import Finding
     from mechdiagram.spec.discovery import discover
@@ -220,6 +225,12 @@ def fill_options(mode: Mode, specs: tuple[Path, ...], output: Path | None, sourc
         raise UsageError(f"the template folder {display_path(options.template_dir)} holds the output folder "
                          f"{display_path(options.output)}: every build would change its own templates' key; keep "
                          "them apart")
+    shown = display_path(base / "pyproject.toml")
+    options.embedding = Embedding(
+        checked_url(player_url, "--player-url") if player_url is not None
+        else checked_url(settings.get("player-url", ""), f"{shown}: [tool.mechdiagram] player-url"),
+        colour_selectors(settings.get("dark-selectors", []), f"{shown}: [tool.mechdiagram] dark-selectors"),
+        colour_selectors(settings.get("light-selectors", []), f"{shown}: [tool.mechdiagram] light-selectors"))
     options.index = bool(index if index is not None else settings.get("index", True))
     options.configured_index = bool(settings.get("index", True))
     options.configured_formats = _selected_formats(settings, {}, base / "pyproject.toml")
@@ -282,6 +293,13 @@ TEMPLATE_DIR = click.option(
     "--template-dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     help="Folder of jinja2 templates used before the built-in ones (mechdiagram templates -o FOLDER copies "
          "them there to start from). They render in jinja2's sandbox, but decide the pages: use only your own.")
+
+
+#: The ``--player-url`` option of ``build``, ``check`` and ``serve``.
+PLAYER_URL = click.option(
+    "--player-url", default=None, metavar="URL",
+    help="URL of the folder the fragments load the player from (its mechdiagram-player.HASH.js and .css, which "
+         "build writes to the output folder) [default: the fragment's page's folder; player-url in pyproject.toml].")
 
 
 def summary(specs: int | None, failed: int | None, exit_code: int, message: str, stale: int = 0) -> dict[str, object]:

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mechdiagram.cli.common import EXISTING, SOURCE_ROOT_HELP, TEMPLATE_DIR, fill_options, translated
+from mechdiagram.cli.common import (
+    EXISTING,
+    PLAYER_URL,
+    SOURCE_ROOT_HELP,
+    TEMPLATE_DIR,
+    fill_options,
+    translated,
+)
 
 if TYPE_CHECKING:
     from mechdiagram.serve import BuildEvent
@@ -47,9 +54,10 @@ def _print_build(event: BuildEvent) -> None:
 @click.option("--source-root", type=click.Path(path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
 @TEMPLATE_DIR
+@PLAYER_URL
 @translated
 def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None, source_root: Path | None,
-          allow_missing_sources: bool | None, template_dir: Path | None) -> None:
+          allow_missing_sources: bool | None, template_dir: Path | None, player_url: str | None) -> None:
     """Preview SPEC (a spec file or a folder of specs) in a browser, rebuilt after every save.
 
     Listens on 127.0.0.1 only and prints the URL; open pages reload by
@@ -61,7 +69,7 @@ def serve(spec: Path | None, port: int, open_browser: bool, output: Path | None,
     from mechdiagram.shared.files import display_path
 
     options = fill_options("build", (spec,) if spec else (), output, source_root, allow_missing_sources, "text", 1,
-                           template_dir=template_dir, uses_output=output is not None)
+                           template_dir=template_dir, uses_output=output is not None, player_url=player_url)
     server = PreviewServer(options, port=port, write=output is not None, on_build=_print_build)
     # Ctrl-C stops the server even when this process was started with SIGINT ignored (as a background
     # job of a non-interactive shell is): Python then installs no KeyboardInterrupt handler of its own.

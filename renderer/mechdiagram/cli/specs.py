@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from mechdiagram.cli.common import (
+    PLAYER_URL,
     TEMPLATE_DIR,
     ReportingCommand,
     fill_options,
@@ -29,11 +30,13 @@ if TYPE_CHECKING:
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the SVG, HTML and manifest.json [default: output].")
 @TEMPLATE_DIR
+@PLAYER_URL
 @click.option("--force", is_flag=True, help="Render every spec, even one whose inputs are unchanged since the "
                                             "manifest was written.")
 def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None,
-          force: bool, frames: bool | None, png: bool | None, gif: bool | None, index: bool | None) -> None:
+          force: bool, frames: bool | None, png: bool | None, gif: bool | None, index: bool | None,
+          player_url: str | None) -> None:
     """Check SPECS and write their SVG and HTML files and manifest.json.
 
     A spec that fails is reported and its previous output left as it was;
@@ -44,7 +47,7 @@ def build(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     also gets index.html, the gallery page.
     """
     options = fill_options("build", specs, output, source_root, allow_missing_sources, fmt, jobs,
-                           {"frames": frames, "png": png, "gif": gif}, index, template_dir)
+                           {"frames": frames, "png": png, "gif": gif}, index, template_dir, player_url=player_url)
     options.force = force
     run_options(options, "built")
 
@@ -65,9 +68,11 @@ def validate(specs: tuple[Path, ...], source_root: Path | None, allow_missing_so
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder holding the committed build [default: output].")
 @TEMPLATE_DIR
+@PLAYER_URL
 def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None,
           allow_missing_sources: bool | None, fmt: Format, jobs: int, template_dir: Path | None,
-          frames: bool | None, png: bool | None, gif: bool | None, index: bool | None) -> None:
+          frames: bool | None, png: bool | None, gif: bool | None, index: bool | None,
+          player_url: str | None) -> None:
     """For CI: every check, and fail when the output folder differs from a fresh build.
 
     check never skips a spec: it renders every one and compares.  Output written
@@ -75,5 +80,5 @@ def check(specs: tuple[Path, ...], output: Path | None, source_root: Path | None
     it the format options the build had (or set them in pyproject.toml).
     """
     options = fill_options("check", specs, output, source_root, allow_missing_sources, fmt, jobs,
-                           {"frames": frames, "png": png, "gif": gif}, index, template_dir)
+                           {"frames": frames, "png": png, "gif": gif}, index, template_dir, player_url=player_url)
     run_options(options, "valid")

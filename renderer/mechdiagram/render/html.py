@@ -1,10 +1,14 @@
-"""Stage 6, HTML: the accessible figure with its step player, as a page and a fragment.
+"""Stage 6, HTML: the accessible figure with its step player, as a page and a fragment, and the player's files.
 
 Templates are package data rendered by jinja2 with autoescaping on, so every
-text an author wrote is escaped; the player's data travels as JSON through
-jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``).
-The standalone page makes no network request and carries a Content Security
-Policy whose ``script-src`` admits only the player script, by its SHA-256.
+text an author wrote is escaped; the player's data travels as JSON in a single-quoted attribute of the figure,
+through jinja2's ``tojson`` filter (which escapes ``<``, ``>``, ``&`` and ``'``, so that the JSON cannot end the
+attribute).  The player is one ES module, ``static/player.js``, which defines the
+``<mech-diagram>`` custom element, with one style sheet, ``templates/player.css``, the same for every figure.
+The fragment names both (:func:`player_files`: content-hashed names, at the site's
+:attr:`~mechdiagram.shared.config.Embedding.player_url`), which a build writes once to its output folder; the
+standalone page inlines both, makes no network request, and carries a Content Security Policy whose
+``script-src`` admits only the player module, by its SHA-256.
 Every word the figure adds is a message of :mod:`mechdiagram.shared.locale` in the spec's
 language; the player script holds none.
 """
@@ -18,6 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from markupsafe import Markup
+from msgspec import Struct
 
 from mechdiagram.layout.sizes import MIN_TEXT_PX
 from mechdiagram.render import theme
@@ -26,6 +31,7 @@ from mechdiagram.render.svg import fmt
 from mechdiagram.render.templating import template
 from mechdiagram.render.timeline import Timeline
 from mechdiagram.shared.assets import static_text
+from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.locale import Words, direction, primary, words_for
 from mechdiagram.shared.model import Scenario, Spec
 from mechdiagram.spec.provenance import SourceCheck
@@ -44,9 +50,44 @@ def _csp_hash(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
+#: The player files' names: ``mechdiagram-player.HASH.js`` and ``.css``.
+PLAYER_STEM = "mechdiagram-player"
+
+#: Hexadecimal digits of a player file's SHA-256 in its name: a changed file gets a new name, so a site can serve
+#: it with a long cache lifetime.
+PLAYER_HASH_DIGITS = 12
+
+
+class PlayerFiles(Struct, frozen=True):
+    """The player's two files, as the fragment names them and a build writes them to the output folder:
+    the ES module (``js``, UTF-8 bytes) and its style sheet (``css``), each under a name holding
+    :data:`PLAYER_HASH_DIGITS` hexadecimal digits of its SHA-256."""
+
+    js_name: str
+    js: bytes
+    css_name: str
+    css: bytes
+
+    def files(self) -> dict[str, bytes]:
+        """Both files by name."""
+        return {self.js_name: self.js, self.css_name: self.css}
+
+
+def _hashed(text: str, ending: str) -> tuple[str, bytes]:
+    data = text.encode("utf-8")
+    return f"{PLAYER_STEM}.{hashlib.sha256(data).hexdigest()[:PLAYER_HASH_DIGITS]}.{ending}", data
+
+
+def player_files(embedding: Embedding) -> PlayerFiles:
+    """The player module and its style sheet (``player.css`` of the current template folder,
+    :func:`~mechdiagram.render.templating.template_dir`, with ``embedding``'s colour-mode selectors).
+    Raises ``jinja2.TemplateError`` for a site's ``player.css`` that fails."""
+    css = _player_css(template("player.css"), embedding.dark(), embedding.light())
+    return PlayerFiles(*_hashed(static_text("player.js"), "js"), *_hashed(css, "css"))
+
+
 def player_script_source() -> str:
-    """The CSP source that admits the player's inline script (``'sha256-…'``), for a page that inlines
-    the fragment (the preview server's)."""
+    """The CSP source that admits the player module inlined (``'sha256-…'``), as the standalone page does."""
     return f"'{_csp_hash(static_text('player.js'))}'"
 
 
@@ -110,9 +151,11 @@ class FigureContext(TypedDict):
     scenarios: list[ScenarioContext]
     limitations: list[str]
     sources: list[SourceContext]
-    player_data: dict[str, Any]
-    player_js: Markup
-    player_css: Markup
+    player_data: dict[str, Any]  # the player's data (the words it shows, the step windows), for its attribute
+    player_js: Markup  # the player module, for the standalone page to inline
+    player_css: Markup  # its style sheet, likewise
+    player_js_url: str  # the module's URL for the fragment: the site's player URL and the file's hashed name
+    player_css_url: str  # the style sheet's, likewise
     page_colours: dict[str, str]
     page_padding: str  # CSS length: the standalone page's space beside its content
     measure: str  # CSS length: the longest line of prose (theme.MEASURE), the page's summary and the caption
@@ -158,10 +201,22 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
 WIDE_SCROLLS_FROM = 960.0
 
 
+#: The figure widths at which a scene may change layouts are multiples of this (CSS px), so that one style sheet,
+#: the same for every figure, holds every switch (:func:`switches`).
+SWITCH_STEP = 16
+
+
 def wide_from(width: float) -> float:
     """The figure width, in CSS px, from which a scene shows its wide drawing ``width`` user units wide: its
-    :func:`readable_width`, or :data:`WIDE_SCROLLS_FROM` when that is less."""
-    return min(readable_width(width), WIDE_SCROLLS_FROM)
+    :func:`readable_width` rounded up to a multiple of :data:`SWITCH_STEP` (its text is then a little larger than
+    12 px, never smaller), or :data:`WIDE_SCROLLS_FROM` when that is less."""
+    return float(min(math.ceil(readable_width(width) / SWITCH_STEP) * SWITCH_STEP, WIDE_SCROLLS_FROM))
+
+
+def switches() -> list[str]:
+    """Every width :func:`wide_from` can give (CSS px, as written), ascending: the container queries of
+    ``player.css``."""
+    return [fmt(float(at)) for at in range(SWITCH_STEP, int(WIDE_SCROLLS_FROM) + 1, SWITCH_STEP)]
 
 
 def readable_width(width: float) -> float:
@@ -180,8 +235,11 @@ def _layout(name: str, svg: str, width: float) -> LayoutContext:
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
                    widths: list[float] | None = None,
-                   narrow: list[tuple[str, float]] | None = None) -> FigureContext:
-    """Build the template context; ``svgs`` holds one inline SVG per scenario, in order, and ``widths``
+                   narrow: list[tuple[str, float]] | None = None,
+                   embedding: Embedding | None = None) -> FigureContext:
+    """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
+    and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
+    in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
     the figure has one.  Each SVG is shown at most at its natural width and at least at its
     :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
@@ -203,7 +261,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
                   for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}
-    js = static_text("player.js")
+    player = player_files(embedding or Embedding())
+    base_url = (embedding or Embedding()).player_url
     sources: list[SourceContext] = [{
         "path": check.path,
         "description": spec.sources[check.index].description or "",
@@ -223,15 +282,15 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "limitations": list(spec.limitations),
         "sources": sources,
         "player_data": player_data,
-        "player_js": Markup(js),
+        "player_js": Markup(player.js.decode("utf-8")),
+        "player_css": Markup(player.css.decode("utf-8")),
+        "player_js_url": base_url + player.js_name,
+        "player_css_url": base_url + player.css_name,
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
         "page_padding": theme.EDGE_SPACE,
         "measure": theme.MEASURE,
-        "player_css": _player_css(template("player.css"),
-                                  tuple(sorted({s["wide_from"] for s in scenarios if s["wide_from"]}, key=float)),
-                                  tuple(len(scenario.steps) for scenario in spec.scenarios)),
-        "csp": (f"default-src 'none'; script-src '{_csp_hash(js)}'; style-src 'unsafe-inline'; "
+        "csp": (f"default-src 'none'; script-src {player_script_source()}; style-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'"),
         "figure": Markup(""),
         # A float, an inline-block or a flex item sizes to its content, which the figure's container query
@@ -262,13 +321,24 @@ def tab_rows(counts: tuple[int, ...]) -> list[dict[str, int]]:
     return rows
 
 
+def two_row_counts() -> tuple[int, ...]:
+    """The step counts whose tabs may take two even rows (:func:`tab_rows`): those whose two rows fit the widest
+    figure (:data:`~mechdiagram.render.theme.MAX_WIDTH_REM`); more tabs fill rows as the grid places them."""
+    widest = theme.MAX_WIDTH_REM * 16
+    return tuple(count for count in range(3, 2 * widest // (TAB_SIZE + TAB_GAP) + 2)
+                 if -(-count // 2) * (TAB_SIZE + TAB_GAP) - TAB_GAP <= widest)
+
+
 @lru_cache(maxsize=16)
-def _player_css(sheet: Template, switches: tuple[str, ...], counts: tuple[int, ...] = ()) -> Markup:
-    """``sheet`` (``player.css``) rendered for a figure that switches layouts at the widths ``switches`` (CSS
-    px, ascending) and has scenarios of ``counts`` steps: the same text for every figure of the same
-    switches and counts."""
-    return Markup(sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=list(switches),
-                               tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(counts)))
+def _player_css(sheet: Template, dark: tuple[str, ...], light: tuple[str, ...]) -> str:
+    """``sheet`` (``player.css``) rendered: the same text for every figure, with every layout switch
+    (:func:`switches`), the tab rows of every step count (:func:`two_row_counts`), and the colours of both
+    schemes under the colour-mode selectors ``dark`` and ``light``."""
+    return sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=switches(),
+                        tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(two_row_counts()),
+                        drawing=[(name, value, dark_value) for (name, value), (_, dark_value)
+                                 in zip(theme.LIGHT.custom_properties(), theme.DARK.custom_properties(), strict=True)],
+                        dark=", ".join(dark), light=", ".join(light))
 
 
 def render_page(context: FigureContext) -> str:
@@ -277,5 +347,11 @@ def render_page(context: FigureContext) -> str:
 
 
 def render_fragment(context: FigureContext) -> str:
-    """The embeddable HTML fragment for one spec: style, figure, player and transcript."""
-    return template("fragment.html").render(context)
+    """The embeddable HTML fragment for one spec: the links to the player's files, the figure and transcript.
+
+    CommonMark ends an HTML block at a blank line (CommonMark 0.31.2, 4.6, which Markdown pipelines from
+    markdown-it to goldmark follow), so the fragment has none: a line of only white space (author text with
+    an empty line in it) is dropped, which the browser renders the same, since the figure holds no
+    preformatted text."""
+    text = template("fragment.html").render(context)
+    return "".join(line for line in text.splitlines(keepends=True) if line.strip())

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, layout_scenario
+from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.model import Spec
 from mechdiagram.spec.provenance import SourceCheck
 
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 class RenderJob(Struct, dict=True):
     """One valid spec on its way to files: what every format reads, each part computed once.
 
-    ``slug`` is the spec's output name; ``checks`` its source verification results.
+    ``slug`` is the spec's output name; ``checks`` its source verification results; ``embedding`` how a site
+    embeds the HTML figure (where it finds the player, the colour-mode switches it follows).
     """
 
     spec: Spec
@@ -35,6 +37,7 @@ class RenderJob(Struct, dict=True):
     diagram: Diagram | None = None
     narrow_diagram: Diagram | None = None  # the narrow layout's, when validation computed it already
     step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
+    embedding: Embedding = Embedding()
 
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
@@ -80,4 +83,4 @@ class RenderJob(Struct, dict=True):
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
-                               for d, n in zip(drawn, narrow, strict=True)])
+                               for d, n in zip(drawn, narrow, strict=True)], self.embedding)

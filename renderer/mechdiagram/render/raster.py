@@ -72,9 +72,9 @@ def _font_paths() -> list[str]:
 
 
 def flat_colours(svg: str) -> str:
-    """``svg`` with every ``var(--mech-…)`` replaced by its light-scheme colour (:data:`mechdiagram.render.theme.LIGHT`):
-    resvg does not read CSS custom properties.  A drawing that carries its colours as presentation
-    attributes passes unchanged."""
+    """``svg`` with every ``var(--mech-…)`` replaced by its light-scheme colour
+    (:data:`mechdiagram.render.theme.LIGHT`): resvg does not read CSS custom properties.  A drawing that carries
+    its colours as presentation attributes passes unchanged."""
     values = dict(theme.LIGHT.custom_properties())
     return _CUSTOM_PROPERTY.sub(lambda match: values.get(match.group(1), match.group(0)), svg)
 

@@ -151,7 +151,8 @@ class _Drawer:
         """Frame 0, the poster layer (step badges and the panel before the first step), or step
         ``number``'s panel text, hidden until the style sheet or a still shows it."""
         if number == 0:
-            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-mech-frame": "0", "aria-hidden": "true"})
+            leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-mech-frame": "0",
+                              "aria-hidden": "true"})
             for badge in self.layout.badges:
                 leaf.add("rect", self.rect(badge, badge.radius, "badge"))
                 leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))

@@ -65,5 +65,8 @@ MEASURE = "70ch"
 
 #: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding, the
 #: longest line of its prose.
-UI_SIZES = (("--mech-ui-max-width", "80rem"), ("--mech-ui-radius", "8px"), ("--mech-ui-padding", EDGE_SPACE),
-            ("--mech-ui-measure", MEASURE))
+#: The HTML figure's largest width, in rem of 16 CSS px.
+MAX_WIDTH_REM = 80
+
+UI_SIZES = (("--mech-ui-max-width", f"{MAX_WIDTH_REM}rem"), ("--mech-ui-radius", "8px"),
+            ("--mech-ui-padding", EDGE_SPACE), ("--mech-ui-measure", MEASURE))

@@ -17,7 +17,6 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from mechdiagram.render import theme
-from mechdiagram.render.html import player_script_source
 from mechdiagram.render.templating import template
 from mechdiagram.serve.snapshot import Snapshot, SpecPreview
 from mechdiagram.shared.assets import static_text
@@ -40,10 +39,10 @@ CONTENT_TYPES = {
     ".css": "text/css; charset=utf-8",
 }
 
-#: The policy of the server's own pages: scripts, styles and event streams from the server only, and
-#: on a spec's preview the inlined fragment's player script (by its hash) and style.  Built files are
-#: served as they are, with the policy they carry.
-OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'{player}; style-src 'self'{inline}; connect-src 'self'; "
+#: The policy of the server's own pages: scripts, styles and event streams from the server only (the player
+#: module among them), and on a spec's preview the inlined fragment's style attributes and drawings' style
+#: sheets.  Built files are served as they are, with the policy they carry.
+OWN_PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'{inline}; connect-src 'self'; "
                 "img-src 'self' data:; base-uri 'none'; form-action 'none'")
 
 
@@ -92,8 +91,7 @@ def _spec(spec: SpecPreview, snapshot: Snapshot | None = None) -> dict[str, Any]
 def _page(name: str, snapshot: Snapshot, figure: bool = False, **context: Any) -> Response:
     text = template(name).render(urls=URLS, generation=snapshot.generation, session=snapshot.session,
                                  general=[_finding(f) for f in snapshot.general], **context)
-    csp = OWN_PAGE_CSP.format(player=" " + player_script_source() if figure else "",
-                              inline=" 'unsafe-inline'" if figure else "")
+    csp = OWN_PAGE_CSP.format(inline=" 'unsafe-inline'" if figure else "")
     return Response(200, CONTENT_TYPES[".html"], text.encode("utf-8"), csp=csp)
 
 
@@ -108,7 +106,8 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
     ``/`` is the index of the specs, or with ``single`` a redirect to the one spec's preview;
     ``/preview/SLUG`` a spec's preview (its findings, and its figure: the built fragment; while no spec has
     that name, a 404 page that reloads once one does);
-    ``/NAME`` a built file of the snapshot, byte for byte as ``build`` writes it.
+    ``/NAME`` a built file of the snapshot, byte for byte as ``build`` writes it (the player's files also as
+    ``/preview/NAME``, where the fragment of a preview finds them at the default player URL).
     """
     try:
         name = unquote(path, errors="strict")
@@ -122,6 +121,8 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
         return Response(200, CONTENT_TYPES[".js"], static_text("reload.js").encode("utf-8"))
     if name == URLS["css"]:
         return Response(200, CONTENT_TYPES[".css"], _css())
+    if name.startswith(PREVIEW_PREFIX) and name[len(PREVIEW_PREFIX):] in snapshot.player:
+        name = "/" + name[len(PREVIEW_PREFIX):]  # the player, where a fragment inlined in a preview finds it
     if name.startswith(PREVIEW_PREFIX):
         slug = name[len(PREVIEW_PREFIX):]
         spec = snapshot.spec(slug)
@@ -129,7 +130,7 @@ def resolve(path: str, snapshot: Snapshot, single: bool) -> Response | None:
             missing = _page("serve_missing.html", snapshot, slug=slug, index=not single)
             return msgspec.structs.replace(missing, status=404)
         return _page("serve_spec.html", snapshot, figure=spec.fragment is not None, spec=_spec(spec, snapshot),
-                     index=not single)
+                     index=not single, player=[PREVIEW_PREFIX + name for name in snapshot.player])
     body = snapshot.files.get(name[1:]) if name.startswith("/") else None
     if body is None:
         return None

@@ -17,6 +17,7 @@ from types import MappingProxyType
 import msgspec.structs
 from msgspec import Struct
 
+from mechdiagram.api import render_player
 from mechdiagram.render.outputs import Fragment
 from mechdiagram.shared.config import Options, spec_project
 from mechdiagram.shared.errors import MechdiagramError
@@ -57,7 +58,8 @@ class Snapshot(Struct, frozen=True):
     ``generation`` counts the builds whose result differed from the one before (starting at 1);
     ``specs`` are in discovery order; ``files`` maps every built file name to its bytes (the allow-list
     of what the server serves); ``general`` holds findings about the build as a whole; ``sources`` are
-    the resolved source files the specs declare (watched besides the specs).
+    the resolved source files the specs declare (watched besides the specs); ``player`` the names of the
+    player's files among ``files``.
     """
 
     generation: int
@@ -67,6 +69,7 @@ class Snapshot(Struct, frozen=True):
     sources: frozenset[Path] = frozenset()
     session: str = ""  # the serving process's, set by PreviewState: a page of an earlier server reloads at once
     spec_files: frozenset[Path] = frozenset()  # the spec files this build read, resolved
+    player: tuple[str, ...] = ()  # the player's files among ``files`` (module, style sheet) the fragments name
 
     @property
     def findings(self) -> list[Finding]:
@@ -124,6 +127,8 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
     for result in results:
         if not result.failed:
             files.update(result.outputs)
+    player = render_player(template_dir=options.template_dir, embedding=options.embedding)
+    files.update(player)
     def root_of(result: SpecResult) -> Path:  # the source root this spec's sources were checked under
         chosen = options.source_root or spec_project(Path(result.loaded.path)).source_root
         return chosen.resolve()
@@ -132,7 +137,8 @@ def build_snapshot(options: Options, write: bool, generation: int = 1) -> Snapsh
                         if check.status != "refused"
                         for path in [(root / check.path).resolve()] if path.is_relative_to(root))
     return Snapshot(generation, tuple(_preview(r) for r in results), MappingProxyType(files),
-                    tuple(general), sources, spec_files=frozenset(Path(r.loaded.path).resolve() for r in results))
+                    tuple(general), sources, spec_files=frozenset(Path(r.loaded.path).resolve() for r in results),
+                    player=tuple(sorted(player)))
 
 
 def watch_roots(specs: list[Path], sources: frozenset[Path]) -> list[Path]:

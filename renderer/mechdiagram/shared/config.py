@@ -3,9 +3,11 @@
 Keys read from ``[tool.mechdiagram]`` (paths relative to that file's folder):
 ``source-root`` (string), ``output`` (string), ``specs`` (list of strings),
 ``allow-missing-sources`` (boolean), ``formats`` (list of format groups, such as
-``["svg", "html", "frames", "png"]``), ``index`` (boolean) and ``template-dir`` (string: a
-folder of templates of your own, as ``--template-dir``).  ``output``, ``specs``, ``formats``,
-``index`` and ``template-dir`` come from the project of the working directory;
+``["svg", "html", "frames", "png"]``), ``index`` (boolean), ``template-dir`` (string: a
+folder of templates of your own, as ``--template-dir``), ``player-url`` (string: the URL of the folder that
+serves the player's files to a site's pages, as ``--player-url``) and ``dark-selectors`` and ``light-selectors``
+(lists of CSS selectors of a site's own colour-mode switch, :class:`Embedding`).  All but ``source-root`` and
+``allow-missing-sources`` come from the project of the working directory;
 ``source-root`` and ``allow-missing-sources`` from the project each spec is in
 (:func:`spec_project`), so specs of different projects checked in one run each use their own.
 """
@@ -13,6 +15,7 @@ folder of templates of your own, as ``--template-dir``).  ``output``, ``specs``,
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +30,59 @@ Mode = Literal["build", "validate", "check"]
 Format = Literal["text", "json", "github"]
 
 
+#: The colour-mode switches of the docs sites a figure follows besides the reader's ``prefers-color-scheme``, as
+#: CSS selectors of an ancestor of the figure: Material for MkDocs (``data-md-color-scheme``), Furo, Docusaurus and
+#: Starlight (``data-theme``), and sites that put a ``dark`` (or ``light``) class on ``<html>`` or ``<body>``.
+DARK_SELECTORS = ('[data-md-color-scheme="slate"]', '[data-theme="dark"]', "html.dark", "body.dark")
+LIGHT_SELECTORS = ('[data-md-color-scheme="default"]', '[data-theme="light"]', "html.light", "body.light")
+
+#: What a selector of ``dark-selectors`` or ``light-selectors`` may hold: a compound or complex selector of
+#: type, class, id, attribute and pseudo-class parts (``html[data-mode="night"] body``), never a character that
+#: could end the rule or the style sheet it is written into (``{``, ``}``, ``;``, ``<``, ``&``, ``@``, ``\``).
+_SELECTOR = re.compile(r"""[A-Za-z0-9_\-.#:\[\]="' >~+*(),|^$]+""")
+
+
+class Embedding(Struct, frozen=True):
+    """How a site embeds the HTML figure: ``player_url``, the URL of the folder its pages load the player's
+    files from (``""``: the folder of the fragment's page, where the build writes them; else ending in ``/``),
+    and ``dark_selectors`` and ``light_selectors``, the site's own colour-mode switches (CSS selectors of an
+    ancestor of the figure), followed besides :data:`DARK_SELECTORS` and :data:`LIGHT_SELECTORS`."""
+
+    player_url: str = ""
+    dark_selectors: tuple[str, ...] = ()
+    light_selectors: tuple[str, ...] = ()
+
+    def dark(self) -> tuple[str, ...]:
+        """Every selector under which the figure is dark: the built-in ones, then the site's."""
+        return DARK_SELECTORS + self.dark_selectors
+
+    def light(self) -> tuple[str, ...]:
+        """Every selector under which the figure is light: the built-in ones, then the site's."""
+        return LIGHT_SELECTORS + self.light_selectors
+
+
+def player_url(value: str, where: str) -> str:
+    """``value`` as :attr:`Embedding.player_url`: ``""`` stays, anything else ends in ``/``.  Raises
+    :class:`ConfigError`, naming ``where`` (``--player-url``, or the ``pyproject.toml`` key), for a value with
+    white space or a control character, or a quote or angle bracket, which no URL holds unescaped
+    (RFC 3986, 2)."""
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in "\"'<>`" for c in value):
+        raise ConfigError(f"{where} {value!r} is not a URL: it holds a space, a quote, an angle bracket or a "
+                          "control character")
+    return value if not value or value.endswith("/") else value + "/"
+
+
+def colour_selectors(values: list[str], where: str) -> tuple[str, ...]:
+    """``values`` as selectors of :class:`Embedding`.  Raises :class:`ConfigError`, naming ``where`` (the
+    ``pyproject.toml`` key), for an empty selector or one with a character outside :data:`_SELECTOR`."""
+    for value in values:
+        if not value.strip() or not _SELECTOR.fullmatch(value):
+            raise ConfigError(f"{where} {value!r} is not a selector mechdiagram can write: use type, class, id, "
+                              "attribute and pseudo-class selectors and combinators (html[data-mode=\"night\"] body), "
+                              "without { } ; < & @ or a backslash")
+    return tuple(value.strip() for value in values)
+
+
 class Options(Struct):
     """One command's settings, filled by the CLI and read by :func:`mechdiagram.site.build.execute`.
 
@@ -39,7 +95,7 @@ class Options(Struct):
     jinja2 templates found before the package's own (``None``: the package's alone); ``force``
     makes ``build`` render every spec, even one whose build key is unchanged; ``confined`` (the preview
     server's) refuses, unread, a spec file reached through a symbolic link that leads out of its project
-    (:func:`outside_project`).
+    (:func:`outside_project`); ``embedding`` how a site embeds the figure (:class:`Embedding`).
     """
 
     mode: Mode = "build"
@@ -56,6 +112,7 @@ class Options(Struct):
     configured_formats: frozenset[str] = frozenset()  # the optional groups [tool.mechdiagram] formats selects
     configured_index: bool = True  # and its index (what a command line without flags builds)
     confined: bool = False  # serve: a spec reached through a link out of its project is refused, unread
+    embedding: Embedding = field(default_factory=Embedding)  # player-url, dark- and light-selectors
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -153,7 +210,8 @@ def _read_table(path: Path, mtime_ns: int, size: int, shown: str) -> dict[str, A
     if not isinstance(table, dict):
         raise ConfigError(f"{shown}: [tool.mechdiagram] must be a table")
     expected: dict[str, type] = {"source-root": str, "output": str, "specs": list, "allow-missing-sources": bool,
-                                 "formats": list, "index": bool, "template-dir": str}
+                                 "formats": list, "index": bool, "template-dir": str, "player-url": str,
+                                 "dark-selectors": list, "light-selectors": list}
     for key, value in table.items():
         if key not in expected:
             raise ConfigError(f"{shown}: [tool.mechdiagram] has unknown key {key!r}; known keys: "

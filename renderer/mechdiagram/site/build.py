@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import msgspec.structs
 
-from mechdiagram.api import render_spec
+from mechdiagram.api import render_player, render_spec
 from mechdiagram.shared.config import Options, Project, outside_project, spec_project
 from mechdiagram.shared.errors import MechdiagramError, WorkerError
 from mechdiagram.shared.files import (
@@ -87,7 +87,7 @@ def process(path: Path, options: Options, project: Project | None = None) -> Spe
             "the spec into the project", "spec-outside-project")])
     rendered = render_spec(path, source_root=options.source_root, allow_missing_sources=options.allow_missing_sources,
                            template_dir=options.template_dir, render=options.mode != "validate", project=project,
-                           extra_formats=options.extra_formats)
+                           extra_formats=options.extra_formats, embedding=options.embedding)
     return SpecResult(rendered.loaded, rendered.slug, manifest_key(path, options.output), rendered.findings,
                       rendered.checks, rendered.files, figure=rendered.figure)
 
@@ -146,7 +146,8 @@ def _keys(paths: list[Path], options: Options) -> dict[Path, tuple[bytes, str | 
     """Each spec's bytes and build key (``None`` for a file that cannot be read or is not a JSON object)."""
     from mechdiagram.site.buildkey import run_key  # build and check only: validate needs no build key
 
-    shared = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats)
+    shared = run_key(template_dir=options.template_dir, extra_formats=options.extra_formats,
+                     embedding=options.embedding)
     by_folder: dict[Path, Project] = {}
     keys: dict[Path, tuple[bytes, str | None]] = {}
     for path in paths:
@@ -278,11 +279,15 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         manifest_collisions,
         recorded_index,
         retired,
+        retired_player,
         version_finding,
     )
 
     manifest_collisions(results, previous, output)
     retiring, dropped = retired(results, previous, output)
+    # The player's files, which every fragment of the folder names: one copy, written with the gallery page.
+    player = render_player(template_dir=options.template_dir, embedding=options.embedding)
+    retiring.update(retired_player(player, output))
     expected: dict[str, bytes] = {}
     for result in results:
         if not result.failed:
@@ -296,16 +301,18 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         index = plan_gallery(options, output, results, kept, report)
         if index is not None:
             expected[INDEX] = index.data
+        expected.update(player)
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output),
-                                            options.template_dir is not None)
+                                            options.template_dir is not None,
+                                            {name: sha256_hex(data) for name, data in player.items()})
         from mechdiagram.site.stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
 
         with output_lock(output, create=False):  # not while a build is putting its files in place
             stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build
-        write_out(report, output, expected, retiring, results, dropped, options, staging)
+        write_out(report, output, expected, retiring, results, dropped, options, staging, player)
     return report
 
 

@@ -4,7 +4,8 @@
 key is unchanged and its recorded outputs are still in place.  The key covers
 the spec's bytes, each source's status and digest (as :func:`resolve_source`
 finds it under the source root), the options that change output
-(``--allow-missing-sources``, the files of ``--template-dir``), the package
+(``--allow-missing-sources``, the files of ``--template-dir``, ``--player-url`` and the colour-mode
+selectors), the package
 data (templates, player, text metrics, schema), the registered output formats
 with what each names in :meth:`~mechdiagram.render.outputs.OutputFormat.key_parts` (a
 rasteriser's version and fonts), and the mechdiagram version.  No absolute path
@@ -19,11 +20,13 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from mechdiagram import __version__
 from mechdiagram.render.outputs import formats
 from mechdiagram.shared.assets import package_data
+from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.errors import SourcePathError
 from mechdiagram.spec.provenance import file_sha256, inside, linked_folders, resolve_source
 
@@ -69,8 +72,10 @@ def _source_state(root: Path, relpath: str) -> str:
         return f"unreadable: {type(exc).__name__}"
 
 
-def run_key(*, template_dir: Path | None, extra_formats: Collection[str] = ()) -> RunKey:
-    """What every spec's key shares in one run (see the module docstring).  Raises ``OSError`` when a file of
+def run_key(*, template_dir: Path | None, extra_formats: Collection[str] = (),
+            embedding: Embedding | None = None) -> RunKey:
+    """What every spec's key shares in one run (see the module docstring), ``embedding`` (the player's URL and
+    the colour-mode selectors, which the HTML figure writes) among it.  Raises ``OSError`` when a file of
     ``template_dir`` cannot be read."""
     data = hashlib.sha256()
     for name, body in package_data():
@@ -85,5 +90,6 @@ def run_key(*, template_dir: Path | None, extra_formats: Collection[str] = ()) -
                     if not fmt.optional or fmt.group_name() in extra_formats],
         "templates": _folder_files(template_dir) if template_dir is not None else None,
         "extra-formats": sorted(extra_formats),
+        "embedding": msgspec.to_builtins(embedding or Embedding()),
     }
     return RunKey(hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest())

@@ -4,8 +4,9 @@ The manifest records the mechdiagram version that wrote it and, per spec (keyed
 by its path relative to the output folder), the spec's SHA-256, its build key
 (:mod:`mechdiagram.site.buildkey`; only for a spec built without findings), each output
 file's name and SHA-256 (and, for a picture, the rasteriser that drew it), its sources' status and
-the ``figure`` record the gallery page shows; and the SHA-256 of the gallery page ``index.html``
-when mechdiagram wrote one.  Retirement works from those records alone: a file is
+the ``figure`` record the gallery page shows; the SHA-256 of the gallery page ``index.html``
+when mechdiagram wrote one; and the names and SHA-256 of the player's files (``player``), which every fragment
+of the folder names.  Retirement works from those records alone: a file is
 deleted only when a format could have written it for that spec
 (:func:`mechdiagram.render.outputs.owned_by`) and its bytes still match the recorded digest.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,10 @@ MANIFEST = "manifest.json"
 
 #: The gallery page, the one output of a whole build (mechdiagram.site.gallery writes it).
 INDEX = "index.html"
+
+#: The names of the player's files (mechdiagram.render.html.player_files): only a file of such a name that the
+#: manifest records is ever retired as an earlier player's.
+PLAYER_NAME = re.compile(r"mechdiagram-player\.[0-9a-f]{12}\.(?:js|css)")
 
 #: The journal of a build putting files in place: the names and SHA-256 of the files it is about to rename
 #: into the folder, written (synced) before the first rename and removed once the manifest records them.  A
@@ -88,15 +94,21 @@ def manifest_entries(results: Iterable[SpecResult], previous: dict[str, Entry],
     return entries
 
 
+def _records(files: dict[str, str]) -> list[dict[str, str]]:
+    return [{"path": name, "sha256": files[name]} for name in sorted(files)]
+
+
 def manifest_bytes(results: Iterable[SpecResult], previous: dict[str, Entry], index: str | None = None,
-                   own_templates: bool = False) -> bytes:
+                   own_templates: bool = False, player: dict[str, str] | None = None) -> bytes:
     """``manifest.json``: the version, :func:`manifest_entries` sorted by spec path (``own_templates`` as
-    there), and ``index``, the SHA-256 of the gallery page ``index.html`` when mechdiagram wrote one.
-    No timestamps."""
+    there), ``index``, the SHA-256 of the gallery page ``index.html`` when mechdiagram wrote one, and
+    ``player``, the player's files (name to SHA-256) the fragments name.  No timestamps."""
     entries = manifest_entries(results, previous, own_templates)
     body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "format": 1}
     if index is not None:
         body["index"] = {"path": INDEX, "sha256": index}
+    if player:
+        body["player"] = _records(player)
     body["specs"] = [entries[k] for k in sorted(entries)]
     # ASCII: a spec path that is not valid UTF-8 (a surrogate escape) still writes, as \u escapes.
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
@@ -119,10 +131,11 @@ def _document(output: Path, name: str = MANIFEST) -> Any:
 
 
 def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: Iterable[str],
-                  previous: dict[str, Entry]) -> bytes:
+                  previous: dict[str, Entry], player: dict[str, str] | None = None) -> bytes:
     """The :data:`JOURNAL` of a build about to put the files of ``results`` in place (those that passed and were
     rendered): each spec's key with its output files' names and SHA-256, and ``index``, the SHA-256 of the gallery
-    page it is about to write (``None``: none).  The files of ``retiring`` that ``previous`` (the folder's entries,
+    page it is about to write (``None``: none), and ``player``, the player's files (name to SHA-256) it is about to
+    write and those it is about to retire.  The files of ``retiring`` that ``previous`` (the folder's entries,
     an earlier journal folded in) records join their spec's entry: a build stopped before it deleted them leaves
     them recorded, where an earlier interrupted build's journal, which this one replaces, may have been their only
     record."""
@@ -140,6 +153,8 @@ def journal_bytes(results: Iterable[SpecResult], index: str | None, retiring: It
     body: dict[str, Any] = {"generator": "mechdiagram", "version": __version__, "specs": specs}
     if index is not None:
         body["index"] = {"path": INDEX, "sha256": index}
+    if player:
+        body["player"] = _records(player)
     return (json.dumps(body, indent=2, ensure_ascii=True) + "\n").encode("ascii")
 
 
@@ -220,6 +235,33 @@ def recorded_index(output: Path) -> str | None:
     if journalled is not None and journalled != recorded and file_digest_or_none(output / INDEX) == journalled:
         return journalled  # an interrupted build wrote the gallery page its journal records
     return recorded
+
+
+def recorded_player(output: Path) -> dict[str, str]:
+    """The player's files (name to SHA-256) that ``output/manifest.json`` records, with those an interrupted
+    build's :data:`JOURNAL` records (a name both record keeps the digest its file on disk has, where that is the
+    journal's).  Records of another shape, or of a name that is not a player file's (:data:`PLAYER_NAME`), are
+    passed."""
+    files = _player_digests(_document(output))
+    for name, digest in _player_digests(_document(output, JOURNAL)).items():
+        if name not in files or (files[name] != digest and file_digest_or_none(output / name) == digest):
+            files[name] = digest
+    return files
+
+
+def _player_digests(data: Any) -> dict[str, str]:
+    items = data.get("player") if isinstance(data, dict) else None
+    return {item["path"]: item["sha256"] for item in (items if isinstance(items, list) else [])
+            if isinstance(item, dict) and isinstance(item.get("path"), str) and PLAYER_NAME.fullmatch(item["path"])
+            and isinstance(item.get("sha256"), str)}
+
+
+def retired_player(player: dict[str, bytes], output: Path) -> dict[str, str]:
+    """The player's files the folder holds from an earlier build (:func:`recorded_player`) that ``player``, this
+    build's, no longer has, with the reason: only those whose bytes still match the recorded digest."""
+    return {name: "an earlier player's file, which no fragment names any more"
+            for name, digest in recorded_player(output).items()
+            if name not in player and file_digest_or_none(output / name) == digest}
 
 
 def _index_digest(data: Any) -> str | None:

@@ -15,7 +15,7 @@ from mechdiagram.render.raster import rasteriser
 from mechdiagram.shared.config import Options
 from mechdiagram.shared.files import display_named, display_path, is_link, read_regular
 from mechdiagram.shared.findings import Finding
-from mechdiagram.site.manifest import INDEX, JOURNAL, Entry, journal_left
+from mechdiagram.site.manifest import INDEX, JOURNAL, PLAYER_NAME, Entry, journal_left
 from mechdiagram.site.results import Report
 from mechdiagram.site.staging import stale_temporaries
 
@@ -24,8 +24,8 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
                   previous: dict[str, Entry], options: Options) -> None:
     """``check``'s comparison: a ``stale-output`` finding in ``report`` for each file of ``expected`` (name to the
     bytes a fresh build writes) that is missing from ``output`` or differs, naming the spec that owns it (or the
-    gallery page, or the manifest) and the command that rebuilds it (:func:`rebuild_command`: that spec alone, or
-    the check's specs for the gallery page and the manifest), and one for each file of
+    gallery page, the player's files, or the manifest) and the command that rebuilds it
+    (:func:`rebuild_command`: that spec alone, or the check's specs for the others), and one for each file of
     ``retiring`` (name to why it goes) still there.  A picture drawn by another rasteriser than this build's
     (recorded in ``previous``, the manifest's entries) says so, as does a file built with templates of the
     author's own (``--template-dir``) when this check has none."""
@@ -43,7 +43,8 @@ def stale_outputs(report: Report, output: Path, expected: dict[str, bytes], reti
         path = output / name
         shown = display_path(path)
         spec = (f"output of {owners[name]}" if name in owners
-                else "the gallery page of the specs" if name == INDEX else "the manifest of the specs")
+                else "the gallery page of the specs" if name == INDEX
+                else "the player of the fragments" if PLAYER_NAME.fullmatch(name) else "the manifest of the specs")
         on_disk = read_regular(path)  # never through a link
         if is_link(path):
             shown = display_named(path)

@@ -3,8 +3,8 @@
 Every finding is known by then.  Holding the folder's lock, :func:`write_out` removes the temporary
 files that killed builds left, writes the journal (:data:`mechdiagram.site.manifest.JOURNAL`) naming what it is
 about to put in place, renames the staged files (:class:`mechdiagram.site.staging.Staging`), deletes retired ones,
-and writes the gallery page and the manifest last.  No symbolic link in the folder is followed: an output
-name that is one is replaced by a regular file, with a warning.
+and writes the player's files, the gallery page and the manifest last.  No symbolic link in the folder is
+followed: an output name that is one is replaced by a regular file, with a warning.
 """
 
 from __future__ import annotations
@@ -54,19 +54,25 @@ def plan_gallery(options: Options, output: Path, results: list[SpecResult], prev
     return plan
 
 
-def _gallery_current(options: Options, output: Path, results: list[SpecResult]) -> bool:
-    """Whether the gallery page on disk is the one this run would write, or none is to be written."""
-    from mechdiagram.site.manifest import INDEX, read_manifest  # build only
+def _build_outputs_current(options: Options, output: Path, results: list[SpecResult], player: dict[str, bytes]) -> bool:
+    """Whether the gallery page on disk is the one this run would write (or none is to be written), and the
+    player's files on disk and in the manifest are this run's."""
+    from mechdiagram.site.manifest import INDEX, read_manifest, recorded_player  # build only
 
+    digests = {name: sha256_hex(data) for name, data in player.items()}
+    if recorded_player(output) != digests or any(file_digest_or_none(output / n) != d for n, d in digests.items()):
+        return False
     plan = plan_gallery(options, output, results, read_manifest(output), Report(results))
     return plan is None or file_digest_or_none(output / INDEX) == sha256_hex(plan.data)
 
 
 def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
-           results: list[SpecResult], dropped: set[str], options: Options, staging: Staging) -> None:
+           results: list[SpecResult], dropped: set[str], options: Options, staging: Staging,
+           player: dict[str, bytes]) -> None:
     """Put a build's files in place in ``output`` (resolved), holding the folder's lock: stale temporary files
     removed, the journal written, the staged files of ``expected`` (name to bytes) renamed into place, the
-    files of ``retiring`` deleted, the gallery page and the manifest written, the journal removed; what was
+    files of ``retiring`` deleted, the player's files (``player``, name to bytes), the gallery page and the
+    manifest written, the journal removed; what was
     written, left and deleted goes into ``report``, with a warning for each output name that was a link.
     Raises :class:`~mechdiagram.shared.errors.OutputError` when a file cannot be written or deleted."""
     # The files were staged as their specs came in (written to temporary files beside their places by
@@ -83,6 +89,7 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         manifest_bytes,
         read_manifest,
         recorded_index,
+        recorded_player,
     )
 
     with output_lock(output):  # two builds into one folder must not interleave their manifests
@@ -90,7 +97,8 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         _remove_stale_temporaries(report, output)
         interrupted = journal_left(output)
         if (not expected and not retiring and not dropped and not interrupted and any(r.skipped for r in results)
-                and all(r.skipped or r.failed for r in results) and _gallery_current(options, output, results)):
+                and all(r.skipped or r.failed for r in results)
+                and _build_outputs_current(options, output, results, player)):
             report.unchanged.append(MANIFEST)  # a no-op rebuild: the manifest holds these entries already
             return
         names = list(expected)
@@ -99,12 +107,14 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         recorded = read_manifest(output)
         current = {k: v for k, v in recorded.items() if k not in dropped}
         index = plan_gallery(options, output, results, current, report)
-        every = [*names, *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
+        player_digests = {name: sha256_hex(data) for name, data in player.items()}
+        leaving = {name: digest for name, digest in recorded_player(output).items() if name in retiring}
+        every = [*names, *sorted(player), *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
         for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
             replaceable(output / name)
         replaced = [name for name in every if is_link(output / name)]
         write_file(output / JOURNAL, journal_bytes(results, sha256_hex(index.data) if index is not None else None,
-                                                   retiring, recorded))
+                                                   retiring, recorded, {**leaving, **player_digests}))
         changed = staging.commit([(owners[name], name, expected[name]) for name in names])
         # A link found where a worker found the file unchanged (it appeared since) is replaced by the bytes, or,
         # where only a worker had them, removed: the manifest's digest then sends the spec to be built again.
@@ -127,12 +137,15 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
             except OSError as exc:
                 raise OutputError(f"cannot delete {display_path(output / name)}: {exc.strerror or exc}",
                                   output / name) from exc
+        for name in sorted(player):
+            names.append(name)
+            changed.append(write_file(output / name, player[name]))
         if index is not None:
             names.append(INDEX)
             changed.append(write_file(output / INDEX, index.data))
         digest = sha256_hex(index.data) if index is not None else recorded_index(output)
         changed.append(write_file(output / MANIFEST, manifest_bytes(results, current, digest,
-                                                                    options.template_dir is not None)))
+                                                                    options.template_dir is not None, player_digests)))
         try:
             (output / JOURNAL).unlink()
         except OSError as exc:
