@@ -588,15 +588,15 @@ STATE_JS = r"""
     isolated: status.textContent.includes("\u2068"),
     live: status.getAttribute("aria-live"),
     atomic: status.getAttribute("aria-atomic"),
-    scenes: shown.map(s => Number(s.dataset.mdScene)),
+    scenes: shown.map(s => Number(s.dataset.mechScene)),
     scenario: select ? Number(select.value) : 0,
     visibleFrames: svg ? Array.from(svg.querySelectorAll("[data-mech-frame]"))
-      .filter(f => getComputedStyle(f).visibility === "visible").map(f => Number(f.dataset.mdFrame)) : [],
+      .filter(f => getComputedStyle(f).visibility === "visible").map(f => Number(f.dataset.mechFrame)) : [],
     svgPaused: svg ? svg.hasAttribute("data-mech-paused") : null,
     // every layout's, the hidden one's too: the player keeps them at one step and one play state
     layouts: svgs.map(layout),
     shownLayout: svg ? layout(svg) : null,
-    currentFrames: svgs.map(s => { const f = s.querySelector("[data-mech-current]"); return f ? Number(f.dataset.mdFrame) : 0; }),
+    currentFrames: svgs.map(s => { const f = s.querySelector("[data-mech-current]"); return f ? Number(f.dataset.mechFrame) : 0; }),
     pausedLayouts: svgs.map(s => s.hasAttribute("data-mech-paused")),
     flowState: flow ? getComputedStyle(flow).animationPlayState : null,
     flowName: flow ? getComputedStyle(flow).animationName : null,
@@ -642,7 +642,7 @@ def step_of(page, index: int = 0) -> int:
 
 
 def player_data(page, index: int = 0) -> dict:
-    return json.loads(figures(page).nth(index).locator("script.mech-data").text_content())
+    return json.loads(figures(page).nth(index).get_attribute("data-mech-player"))
 
 
 def active_tag(page) -> str:

@@ -133,12 +133,66 @@ def site(tmp_path_factory) -> bs.Site:
     return bs.build_site(tmp_path_factory.mktemp("browser"))
 
 
+#: The origin a page that loads the player's module file is served from: a browser runs no module script of a
+#: ``file:`` page (its origin is opaque, so the module's request fails CORS), as it does none of a page opened
+#: from disk on a reader's machine.  Requests to it are answered from the file system by the test browser
+#: (:func:`serve_files`); no server runs.
+ORIGIN = "http://mechdiagram.test"
+
+
+def page_url(path: Path) -> str:
+    """Where :func:`open_page` opens ``path``: from :data:`ORIGIN` when the page loads the player's module from a
+    file (a fragment in a host page), else as a ``file:`` URL (a standalone page, which inlines the module, opens
+    from disk as a reader's would)."""
+    text = Path(path).read_text("utf-8", errors="replace")
+    return ORIGIN + Path(path).resolve().as_posix() if '<script type="module" src=' in text else Path(path).as_uri()
+
+
+def serve_files(context) -> None:
+    """Answer ``context``'s requests to :data:`ORIGIN` with the file of the same path (404 when there is none)."""
+    def answer(request_route):
+        from urllib.parse import unquote, urlsplit
+
+        local = Path(unquote(urlsplit(request_route.request.url).path))
+        if local.is_file():
+            request_route.fulfill(path=str(local))
+        else:
+            request_route.fulfill(status=404, body="")
+    context.route(ORIGIN + "/**", answer)
+
+
+@pytest.fixture(scope="session")
+def site_url(site):
+    """``site_url(path)``: the URL of ``path`` (a file of ``site.out``) on a web server on 127.0.0.1 that serves
+    ``site.out``, for a browser that cannot be told to answer requests itself (WebKit through WebDriver) and a page
+    that loads the player's module file, which no browser runs from a ``file:`` page."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site.out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def url(path: Path) -> str:
+        return f"http://127.0.0.1:{server.server_address[1]}/{Path(path).relative_to(site.out).as_posix()}"
+
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
 class Opened:
     """What :func:`open_page` records about one page: uncaught errors, console errors, network requests."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
-        self.requests: list[str] = []
+        self.requests: list[str] = []  # aborted: neither a file nor the test origin's
+        self.loaded: list[str] = []  # every request the page made
 
 
 @pytest.fixture
@@ -149,7 +203,8 @@ def open_page(browser):
     Each page gets its own context: ``scheme`` is the emulated ``prefers-color-scheme``, ``motion`` the
     emulated ``prefers-reduced-motion``; ``clock=True`` installs playwright's clock, paused, before the page
     loads, so the player's timers advance only through ``page.clock.run_for``.  ``page.opened`` is an
-    :class:`Opened`.  Any request that is not for a file is aborted and recorded.
+    :class:`Opened`.  A page that loads the player's module file is opened from :data:`ORIGIN`
+    (:func:`page_url`); any other request that is not for a file is aborted and recorded.
 
     Opening a page closes the one opened before it, unless that one was opened with ``keep=True``: a page left
     open goes on animating its figures, and a test that walks twenty pages ran twice as long for the pages
@@ -173,15 +228,17 @@ def open_page(browser):
             opened.requests.append(request_route.request.url)
             request_route.abort()
 
-        context.route(lambda url: not url.startswith("file:"), route)
+        context.route(lambda url: not url.startswith(("file:", ORIGIN + "/")), route)
+        serve_files(context)
         page = context.new_page()
         page.on("pageerror", lambda error: opened.errors.append(f"uncaught: {error}"))
+        page.on("request", lambda request: opened.loaded.append(request.url))
         page.on("console", lambda message: opened.errors.append(f"console: {message.text}")
                 if message.type == "error" else None)
         if clock:
             page.clock.install(time=0)
             page.clock.pause_at(1000)
-        page.goto(Path(path).as_uri())
+        page.goto(page_url(path))
         page.wait_for_function("document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length === 0")
         page.opened = opened
         if not keep:

@@ -127,7 +127,7 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
               return {
                 normal: [getComputedStyle(normal).strokeWidth, getComputedStyle(normalLabel).fontWeight],
                 // An active box's ring is a layer of its own under the paths, with the box's highlight classes.
-                active: Array.from(svg.querySelectorAll('[data-mech-steps~="' + frame.dataset.mdFrame + '"]' + P + 'on')).map(g => {
+                active: Array.from(svg.querySelectorAll('[data-mech-steps~="' + frame.dataset.mechFrame + '"]' + P + 'on')).map(g => {
                   const ring = svg.querySelector('.' + Array.from(g.classList).find(c => /-h[0-9]+$/.test(c)) + P + 'outline ' + P + 'ring');
                   return {
                   ring: ring ? 1 : 0,

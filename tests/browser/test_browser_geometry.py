@@ -62,12 +62,12 @@ GEOMETRY_JS = r"""
   const lanes = all(`.${p}-lane`).map(t => ({text: t.textContent, box: rect(t)}));
   const panel = rect(svg.querySelector(`.${p}-panel`));
   const frame = svg.querySelector("[data-mech-current]") ||
-    all("[data-mech-frame]").find(f => f.dataset.mdFrame !== "0" && shown(f));
+    all("[data-mech-frame]").find(f => f.dataset.mechFrame !== "0" && shown(f));
   const panelText = all(`.${p}-pkey`).concat(all("text", frame)
     .filter(t => t.closest(`.${p}-state`) || /-(ptitle|pval)\b/.test(t.getAttribute("class"))))
     .map(t => ({text: t.textContent, box: rect(t)}));
   // The step's highlights: the layers whose data-mech-steps name the current step.
-  const rings = frame ? all(`[data-mech-steps~="${frame.dataset.mdFrame}"] .${p}-ring`).map(rect) : [];
+  const rings = frame ? all(`[data-mech-steps~="${frame.dataset.mechFrame}"] .${p}-ring`).map(rect) : [];
   const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   let smallest = Infinity, where = "";
   for (const text of svg.querySelectorAll("text")) {
@@ -77,7 +77,7 @@ GEOMETRY_JS = r"""
   }
   const vb = svg.viewBox.baseVal;
   return {layout, viewBox: {x: vb.x, y: vb.y, w: vb.width, h: vb.height}, nodes, routes, labels, lanes, panel,
-          panelText, rings, step: frame ? Number(frame.dataset.mdFrame) : 0, smallest, where};
+          panelText, rings, step: frame ? Number(frame.dataset.mechFrame) : 0, smallest, where};
 }"""
 
 
@@ -213,7 +213,7 @@ def _go(page, step: int, current: int) -> int:
                 "Next step" if step > current else "Previous step").click()
     return int(bs.figures(page).nth(0).evaluate(
         "root => Number((root.querySelector('[data-mech-scene]:not([hidden]) [data-mech-current]') || "
-        "{dataset: {mdFrame: 0}}).dataset.mdFrame)"))
+        "{dataset: {mechFrame: 0}}).dataset.mechFrame)"))
 
 
 @pytest.mark.parametrize("slug", sorted(SPECS))

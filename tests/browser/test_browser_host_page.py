@@ -25,7 +25,7 @@ STYLE_JS = """() => {
 
 def test_a_light_only_page_keeps_a_light_figure_in_dark_mode_and_its_own_styles(site, open_page, tmp_path):
     first = site.mechanisms[0]
-    page_path = tmp_path / "blog.html"
+    page_path = site.out / "blog.html"  # beside the player's files, which the fragment names
     page_path.write_text(LIGHT_ONLY_BLOG.format(fragment=site.fragment(first)), "utf-8")
     without = tmp_path / "blog-without.html"
     without.write_text(LIGHT_ONLY_BLOG.format(fragment=""), "utf-8")

@@ -17,8 +17,8 @@ SAMPLE_JS = r"""
   const opacity = el => getComputedStyle(el).visibility === "visible" ? parseFloat(getComputedStyle(el).opacity) : 0;
   return {
     highlights: Array.from(svg.querySelectorAll("[data-mech-steps]")).map(g => ({
-      steps: g.dataset.mdSteps.split(" ").map(Number), opacity: opacity(g)})),
-    texts: Array.from(svg.querySelectorAll("[data-mech-frame]")).filter(f => f.dataset.mdFrame !== "0")
+      steps: g.dataset.mechSteps.split(" ").map(Number), opacity: opacity(g)})),
+    texts: Array.from(svg.querySelectorAll("[data-mech-frame]")).filter(f => f.dataset.mechFrame !== "0")
       .map(f => opacity(f)),
     poster: getComputedStyle(svg.querySelector("[data-mech-frame='0']")).visibility,
     dots: Array.from(svg.querySelectorAll("circle")).map(c => { const r = c.getBoundingClientRect();

@@ -40,7 +40,7 @@ def _rgb(colour: str) -> str:
 
 
 def test_page_css_overrides_the_documented_custom_properties(site, open_page, tmp_path):
-    page_path = tmp_path / "restyled.html"
+    page_path = site.out / "restyled.html"  # beside the player's files, which the fragment names
     page_path.write_text(RESTYLED.format(fragment=site.fragment(site.mechanisms[0])), "utf-8")
     styles = open_page(page_path).evaluate(STYLE_JS)
     assert styles["play"] == "rgb(107, 45, 134)", styles
@@ -52,7 +52,7 @@ def test_page_css_overrides_the_documented_custom_properties(site, open_page, tm
 
 
 def test_without_overrides_the_defaults_apply(site, open_page, tmp_path):
-    page_path = tmp_path / "plain.html"
+    page_path = site.out / "plain.html"
     page_path.write_text(RESTYLED.format(fragment=site.fragment(site.mechanisms[0])).split("<style>")[0]
                          + "</head><body>" + site.fragment(site.mechanisms[0]) + "</body></html>", "utf-8")
     styles = open_page(page_path).evaluate(STYLE_JS)

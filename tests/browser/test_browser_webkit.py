@@ -23,14 +23,16 @@ import webkit_support as ws
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-#: A clock under the test's control, and a record of uncaught errors; runs before the player script.
+#: A clock under the test's control, and a record of uncaught errors; runs before the player module, which the
+#: browser runs once the page is parsed.
 CLOCK_JS = r"""
 (function () {
   var now = 0, next = 1, timers = {};
   window.__errors = [];
   window.addEventListener("error", function (event) { window.__errors.push(String(event.message)); });
-  /* Only the page's own scripts get the test's clock: WebDriver's injected scripts keep the real timers. */
-  var realSet = window.setTimeout, realClear = window.clearTimeout, page = location.href;
+  /* Only the site's scripts (the page's, the player module's) get the test's clock: WebDriver's injected scripts
+     keep the real timers. */
+  var realSet = window.setTimeout, realClear = window.clearTimeout, page = location.origin + "/";
   var fromPage = function () { return String(new Error().stack || "").split("\n").slice(2)
     .some(function (line) { return line.indexOf(page) >= 0; }); };
   window.setTimeout = function (fn, ms) {
@@ -62,15 +64,16 @@ CLOCK_JS = r"""
 """
 
 
-def clocked_page(site, slug: str) -> str:
-    """A file:// URL of a page holding ``slug``'s fragment after :data:`CLOCK_JS`."""
+def clocked_page(site, site_url, slug: str) -> str:
+    """The URL (on the site's loopback server: the page loads the player's module file) of a page holding
+    ``slug``'s fragment after :data:`CLOCK_JS`, which is in place before the module runs."""
     spec = site.specs[slug]
     path = site.out / f"webkit-{slug}.html"
     path.write_text(f"<!DOCTYPE html>\n<html lang=\"{spec['language']}\">\n<head>\n<meta charset=\"utf-8\">\n"
                     f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     f"<title>{html.escape(spec['title'])}</title>\n<script>{CLOCK_JS}</script>\n</head>\n"
                     f"<body>\n<main>\n{site.fragment(slug)}\n</main>\n</body>\n</html>\n", "utf-8")
-    return path.as_uri()
+    return site_url(path)
 
 
 def open_in(driver, url: str):
@@ -95,7 +98,7 @@ def step_of(driver) -> int:
 
 
 def driver_steps(driver, scenario: int) -> list[dict]:
-    return driver.execute_script("return JSON.parse(document.querySelector('script.mech-data').textContent)"
+    return driver.execute_script("return JSON.parse(document.querySelector('mech-diagram').dataset.mechPlayer)"
                                  ".scenarios[arguments[0]].steps", scenario)
 
 
@@ -108,8 +111,8 @@ def no_errors(driver) -> None:
 
 
 @pytest.mark.parametrize("slug", ["relay", "lang-ar"])
-def test_webkit_steps_change_exactly_at_the_timeline_boundaries(site, webkit, slug):
-    driver = open_in(webkit, clocked_page(site, slug))
+def test_webkit_steps_change_exactly_at_the_timeline_boundaries(site, site_url, webkit, slug):
+    driver = open_in(webkit, clocked_page(site, site_url, slug))
     for index in range(len(site.specs[slug]["scenarios"])):
         if index:
             driver.execute_script("const s = document.querySelector('.mech-scenario'); s.value = arguments[0];"
@@ -127,11 +130,11 @@ def test_webkit_steps_change_exactly_at_the_timeline_boundaries(site, webkit, sl
 
 
 @pytest.mark.parametrize(("slug", "forward"), [("relay", "ArrowRight"), ("lang-ar", "ArrowLeft")])
-def test_webkit_tablist_keys_follow_the_direction(site, webkit, slug, forward):
+def test_webkit_tablist_keys_follow_the_direction(site, site_url, webkit, slug, forward):
     from selenium.webdriver.common.keys import Keys
     keys = {"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}
     back = Keys.ARROW_LEFT if forward == "ArrowRight" else Keys.ARROW_RIGHT
-    driver = open_in(webkit, clocked_page(site, slug))
+    driver = open_in(webkit, clocked_page(site, site_url, slug))
     spec = site.specs[slug]
 
     def press(key) -> dict:
@@ -154,8 +157,8 @@ def test_webkit_tablist_keys_follow_the_direction(site, webkit, slug, forward):
     no_errors(driver)
 
 
-def test_webkit_play_pause_keeps_its_size_and_the_live_region_follows(site, webkit):
-    driver = open_in(webkit, clocked_page(site, "relay"))
+def test_webkit_play_pause_keeps_its_size_and_the_live_region_follows(site, site_url, webkit):
+    driver = open_in(webkit, clocked_page(site, site_url, "relay"))
     button = driver.find_element("css selector", ".mech-play")
     box = lambda: driver.execute_script(  # noqa: E731
         "const r = arguments[0].getBoundingClientRect(); return [r.x, r.width, r.height];", button)
@@ -240,9 +243,9 @@ def test_webkit_reduced_motion_follows_the_gtk_setting(site, webkit, webkit_redu
 
 
 @pytest.mark.parametrize("slug", bs.mechanism_slugs() + list(bs.GENERATED))
-def test_webkit_reduced_motion_starts_paused_and_says_how_to_play(site, webkit_reduced, slug):
+def test_webkit_reduced_motion_starts_paused_and_says_how_to_play(site, site_url, webkit_reduced, slug):
     """test_browser_player's reduced-motion test, in WebKit."""
-    driver = open_in(webkit_reduced, clocked_page(site, slug))
+    driver = open_in(webkit_reduced, clocked_page(site, site_url, slug))
     assert driver.execute_script(REDUCED_MOTION_JS) == [True, False]
     spec = site.specs[slug]
     s = state(driver)
@@ -304,9 +307,9 @@ def test_webkit_img_of_animated_svg_is_still_under_reduced_motion(site, webkit, 
     assert ws.differing_pixels(still[0.0], poster_png) == 0, "reduced motion does not show the poster frame"
 
 
-def test_webkit_chooses_each_figures_layout_by_its_own_width(site, webkit):
+def test_webkit_chooses_each_figures_layout_by_its_own_width(site, site_url, webkit):
     """WebKit's container queries: in a 300 px sidebar the narrow layout, in a 1240 px column the wide one."""
-    webkit.get(bs.columns_page(site, bs.LEAD).as_uri())
+    webkit.get(site_url(bs.columns_page(site, bs.LEAD)))
     figures = webkit.execute_script(f"return ({bs.LAYOUTS_JS})()")
     assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
     assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures

@@ -47,7 +47,7 @@ LAYOUT_JS = r"""
   }
   const canvas = scene.querySelector("[data-mech-canvas]");
   return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
-          smallest, where, wideFrom: Number(canvas.dataset.mdWideFrom), column: canvas.clientWidth,
+          smallest, where, wideFrom: Number(canvas.dataset.mechWideFrom), column: canvas.clientWidth,
           scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex")};
 }"""
 
@@ -155,7 +155,7 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
           const canvas = root.querySelector("[data-mech-canvas]");
           const view = canvas.getBoundingClientRect();
           const shown = root.querySelector("[data-mech-scene]:not([hidden]) [data-mech-current]");
-          const step = shown ? shown.dataset.mdFrame : "";
+          const step = shown ? shown.dataset.mechFrame : "";
           const boxes = Array.from(root.querySelectorAll(`[data-mech-steps~="${step}"] rect`))
             .filter(r => r.closest("[data-mech-scene]:not([hidden])") && r.getClientRects().length)
             .map(r => r.getBoundingClientRect());

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from mechdiagram.api import render_spec
+from mechdiagram.api import render_player, render_spec
 from mechdiagram.render import theme
 from support.specs import MECHANISMS, ROOT
 
@@ -18,7 +18,8 @@ def _table() -> dict[str, tuple[str, str]]:
 
 def _declared() -> set[str]:
     files = render_spec(MECHANISMS / "prefill-decode.mechanism.json", source_root=ROOT).files
-    css = files["prefill-decode.fragment.html"].decode("utf-8")
+    css = files["prefill-decode.fragment.html"].decode("utf-8")  # the drawing's
+    css += b"".join(render_player().values()).decode("utf-8")  # the player's style sheet
     return set(re.findall(r"[{;](--mech-[a-z-]+):", css))
 
 

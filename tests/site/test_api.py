@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mechdiagram.api import render_spec
+from mechdiagram.api import render_player, render_spec
 from mechdiagram.render import confined
 from mechdiagram.render.outputs import formats
 from mechdiagram.shared.config import Options
@@ -32,7 +32,11 @@ def test_render_spec_gives_the_bytes_build_writes(tmp_path):
     assert [c.status for c in rendered.checks] == ["verified"]
     execute(Options(mode="build", specs=[SPEC], output=tmp_path, source_root=ROOT, jobs=1))
     written = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "manifest.json"}
-    assert rendered.files == written
+    player = render_player()
+    assert rendered.files == {name: data for name, data in written.items() if name not in player}
+    assert player == {name: data for name, data in written.items() if name.startswith("mechdiagram-player.")}
+    fragment = rendered.files["prefill-decode.fragment.html"].decode("utf-8")
+    assert all(f'"{name}"' in fragment for name in player)  # the fragment names the files build writes beside it
     assert "prefill-decode.html" in rendered.files and "prefill-decode.one-request.svg" in rendered.files
     assert sorted(rendered.files) == sorted(fmt.file_name("prefill-decode", "one-request") for fmt in formats()
                                             if not fmt.optional)

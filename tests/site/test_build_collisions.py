@@ -70,7 +70,7 @@ def test_a_skipped_spec_refused_for_a_collision_counts_as_failed_only(tmp_path, 
     again = run_cli("build", "ss/q", "ss/p", "-o", "out", "--source-root", ".")  # p/x is unchanged: skipped, then refused
     assert again.exit_code == 1
     summary = again.stderr.splitlines()[-1]
-    assert summary == ("mechdiagram: 0 of 2 spec(s) built into out/ (0 file(s) written, 2 unchanged); 2 failed, "
+    assert summary == ("mechdiagram: 0 of 2 spec(s) built into out/ (0 file(s) written, 4 unchanged); 2 failed, "
                        "their previous output left unchanged")  # was "(-1 built, 1 skipped ...)"
 
 

@@ -15,6 +15,7 @@ from mechdiagram.shared.config import Options
 from mechdiagram.site.build import execute
 from mechdiagram.site.manifest import MANIFEST
 from support.cli import run_cli
+from support.outputs import PLAYER_FILES
 from support.specs import minimal_spec
 
 NOTES = b"queue 18 ms, prefill 74 ms\n"
@@ -59,7 +60,7 @@ def test_an_unchanged_spec_is_not_rebuilt(tmp_path, monkeypatch):
     assert second.written == [] and second.unchanged == [MANIFEST]
     assert _entry(tmp_path)["build"] == key
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-        [MANIFEST, "index.html"] + [o["path"] for o in _entry(tmp_path)["outputs"]])
+        [MANIFEST, "index.html", *PLAYER_FILES] + [o["path"] for o in _entry(tmp_path)["outputs"]])
 
 
 def test_a_changed_source_forces_a_rebuild(tmp_path):

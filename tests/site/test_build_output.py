@@ -22,7 +22,7 @@ def test_build_writes_the_expected_files(project):
     assert result.exit_code == 0, result.output
     assert sorted(snapshot(project / "out")) == EXPECTED_FILES
     assert result.stderr.strip().splitlines()[-1] == (
-        "mechdiagram: 1 of 1 spec(s) built into out/ (10 file(s) written, 0 unchanged)")
+        "mechdiagram: 1 of 1 spec(s) built into out/ (12 file(s) written, 0 unchanged)")
 
 
 def test_two_builds_are_byte_identical(project):
@@ -34,7 +34,7 @@ def test_two_builds_are_byte_identical(project):
     # rebuilding in place changes nothing and says so
     again = invoke("build", "specs", "-o", "one", "--source-root", "specs")
     assert again.exit_code == 0
-    assert "(0 file(s) written, 10 unchanged)" in again.stderr
+    assert "(0 file(s) written, 12 unchanged)" in again.stderr
     assert snapshot(project / "one") == one
 
 
@@ -68,7 +68,7 @@ def test_parallel_and_serial_builds_are_identical(tmp_path, monkeypatch):
     assert again.written == [] and len(again.unchanged) == len(parallel.written)  # same bytes: nothing staged
     assert all(set(r.staged.values()) == {None} for r in again.results)
     per_spec = len([fmt for fmt in formats() if not fmt.optional])  # one scenario: a file per default format
-    assert len(snapshot(tmp_path / "serial")) == 9 * per_spec + 2  # and index.html and manifest.json
+    assert len(snapshot(tmp_path / "serial")) == 9 * per_spec + 4  # and index.html, manifest.json and the player
 
 
 def test_execute_report(project):

@@ -9,6 +9,7 @@ import json
 from click.testing import CliRunner
 
 from mechdiagram.cli import main
+from support.outputs import PLAYER_FILES
 from support.specs import minimal_spec
 
 
@@ -40,9 +41,9 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     assert built.exit_code == 0, built.stderr
     assert "retired file(s) deleted" in built.stderr
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["blog-asset.png", "index.html", "manifest.json", "one.fragment.html", "one.html",
-                     "one.renamed.dark.svg", "one.renamed.narrow.dark.svg", "one.renamed.narrow.svg",
-                     "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg"]
+    assert names == sorted(["blog-asset.png", "index.html", "manifest.json", "one.fragment.html", "one.html",
+                            "one.renamed.dark.svg", "one.renamed.narrow.dark.svg", "one.renamed.narrow.svg",
+                            "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg", *PLAYER_FILES])
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
     assert [entry["spec"] for entry in manifest["specs"]] == ["../mechanisms/one.mechanism.json"]
     assert runner.invoke(main, ["check"]).exit_code == 0

@@ -14,6 +14,7 @@ from mechdiagram.site.build import execute
 from mechdiagram.site.manifest import INDEX, MANIFEST
 from mechdiagram.spec.load import parse_text
 from mechdiagram.spec.validate import check_spec
+from support.outputs import PLAYER_FILES
 
 SPEC = Path(__file__).resolve().parents[2] / "mechanisms" / "prefill-decode.mechanism.json"
 
@@ -62,7 +63,7 @@ def test_the_formats_name_every_file_of_our_specs():
         model = check_spec(parse_text(spec.read_bytes(), spec.name)).spec
         assert model is not None
         files |= set(render_outputs(model, spec.name.removesuffix(".mechanism.json"), []))
-    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX}
+    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX, *PLAYER_FILES}
     assert files == committed
     assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "svg-narrow",
                                                        "svg-narrow-dark", "frames", "poster-png", "frame-png", "gif",

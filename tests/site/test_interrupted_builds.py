@@ -140,7 +140,8 @@ def test_stale_temporary_files_are_reported_by_check_and_removed_by_build(tmp_pa
 def _recorded(out: Path) -> set[str]:
     manifest = json.loads((out / MANIFEST).read_bytes())
     names = {item["path"] for entry in manifest["specs"] for item in entry["outputs"]}
-    return names | ({manifest["index"]["path"]} if "index" in manifest else set())
+    return (names | ({manifest["index"]["path"]} if "index" in manifest else set())
+            | {item["path"] for item in manifest.get("player", [])})
 
 
 def _build_until_the_disk_fills(monkeypatch, after: int) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from mechdiagram.api import render_player
 from mechdiagram.render.outputs import render_outputs
 from mechdiagram.shared.model import spec_from_data
 from mechdiagram.spec.load import parse_text
@@ -21,11 +22,14 @@ def build_html(data: dict, root: Path, slug: str = "ref", allow_missing: bool = 
     return {"page": files[f"{slug}.html"].decode("utf-8"), "fragment": files[f"{slug}.fragment.html"].decode("utf-8")}
 
 
+#: The player's files a build writes beside the fragments (mechdiagram-player.HASH.js and .css).
+PLAYER_FILES = sorted(render_player())
+
 #: What ``build`` writes for the reference spec saved as ``reference.mechanism.json``.
-EXPECTED_FILES = ["index.html", "manifest.json", "reference.fragment.html", "reference.html",
-                  "reference.one-request.dark.svg", "reference.one-request.narrow.dark.svg",
-                  "reference.one-request.narrow.svg", "reference.one-request.poster.dark.svg",
-                  "reference.one-request.poster.svg", "reference.one-request.svg"]
+EXPECTED_FILES = sorted(["index.html", "manifest.json", "reference.fragment.html", "reference.html",
+                         "reference.one-request.dark.svg", "reference.one-request.narrow.dark.svg",
+                         "reference.one-request.narrow.svg", "reference.one-request.poster.dark.svg",
+                         "reference.one-request.poster.svg", "reference.one-request.svg", *PLAYER_FILES])
 
 
 def render(data: dict, slug: str = "ref") -> dict[str, bytes]:

@@ -338,7 +338,9 @@ def _player_css(sheet: Template, dark: tuple[str, ...], light: tuple[str, ...]) 
                         tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(two_row_counts()),
                         drawing=[(name, value, dark_value) for (name, value), (_, dark_value)
                                  in zip(theme.LIGHT.custom_properties(), theme.DARK.custom_properties(), strict=True)],
-                        dark=", ".join(dark), light=", ".join(light))
+                        # Selectors of the site's config, of the characters config.colour_selectors allows (no
+                        # "<", "&", "{", "}" or ";"): written as they are, their quotes not turned into entities.
+                        dark=Markup(", ".join(dark)), light=Markup(", ".join(light)))
 
 
 def render_page(context: FigureContext) -> str:

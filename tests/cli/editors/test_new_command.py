@@ -14,6 +14,7 @@ from mechdiagram.shared.assets import schema
 from mechdiagram.shared.errors import OutputExistsError, UsageError
 from mechdiagram.shared.files import sha256_hex, write_file
 from support.cli import invoke
+from support.outputs import PLAYER_FILES
 
 
 def _schema_properties(node) -> set[str]:
@@ -70,7 +71,8 @@ def test_new_spec_validates_builds_and_pins_its_notes(folder):
     document = json.loads(built.stdout)
     assert document["findings"] == []
     expected = {fmt.file_name("queue", "first-run") for fmt in formats() if not fmt.optional}
-    assert sorted(p.name for p in (folder / "out").iterdir()) == sorted({"manifest.json", "index.html", *expected})
+    assert sorted(p.name for p in (folder / "out").iterdir()) == sorted({"manifest.json", "index.html", *expected,
+                                                                        *PLAYER_FILES})
     assert "queue.first-run.svg" in expected and "queue.html" in expected
     manifest = json.loads((folder / "out" / "manifest.json").read_text("utf-8"))
     (entry,) = manifest["specs"]

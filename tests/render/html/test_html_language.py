@@ -40,7 +40,7 @@ def ptitles(svg: str) -> list[str]:
 def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
     files = render(arabic_spec(), "ar")
     root = parse_html(files["ar.html"].decode("utf-8"))
-    figure = root.find("div", "mech-root")
+    figure = root.find("mech-diagram", "mech-root")
     assert (figure.attrs["lang"], figure.attrs["dir"]) == ("ar", "rtl")
     controls = figure.find("div", "mech-controls")
     assert "lang" not in controls.attrs and controls.attrs["aria-label"] == AR["controls"]
@@ -52,7 +52,7 @@ def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
     first = root.find("p", "mech-step-title")
     assert first.find("bdi").words() == "Prefill 1"
     assert first.find("span", "mech-duration").words() == AR["duration"].replace("{seconds}", "1")
-    data = json.loads(root.find("script", "mech-data").text())
+    data = json.loads(root.find("mech-diagram").attrs["data-mech-player"])
     assert data["words"] == {"reducedMotion": AR["reducedMotion"]}
     assert data["scenarios"][0]["steps"][0]["announcement"].startswith(
         AR["stepOf"].replace("{n}", "1").replace("{total}", "2").replace("{title}", f"{FSI}Prefill 1{PDI}"))
@@ -85,7 +85,7 @@ def test_the_specs_messages_replace_the_catalogues_words_everywhere():
     assert root.find("h2").words() == "Walkthrough"
     assert root.find("button", "mech-play").heard() == "Pause the figure"
     assert root.find("button", "mech-prev").heard() == "Previous step"  # not overridden: the catalogue's
-    steps = json.loads(root.find("script", "mech-data").text())["scenarios"][0]["steps"]
+    steps = json.loads(root.find("mech-diagram").attrs["data-mech-player"])["scenarios"][0]["steps"]
     assert steps[1]["announcement"].startswith(f"Stage 2/2 — {FSI}{data['scenarios'][0]['steps'][1]['title']}{PDI}.")
     titles = ptitles(files["tiny.main.svg"].decode("utf-8"))
     assert titles[0] == f"{FSI}{data['scenarios'][0]['title']}{PDI}, at rest"

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from mechdiagram.api import render_player
 from mechdiagram.render.html import figure_context, render_page
 from mechdiagram.shared.model import spec_from_data
 from support.html_doc import Node, parse_html, raw_text
@@ -64,9 +65,10 @@ def test_figure_has_caption_and_inline_svg(document):
 
 def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(document):
     """The container query's breakpoint is where the wide drawing's 13 px path labels would render at 12 CSS px,
-    or WIDE_SCROLLS_FROM (960 px) when that is less: on a screen that wide the wide drawing keeps its 12 px width
-    and scrolls in its frame rather than give way to the phone's column."""
-    from mechdiagram.render.html import WIDE_SCROLLS_FROM, wide_from
+    rounded up to a multiple of 16 px (so that one style sheet holds every breakpoint), or WIDE_SCROLLS_FROM (960
+    px) when that is less: on a screen that wide the wide drawing keeps its 12 px width and scrolls in its frame
+    rather than give way to the phone's column."""
+    from mechdiagram.render.html import SWITCH_STEP, WIDE_SCROLLS_FROM, switches, wide_from
 
     wide = document.find("div", "mech-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
@@ -74,9 +76,13 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     at = canvas.attrs["data-mech-wide-from"]
     readable = float(wide.parent.attrs["style"].split("min-width:")[1].split("px")[0])
     assert width * 12 / 13 <= readable < width * 12 / 13 + 0.1
-    assert float(at) == min(readable, WIDE_SCROLLS_FROM)
-    assert wide_from(500) == pytest.approx(500 * 12 / 13, abs=0.1) and wide_from(2000) == WIDE_SCROLLS_FROM
+    assert float(at) == min(readable, WIDE_SCROLLS_FROM) or readable < float(at) < readable + SWITCH_STEP
+    assert float(at) % SWITCH_STEP == 0
+    assert wide_from(500) == 464 and wide_from(2000) == WIDE_SCROLLS_FROM  # 500 * 12 / 13 = 461.6, up to 464
+    assert at in switches() and switches()[:2] == ["16", "32"] and switches()[-1] == "960"
     css = "".join(raw_text(document, "style"))
+    if document.find_all("link"):  # the fragment: the player's style sheet is a file of its own
+        css += next(data.decode("utf-8") for name, data in render_player().items() if name.endswith(".css"))
     assert (f'@container mech-figure (width < {at}px){{[data-mech-wide-from="{at}"]>.mech-wide{{display:none}}'
             f'[data-mech-wide-from="{at}"]>.mech-narrow{{display:block}}}}') in css
     assert ".mech-canvas-inner.mech-narrow{display:none}" in css  # without container queries: the wide one
@@ -213,11 +219,11 @@ def test_right_to_left_languages_set_the_direction():
     data["language"] = "ar"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
     assert '<html lang="ar" dir="rtl">' in page
-    assert 'data-mech-figure lang="ar" dir="rtl"' in page
+    assert 'lang="ar" dir="rtl" style=' in page
     assert 'aria-label="عناصر التحكم في الرسوم المتحركة" hidden>' in page
     data["language"] = "he"  # right to left, outside the catalogue: English words, marked left to right
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))
-    assert 'data-mech-figure lang="he" dir="rtl"' in page
+    assert 'lang="he" dir="rtl" style=' in page
     assert 'aria-label="Animation controls" hidden lang="en" dir="ltr"' in page
     data["language"] = "en-GB"
     page = render_page(figure_context(spec_from_data(data), "tiny", ["<svg></svg>"], []))

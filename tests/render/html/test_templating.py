@@ -19,15 +19,20 @@ def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
                               keep_trailing_newline=True, undefined=jinja2.StrictUndefined, bytecode_cache=cache)
 
 
+#: A context of ``player.css``.
+CONTEXT = {"ui": [], "sizes": [], "switches": ["640"], "tab": {"size": 44, "gap": 2}, "tab_rows": [], "drawing": [],
+           "dark": "[data-theme=\"dark\"]", "light": "[data-theme=\"light\"]"}
+
+
 def test_templates_render_the_same_from_the_cache_without_it_and_when_it_cannot_write(tmp_path):
     folder = tmp_path / "cache"
     folder.mkdir()
-    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
+    fresh = _env(templating._QuietCache(str(folder))).get_template("player.css").render(**CONTEXT)
     assert any(folder.iterdir())  # the compiled template was stored
-    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
+    cached = _env(templating._QuietCache(str(folder))).get_template("player.css").render(**CONTEXT)
     unwritable = _env(templating._QuietCache(str(tmp_path / "missing"))).get_template("player.css")
-    plain = _env(None).get_template("player.css").render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
-    assert fresh == cached == plain == unwritable.render(ui=[], sizes=[], switches=["640"], tab={"size": 44, "gap": 2}, tab_rows=[])
+    plain = _env(None).get_template("player.css").render(**CONTEXT)
+    assert fresh == cached == plain == unwritable.render(**CONTEXT)
 
 
 def test_without_a_private_temporary_folder_there_is_no_cache(monkeypatch):
