@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -15,6 +17,16 @@ from mechdiagram.cli import main
     # validate checks the settings build and check read, though it writes no format
     ('[tool.mechdiagram]\nformats = ["svg", "bogus"]\n',
      "[tool.mechdiagram] formats has unknown format 'bogus'; known formats: svg, frames, png, gif, html"),
+    # a colour-mode selector that would leave its :where() (a list, an unclosed bracket or quote), or end the rule
+    *[(f"[tool.mechdiagram]\ndark-selectors = [{json.dumps(s)}]\n",
+       f"[tool.mechdiagram] dark-selectors {s!r} is not a selector mechdiagram can write: use one selector an item, "
+       "of ASCII type, class, id, attribute and pseudo-class selectors and combinators (html[data-mode=\"night\"] "
+       "body), its brackets and quotes closed, without { } ; < & @ or a backslash")
+      for s in ("html.x), *, :where(y", "html.x(", "html[data-x", 'html[data-x="y', "a, b", "a{b}", "</style>", "")],
+    *[(f"[tool.mechdiagram]\nplayer-url = {json.dumps(u)}\n",
+       f"[tool.mechdiagram] player-url {u!r} is not the URL of a folder: it holds a space, a quote, an angle "
+       "bracket, a query or fragment (? #), or a control or invisible character")
+      for u in ("https://cdn.example/p?v=1", "/x#y", "a\u200bb", "a b")],
 ])
 def test_a_wrong_pyproject_table_is_a_clean_error(tmp_path, monkeypatch, toml, message):
     (tmp_path / "pyproject.toml").write_text(toml, "utf-8")
@@ -65,3 +77,23 @@ def test_a_template_that_is_not_utf8_is_a_one_line_error(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert "tpl/figure.html is not UTF-8" in result.stderr and "q.mechanism.json" in result.stderr, result.stderr
     assert "internal error" not in result.stderr
+
+
+def test_selectors_and_player_url_of_the_project_reach_the_fragment(tmp_path, monkeypatch):
+    from support.specs import minimal_spec
+
+    (tmp_path / "pyproject.toml").write_text('[tool.mechdiagram]\nplayer-url = "/assets/figures"\n'
+                                             'dark-selectors = [\'html[data-mode="night"]\', "body.x > .y:not(.a, .b)"]\n',
+                                             "utf-8")
+    (tmp_path / "q.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(main, ["build", "q.mechanism.json", "-o", "out"]).exit_code == 0
+    fragment = (tmp_path / "out" / "q.fragment.html").read_text("utf-8")
+    sheet = next((tmp_path / "out").glob("mechdiagram-player.*.css"))
+    assert f'href="/assets/figures/{sheet.name}"' in fragment
+    assert (':where([data-md-color-scheme="slate"], [data-theme="dark"], html.dark, body.dark, html[data-mode="night"], '
+            'body.x > .y:not(.a, .b)) :where(.mech-root){color-scheme:dark;') in sheet.read_text("utf-8")
+    flag = CliRunner().invoke(main, ["build", "q.mechanism.json", "-o", "flag", "--player-url",
+                                     "https://cdn.example/f/"])
+    assert flag.exit_code == 0
+    assert 'src="https://cdn.example/f/mechdiagram-player.' in (tmp_path / "flag" / "q.fragment.html").read_text("utf-8")

@@ -103,3 +103,23 @@ def test_a_link_at_a_player_name_is_replaced_not_written_through(tmp_path):
     assert target.read_text("utf-8") == "keep me"
     assert not (out / js).is_symlink() and (out / js).read_bytes() == render_player()[js]
     assert any(f.rule == "output-link" for f in report.output_findings)
+
+
+def test_building_some_specs_keeps_the_player_files_the_other_fragments_name(tmp_path):
+    """A build of one spec after a change of selectors leaves the other spec's fragment naming the earlier style
+    sheet: that file stays (recorded), until a build of every spec retires it."""
+    _project(tmp_path)
+    execute(_options(tmp_path))
+    out = tmp_path / "out"
+    old_css = next(name for name in _players(out) if name.endswith(".css"))
+    own = Embedding(dark_selectors=("html.night",))
+    one = Options(mode="build", specs=[tmp_path / "specs" / "one.mechanism.json"], output=out, source_root=tmp_path,
+                  jobs=1, embedding=own)
+    execute(one)
+    assert old_css in (out / "two.fragment.html").read_text("utf-8") and (out / old_css).is_file()
+    recorded = {item["path"] for item in json.loads((out / "manifest.json").read_text("utf-8"))["player"]}
+    assert recorded == set(render_player(embedding=own)) | {old_css}
+    execute(_options(tmp_path, embedding=own))  # every spec: now no fragment names it
+    assert not (out / old_css).exists()
+    assert {item["path"] for item in json.loads((out / "manifest.json").read_text("utf-8"))["player"]} == set(
+        render_player(embedding=own))

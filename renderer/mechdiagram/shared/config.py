@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -66,20 +67,44 @@ def player_url(value: str, where: str) -> str:
     :class:`ConfigError`, naming ``where`` (``--player-url``, or the ``pyproject.toml`` key), for a value with
     white space or a control character, or a quote or angle bracket, which no URL holds unescaped
     (RFC 3986, 2)."""
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in "\"'<>`" for c in value):
-        raise ConfigError(f"{where} {value!r} is not a URL: it holds a space, a quote, an angle bracket or a "
-                          "control character")
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 or c in "\"'<>`?#" or unicodedata.category(c) == "Cf"
+           for c in value):
+        raise ConfigError(f"{where} {value!r} is not the URL of a folder: it holds a space, a quote, an angle "
+                          "bracket, a query or fragment (? #), or a control or invisible character")
     return value if not value or value.endswith("/") else value + "/"
+
+
+def _balanced(selector: str) -> bool:
+    """Whether every bracket and quote of ``selector`` closes, in order, and no comma stands outside brackets (a
+    selector list, which would take the rules :func:`colour_selectors` writes out of their ``:where()``)."""
+    closing = {"(": ")", "[": "]"}
+    open_: list[str] = []
+    quote = ""
+    for c in selector:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in closing:
+            open_.append(closing[c])
+        elif c in ")]":
+            if not open_ or open_.pop() != c:
+                return False
+        elif c == "," and not open_:
+            return False
+    return not open_ and not quote
 
 
 def colour_selectors(values: list[str], where: str) -> tuple[str, ...]:
     """``values`` as selectors of :class:`Embedding`.  Raises :class:`ConfigError`, naming ``where`` (the
-    ``pyproject.toml`` key), for an empty selector or one with a character outside :data:`_SELECTOR`."""
+    ``pyproject.toml`` key), for an empty selector, one with a character outside :data:`_SELECTOR` (ASCII), or one
+    whose brackets or quotes do not close, or that is a list (a comma outside brackets: give each its own item)."""
     for value in values:
-        if not value.strip() or not _SELECTOR.fullmatch(value):
-            raise ConfigError(f"{where} {value!r} is not a selector mechdiagram can write: use type, class, id, "
-                              "attribute and pseudo-class selectors and combinators (html[data-mode=\"night\"] body), "
-                              "without { } ; < & @ or a backslash")
+        if not value.strip() or not _SELECTOR.fullmatch(value) or not _balanced(value):
+            raise ConfigError(f"{where} {value!r} is not a selector mechdiagram can write: use one selector an item, "
+                              "of ASCII type, class, id, attribute and pseudo-class selectors and combinators "
+                              "(html[data-mode=\"night\"] body), its brackets and quotes closed, without { } ; < & @ "
+                              "or a backslash")
     return tuple(value.strip() for value in values)
 
 

@@ -275,11 +275,11 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     from mechdiagram.site.manifest import (
         INDEX,
         MANIFEST,
+        earlier_player,
         manifest_bytes,
         manifest_collisions,
         recorded_index,
         retired,
-        retired_player,
         version_finding,
     )
 
@@ -287,7 +287,9 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
     retiring, dropped = retired(results, previous, output)
     # The player's files, which every fragment of the folder names: one copy, written with the gallery page.
     player = render_player(template_dir=options.template_dir, embedding=options.embedding)
-    retiring.update(retired_player(player, output))
+    retired_files, kept_player = earlier_player(player, output, results, previous, dropped)
+    retiring.update(retired_files)
+    player_records = {**kept_player, **{name: sha256_hex(data) for name, data in player.items()}}
     expected: dict[str, bytes] = {}
     for result in results:
         if not result.failed:
@@ -305,14 +307,14 @@ def _execute(options: Options, progress: Progress | None, staging: Staging | Non
         expected[MANIFEST] = manifest_bytes(results, kept,
                                             sha256_hex(index.data) if index is not None else recorded_index(output),
                                             options.template_dir is not None,
-                                            {name: sha256_hex(data) for name, data in player.items()})
+                                            player_records)
         from mechdiagram.site.stale import stale_outputs  # check only (and shlex, for its hint): build compares nothing
 
         with output_lock(output, create=False):  # not while a build is putting its files in place
             stale_outputs(report, output, expected, retiring, previous, options)
         return report
     if staging is not None:  # build
-        write_out(report, output, expected, retiring, results, dropped, options, staging, player)
+        write_out(report, output, expected, retiring, results, dropped, options, staging, player, kept_player)
     return report
 
 

@@ -256,12 +256,19 @@ def _player_digests(data: Any) -> dict[str, str]:
             and isinstance(item.get("sha256"), str)}
 
 
-def retired_player(player: dict[str, bytes], output: Path) -> dict[str, str]:
+def earlier_player(player: dict[str, bytes], output: Path, results: Iterable[SpecResult], previous: dict[str, Entry],
+                   dropped: set[str]) -> tuple[dict[str, str], dict[str, str]]:
     """The player's files the folder holds from an earlier build (:func:`recorded_player`) that ``player``, this
-    build's, no longer has, with the reason: only those whose bytes still match the recorded digest."""
-    return {name: "an earlier player's file, which no fragment names any more"
-            for name, digest in recorded_player(output).items()
-            if name not in player and file_digest_or_none(output / name) == digest}
+    build's, no longer has: those to retire, with the reason (only files whose bytes still match the recorded
+    digest), and those to keep recorded, with their SHA-256.  While the manifest keeps an entry of a spec this run
+    did not render (one it was not given, or one that failed: its fragment, left as it was, may name an earlier
+    player), none is retired: a build of every spec retires them."""
+    rendered = {r.key for r in results if not r.failed}
+    earlier = {name: digest for name, digest in recorded_player(output).items() if name not in player}
+    if any(key not in rendered and key not in dropped for key in previous):
+        return {}, earlier
+    return ({name: "an earlier player's file, which no fragment names any more" for name, digest in earlier.items()
+             if file_digest_or_none(output / name) == digest}, {})
 
 
 def _index_digest(data: Any) -> str | None:

@@ -68,11 +68,12 @@ def _build_outputs_current(options: Options, output: Path, results: list[SpecRes
 
 def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring: dict[str, str],
            results: list[SpecResult], dropped: set[str], options: Options, staging: Staging,
-           player: dict[str, bytes]) -> None:
+           player: dict[str, bytes], kept_player: dict[str, str]) -> None:
     """Put a build's files in place in ``output`` (resolved), holding the folder's lock: stale temporary files
     removed, the journal written, the staged files of ``expected`` (name to bytes) renamed into place, the
     files of ``retiring`` deleted, the player's files (``player``, name to bytes), the gallery page and the
-    manifest written, the journal removed; what was
+    manifest written (recording ``kept_player`` too, earlier player files that kept fragments may name), the
+    journal removed; what was
     written, left and deleted goes into ``report``, with a warning for each output name that was a link.
     Raises :class:`~mechdiagram.shared.errors.OutputError` when a file cannot be written or deleted."""
     # The files were staged as their specs came in (written to temporary files beside their places by
@@ -107,7 +108,7 @@ def write_out(report: Report, output: Path, expected: dict[str, bytes], retiring
         recorded = read_manifest(output)
         current = {k: v for k, v in recorded.items() if k not in dropped}
         index = plan_gallery(options, output, results, current, report)
-        player_digests = {name: sha256_hex(data) for name, data in player.items()}
+        player_digests = {**kept_player, **{name: sha256_hex(data) for name, data in player.items()}}
         leaving = {name: digest for name, digest in recorded_player(output).items() if name in retiring}
         every = [*names, *sorted(player), *([INDEX] if index is not None else []), MANIFEST, JOURNAL]
         for name in every:  # a folder or a FIFO at a name stops the build before anything is put in place
