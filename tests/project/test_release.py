@@ -29,9 +29,10 @@ def _run(args: list[str | Path], cwd: Path, timeout: int = 600) -> subprocess.Co
 
 
 def _committed_outputs() -> dict[str, bytes]:
-    """The committed output files of ``SPEC`` (``output/`` also holds the rest of the gallery)."""
+    """The committed output files of ``SPEC`` and the player's (``output/`` also holds the rest of the gallery)."""
     slug = SPEC.name.removesuffix(".mechanism.json")
-    return {p.name: p.read_bytes() for p in (ROOT / "output").iterdir() if p.name.startswith(slug + ".")}
+    return {p.name: p.read_bytes() for p in (ROOT / "output").iterdir()
+            if p.name.startswith((slug + ".", "mechdiagram-player."))}
 
 
 def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
