@@ -87,12 +87,9 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     """
     path = _path_argument("path", path)
     source_root = _path_argument("source_root", source_root) if source_root is not None else None
-    template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
+    templates, embedded = _site_arguments(template_dir, embedding)
     if allow_missing_sources is not None and not isinstance(allow_missing_sources, bool):
         raise UsageError(f"allow_missing_sources must be True, False or None, not {allow_missing_sources!r}")
-    if embedding is not None and not isinstance(embedding, Embedding):
-        raise UsageError(f"embedding must be a mechdiagram.shared.config.Embedding or None, not "
-                         f"{type(embedding).__name__}")
     if project is not None and not isinstance(project, Project):
         raise UsageError(f"project must be a mechdiagram.shared.config.Project or None, not {type(project).__name__}")
     if isinstance(extra_formats, str) or not isinstance(extra_formats, Collection) or \
@@ -103,8 +100,6 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     if unknown:
         raise UsageError(f"extra_formats names unknown format group {unknown[0]!r}; the optional groups are "
                          + ", ".join(optional))
-    if template_dir is not None and not template_dir.is_dir():
-        raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
     loaded = load_spec(path, display_path(path))
     rendered = RenderedSpec(loaded, slug_for(path), list(loaded.findings))
     if not loaded.ok:
@@ -124,13 +119,13 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
     if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
         job = (validation.spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
-               laid_out.narrow, template_dir, loaded.display, embedding or Embedding())
-        if template_dir is None:
+               laid_out.narrow, templates, loaded.display, embedded)
+        if templates is None:
             rendered.files, rendered.figure = _render(*job)
         else:  # a site's templates: under a time and memory limit, in a child process
             from mechdiagram.render.confined import run_confined  # only such a build starts one
 
-            what = f"the templates of {display_path(template_dir)} (while rendering {loaded.display})"
+            what = f"the templates of {display_path(templates)} (while rendering {loaded.display})"
             rendered.files, rendered.figure = run_confined(_render, job, what)
     return rendered
 
@@ -156,18 +151,27 @@ def render_player(*, template_dir: Path | str | None = None, embedding: Embeddin
     Raises :class:`~mechdiagram.shared.errors.TemplateError` when ``player.css`` of ``template_dir`` fails (run under
     the limits :func:`render_spec` sets a site's templates), and :class:`~mechdiagram.shared.errors.UsageError` for an
     argument of the wrong kind or a ``template_dir`` that is not a folder."""
-    template_dir = _path_argument("template_dir", template_dir) if template_dir is not None else None
+    templates, embedded = _site_arguments(template_dir, embedding)
+    if templates is None:
+        return _player(None, embedded)
+    from mechdiagram.render.confined import run_confined
+
+    return run_confined(_player, (templates, embedded),
+                        f"the templates of {display_path(templates)} (while rendering the player)")
+
+
+def _site_arguments(template_dir: object, embedding: object) -> tuple[Path | None, Embedding]:
+    """``template_dir`` as a :class:`~pathlib.Path` (or ``None``) and ``embedding`` (``None``: the default
+    :class:`~mechdiagram.shared.config.Embedding`), as :func:`render_spec` and :func:`render_player` take them.
+    Raises :class:`~mechdiagram.shared.errors.UsageError` for an argument of the wrong kind or a ``template_dir``
+    that is not a folder."""
+    folder = _path_argument("template_dir", template_dir) if template_dir is not None else None
     if embedding is not None and not isinstance(embedding, Embedding):
         raise UsageError(f"embedding must be a mechdiagram.shared.config.Embedding or None, not "
                          f"{type(embedding).__name__}")
-    if template_dir is not None and not template_dir.is_dir():
-        raise UsageError(f"template folder {display_path(template_dir)} is not a folder")
-    job = (template_dir, embedding or Embedding())
-    if template_dir is None:
-        return _player(*job)
-    from mechdiagram.render.confined import run_confined
-
-    return run_confined(_player, job, f"the templates of {display_path(template_dir)} (while rendering the player)")
+    if folder is not None and not folder.is_dir():
+        raise UsageError(f"template folder {display_path(folder)} is not a folder")
+    return folder, embedding or Embedding()
 
 
 def _player(template_dir: Path | None, embedding: Embedding) -> dict[str, bytes]:

@@ -261,8 +261,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
                   for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}
-    player = player_files(embedding or Embedding())
-    base_url = (embedding or Embedding()).player_url
+    embedding = embedding or Embedding()
+    player = player_files(embedding)
     sources: list[SourceContext] = [{
         "path": check.path,
         "description": spec.sources[check.index].description or "",
@@ -284,8 +284,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "player_data": player_data,
         "player_js": Markup(player.js.decode("utf-8")),
         "player_css": Markup(player.css.decode("utf-8")),
-        "player_js_url": base_url + player.js_name,
-        "player_css_url": base_url + player.css_name,
+        "player_js_url": embedding.player_url + player.js_name,
+        "player_css_url": embedding.player_url + player.css_name,
         "page_colours": {"bg": theme.LIGHT.bg, "text": theme.LIGHT.text, "dark_bg": theme.DARK.bg,
                          "dark_text": theme.DARK.text},
         "page_padding": theme.EDGE_SPACE,
@@ -325,8 +325,8 @@ def two_row_counts() -> tuple[int, ...]:
     """The step counts whose tabs may take two even rows (:func:`tab_rows`): those whose two rows fit the widest
     figure (:data:`~mechdiagram.render.theme.MAX_WIDTH_REM`); more tabs fill rows as the grid places them."""
     widest = theme.MAX_WIDTH_REM * 16
-    return tuple(count for count in range(3, 2 * widest // (TAB_SIZE + TAB_GAP) + 2)
-                 if -(-count // 2) * (TAB_SIZE + TAB_GAP) - TAB_GAP <= widest)
+    columns = (widest + TAB_GAP) // (TAB_SIZE + TAB_GAP)  # the most tabs a row of the widest figure holds
+    return tuple(range(3, 2 * columns + 1))
 
 
 @lru_cache(maxsize=16)
