@@ -16,6 +16,7 @@ settings turn animations off, which WebKitGTK reports as ``prefers-reduced-motio
 from __future__ import annotations
 
 import html
+import time
 
 import browser_support as bs
 import pytest
@@ -77,9 +78,15 @@ def clocked_page(site, site_url, slug: str) -> str:
 
 
 def open_in(driver, url: str):
+    """``driver`` showing ``url`` once every player on it has started (the module runs after the page is parsed,
+    which WebDriver's load may precede): at most 10 s."""
     driver.get(url)
     driver.execute_script("window.scrollTo(0, 0)")
-    assert driver.execute_script("return document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length") == 0
+    deadline = time.monotonic() + 10
+    waiting = "return document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length"
+    while driver.execute_script(waiting) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert driver.execute_script(waiting) == 0
     return driver
 
 
@@ -309,10 +316,8 @@ def test_webkit_img_of_animated_svg_is_still_under_reduced_motion(site, webkit, 
 
 def test_webkit_chooses_each_figures_layout_by_its_own_width(site, site_url, webkit):
     """WebKit's container queries: in a 300 px sidebar the narrow layout, in a 1240 px column the wide one."""
-    webkit.get(site_url(bs.columns_page(site, bs.LEAD)))
+    open_in(webkit, site_url(bs.columns_page(site, bs.LEAD)))
     figures = webkit.execute_script(f"return ({bs.LAYOUTS_JS})()")
     assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
     assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
     assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
-    waiting = webkit.execute_script("return document.querySelectorAll('[data-mech-figure]:not([data-mech-ready])').length")
-    assert waiting == 0  # both players started
