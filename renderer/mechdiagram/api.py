@@ -140,7 +140,7 @@ def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: fro
     spec in the message)."""
     with _template_errors(template_dir, display):
         return (render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow, embedding),
-                figure_record(spec))
+                figure_record(spec, wide))
 
 
 def render_player(*, template_dir: Path | str | None = None, embedding: Embedding | None = None) -> dict[str, bytes]:

@@ -1,5 +1,6 @@
 """The gallery page, ``index.html``, in chromium: axe 0 violations in both schemes, every link reached by Tab
-with a visible focus ring, posters shown, no sideways scroll at 360 px, contrast of its text and links."""
+with a visible focus ring, posters shown, no sideways scroll at 360 px and thumbnails readable there, contrast of
+its text and links."""
 
 from __future__ import annotations
 
@@ -31,10 +32,12 @@ def test_gallery_lists_every_figure_with_a_loaded_poster(site, open_page, scheme
     # one article per spec the site built (site.specs: ours, the generated ones and the right-to-left one)
     assert sorted(titles) == sorted(spec["title"] for spec in site.specs.values())
     posters = page.eval_on_selector_all(
-        "article img", "imgs => imgs.map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0, src: i.currentSrc}))")
+        "article img", "imgs => imgs.filter(i => i.checkVisibility())"
+                       ".map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0, src: i.currentSrc}))")
     assert len(posters) == len(titles) and all(p["ok"] and p["alt"] for p in posters), posters
-    # the poster in the reader's colours
-    assert all(p["src"].endswith(".poster.dark.svg" if scheme == "dark" else ".poster.svg") for p in posters), posters
+    # the wide poster (a card on a desktop screen), in the reader's colours
+    assert all(p["src"].endswith(".poster.dark.svg" if scheme == "dark" else ".poster.svg")
+               and ".narrow." not in p["src"] for p in posters), posters
     assert not page.opened.errors and not page.opened.requests
 
 
@@ -89,3 +92,27 @@ def test_gallery_reflows_at_360_px(site, open_page, scheme):
     assert overflow <= 0, f"index.html scrolls sideways by {overflow}px at 360px"
     widths = page.eval_on_selector_all("article img", "imgs => imgs.map(i => i.getBoundingClientRect().right)")
     assert widths and max(widths) <= 360
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_gallery_thumbnails_are_readable_on_a_phone(site, open_page, scheme):
+    """At 360 px each card shows the poster whose smallest text (13 user units) renders at 12 CSS px or more: the
+    narrow layout's poster, cropped at the top, where the wide one's text would be smaller; one thumbnail a card."""
+    page = open_page(_index(site), scheme=scheme, viewport=(360, 800))
+    shown = page.evaluate("""async () => {
+        const cards = [...document.querySelectorAll('.mech-card')], out = [];
+        for (const card of cards) {
+          const imgs = [...card.querySelectorAll('img')].filter(i => i.checkVisibility());
+          for (const img of imgs) { img.scrollIntoView(); await img.decode().catch(() => {}); }
+          out.push(imgs.map(i => ({src: i.currentSrc.split('/').pop(), natural: i.naturalWidth,
+                                   shown: i.getBoundingClientRect().width, right: i.getBoundingClientRect().right})));
+        }
+        return out; }""")
+    assert len(shown) == len(site.specs) and all(len(card) == 1 for card in shown), shown
+    for (img,) in shown:
+        assert img["natural"] > 0, img
+        assert 13 * img["shown"] / img["natural"] >= 12, img  # SMALLEST_TEXT at MIN_TEXT_PX or more
+        assert img["right"] <= 360, img
+        assert img["src"].endswith(".dark.svg") == (scheme == "dark"), img
+    # the gallery's figures are wider than a phone: their cards show the narrow posters
+    assert sum(".narrow.poster." in img["src"] for (img,) in shown) >= len(shown) - 2, shown

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import html5lib
 
+from mechdiagram.render.html import readable_width
 from mechdiagram.render.outputs import formats
+from mechdiagram.render.svg import fmt as number
+from mechdiagram.site.gallery import render_index
 from support.cli import invoke
 from support.specs import minimal_spec
 
@@ -47,6 +50,11 @@ def test_a_folder_build_writes_the_gallery_and_records_it(tmp_path, monkeypatch)
     source = first.find("picture/source")
     assert (source.get("srcset"), source.get("media")) == ("alpha.main.poster.dark.svg", "(prefers-color-scheme: dark)")
     assert first.find("p").text == "Caption of alpha."
+    narrow = first.findall("picture")[1]
+    assert narrow.get("class") == "mech-thumb-narrow"
+    assert (narrow.find("img").get("src"), narrow.find("img").get("alt")) == ("alpha.main.narrow.poster.svg",
+                                                                              "Alt text of alpha.")
+    assert narrow.find("source").get("srcset") == "alpha.main.narrow.poster.dark.svg"
     files = first.find("details")
     assert files.get("open") is None  # closed: the card stays short
     assert files.find("summary").text == f"Files ({len(files.findall('ul/li'))})"
@@ -58,6 +66,23 @@ def test_a_folder_build_writes_the_gallery_and_records_it(tmp_path, monkeypatch)
     assert manifest["index"] == {"path": "index.html", "sha256": hashlib.sha256(index.read_bytes()).hexdigest()}
     assert "&lt;figure&gt; &amp; co" in index.read_text("utf-8")
     assert invoke("check", "specs", "-o", "out").exit_code == 0
+    # the narrow poster replaces the wide one on a card narrower than the wide poster's 12 px width
+    width = next(e["figure"]["width"] for e in manifest["specs"] if e["spec"].endswith("alpha.mechanism.json"))
+    assert str(width) == (tmp_path / "out" / "alpha.main.poster.svg").read_text("utf-8").split('width="')[1].split('"')[0]
+    rule = (f"@container (width < {number(readable_width(float(width)))}px) and (width < 36rem)"
+            "{.mech-gallery>li:nth-child(1) .mech-thumb-wide{display:none}")
+    assert rule in index.read_text("utf-8")
+
+
+def test_a_record_of_an_earlier_release_shows_the_wide_poster_alone():
+    """A manifest entry written before the record carried the drawing's width keeps its one thumbnail."""
+    entry = {"figure": {"title": "T", "caption": "C", "alt": "A", "language": "en", "scenarios": [{"id": "main"}]},
+             "outputs": [{"path": name} for name in ("t.main.poster.svg", "t.main.narrow.poster.svg")]}
+    page = render_index({"t.mechanism.json": entry}).decode("utf-8")
+    assert 'src="t.main.poster.svg"' in page and 'src="t.main.narrow.poster.svg"' not in page and "@container" not in page
+    entry["figure"]["width"] = 1300
+    page = render_index({"t.mechanism.json": entry}).decode("utf-8")
+    assert 'src="t.main.narrow.poster.svg"' in page and "@container (width < 1200px)" in page
 
 
 def test_the_gallery_follows_a_changed_spec_and_check_reports_it_stale(tmp_path, monkeypatch):

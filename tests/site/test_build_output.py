@@ -22,7 +22,7 @@ def test_build_writes_the_expected_files(project):
     assert result.exit_code == 0, result.output
     assert sorted(snapshot(project / "out")) == EXPECTED_FILES
     assert result.stderr.strip().splitlines()[-1] == (
-        "mechdiagram: 1 of 1 spec(s) built into out/ (12 file(s) written, 0 unchanged)")
+        "mechdiagram: 1 of 1 spec(s) built into out/ (14 file(s) written, 0 unchanged)")
 
 
 def test_two_builds_are_byte_identical(project):
@@ -34,7 +34,7 @@ def test_two_builds_are_byte_identical(project):
     # rebuilding in place changes nothing and says so
     again = invoke("build", "specs", "-o", "one", "--source-root", "specs")
     assert again.exit_code == 0
-    assert "(0 file(s) written, 12 unchanged)" in again.stderr
+    assert "(0 file(s) written, 14 unchanged)" in again.stderr
     assert snapshot(project / "one") == one
 
 

@@ -43,6 +43,7 @@ def test_retired_outputs_are_deleted_by_build_and_reported_by_check(tmp_path, mo
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(["blog-asset.png", "index.html", "manifest.json", "one.fragment.html", "one.html",
                             "one.renamed.dark.svg", "one.renamed.narrow.dark.svg", "one.renamed.narrow.svg",
+                            "one.renamed.narrow.poster.svg", "one.renamed.narrow.poster.dark.svg",
                             "one.renamed.poster.dark.svg", "one.renamed.poster.svg", "one.renamed.svg", *PLAYER_FILES])
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
     assert [entry["spec"] for entry in manifest["specs"]] == ["../mechanisms/one.mechanism.json"]

@@ -66,10 +66,12 @@ def test_the_formats_name_every_file_of_our_specs():
     committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX, *PLAYER_FILES}
     assert files == committed
     assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "svg-narrow",
-                                                       "svg-narrow-dark", "frames", "poster-png", "frame-png", "gif",
+                                                       "svg-narrow-dark", "poster-narrow", "poster-narrow-dark",
+                                                       "frames", "poster-png", "frame-png", "gif",
                                                        "page", "fragment"]
     assert [fmt.name for fmt in outputs.formats() if not fmt.optional] == [
-        "svg", "poster", "svg-dark", "poster-dark", "svg-narrow", "svg-narrow-dark", "page", "fragment"]
+        "svg", "poster", "svg-dark", "poster-dark", "svg-narrow", "svg-narrow-dark", "poster-narrow",
+        "poster-narrow-dark", "page", "fragment"]
 
 
 def test_a_format_is_registered_once():

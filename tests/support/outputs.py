@@ -28,7 +28,8 @@ PLAYER_FILES = sorted(render_player())
 #: What ``build`` writes for the reference spec saved as ``reference.mechanism.json``.
 EXPECTED_FILES = sorted(["index.html", "manifest.json", "reference.fragment.html", "reference.html",
                          "reference.one-request.dark.svg", "reference.one-request.narrow.dark.svg",
-                         "reference.one-request.narrow.svg", "reference.one-request.poster.dark.svg",
+                         "reference.one-request.narrow.svg", "reference.one-request.narrow.poster.svg",
+                         "reference.one-request.narrow.poster.dark.svg", "reference.one-request.poster.dark.svg",
                          "reference.one-request.poster.svg", "reference.one-request.svg", *PLAYER_FILES])
 
 

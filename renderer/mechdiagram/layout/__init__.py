@@ -90,6 +90,12 @@ def name_box(header: LaneHeader) -> Rect:
     return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
 
 
+def canvas_width(shared: Diagram) -> int:
+    """The width of every scenario's canvas for ``shared``, in user units: whole units, so that every renderer
+    rasterises the canvas at the same pixel size."""
+    return math.ceil(shared.width)
+
+
 def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
     and the scenario's state panel under it."""
@@ -100,7 +106,7 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, [name_box(h) for h in shared.lanes])
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
-    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
+    return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
 
 

@@ -3,8 +3,9 @@ API makes from a valid spec and the manifest keeps (plain author text, escaped w
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
+from mechdiagram.layout import Diagram, canvas_width
 from mechdiagram.shared.model import Spec
 
 
@@ -17,9 +18,10 @@ class FigureRecord(TypedDict):
     alt: str
     language: str
     scenarios: list[dict[str, str]]  # [{"id": ..., "title": ...}] in spec order
+    width: NotRequired[int]  # the wide drawing's width, user units (absent from records of earlier releases)
 
 
-def figure_record(spec: Spec) -> FigureRecord:
-    """The manifest's ``figure`` record of a valid spec."""
+def figure_record(spec: Spec, wide: Diagram) -> FigureRecord:
+    """The manifest's ``figure`` record of a valid spec laid out as ``wide`` (its wide layout)."""
     return {"title": spec.title, "caption": spec.caption, "alt": spec.alt, "language": spec.language,
-            "scenarios": [{"id": s.id, "title": s.title} for s in spec.scenarios]}
+            "scenarios": [{"id": s.id, "title": s.title} for s in spec.scenarios], "width": canvas_width(wide)}

@@ -52,13 +52,14 @@ class RenderJob(Struct, dict=True):
 
     @cached_property
     def narrow(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``
-        and the HTML figure in a narrow column), with ids of its own (``variant``)."""
+        """Each scenario drawn once in the narrow layout (one column of boxes, for a phone-wide ``<img>``,
+        the HTML figure in a narrow column and the gallery page's thumbnail on a phone), with its poster still
+        and ids of its own (``variant``)."""
         from mechdiagram.render.svg import prefix_for, render_scenario
 
         shared = self.narrow_diagram or diagram(self.spec, narrow=True)
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
-                                             prefix_for(self.slug, scenario.id), stills=(), variant="narrow")
+                                             prefix_for(self.slug, scenario.id), variant="narrow")
                 for scenario in self.spec.scenarios}
 
     @cached_property

@@ -238,6 +238,39 @@ class NarrowDarkSvg(OutputFormat):
 
 
 @register
+class NarrowPosterSvg(OutputFormat):
+    """The poster still in the narrow layout: the gallery page's thumbnail where a card is too narrow for the
+    wide poster's text to stay at 12 CSS px."""
+
+    name = "poster-narrow"
+    group = "svg"
+    pattern = "{slug}.{scenario}.narrow.poster.svg"
+    summary = "still poster SVG per scenario, narrow layout"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.narrow.poster.svg``: frame 0 of the narrow layout, without keyframes."""
+        from mechdiagram.render.svg import svg_document
+
+        return svg_document(job.narrow[scenario.id].stills[0])
+
+
+@register
+class NarrowPosterDarkSvg(OutputFormat):
+    """The narrow poster still in dark colours."""
+
+    name = "poster-narrow-dark"
+    group = "svg"
+    pattern = "{slug}.{scenario}.narrow.poster.dark.svg"
+    summary = "still poster SVG per scenario, narrow layout, dark colours"
+
+    def render_scenario(self, job: RenderJob, scenario: Scenario) -> bytes:
+        """``NAME.SCENARIO.narrow.poster.dark.svg``: the narrow poster with the dark palette."""
+        from mechdiagram.render.svg import svg_document
+
+        return svg_document(job.narrow[scenario.id].dark_stills[0])
+
+
+@register
 class FrameSvg(OutputFormat):
     """The still of each step, for print, slides and social cards (``--frames``)."""
 

@@ -18,7 +18,9 @@ from typing import Any, TypedDict
 from msgspec import Struct
 
 from mechdiagram.render import theme
+from mechdiagram.render.html import readable_width
 from mechdiagram.render.outputs import format_of, formats
+from mechdiagram.render.svg import fmt as number
 from mechdiagram.shared.files import display_path, read_regular, sha256_hex
 from mechdiagram.shared.findings import Finding
 from mechdiagram.site.manifest import INDEX
@@ -45,6 +47,9 @@ class GalleryFigure(TypedDict):
     language: str
     poster: str | None  # file name of the first scenario's poster SVG
     poster_dark: str | None  # and of its dark colours, for prefers-color-scheme: dark
+    narrow: str | None  # the same scenario's narrow poster, the thumbnail on a card too narrow for the poster
+    narrow_dark: str | None  # and of its dark colours
+    narrow_below: str | None  # the card width (CSS px, as written) below which the narrow poster is shown
     page: str | None  # file name of the standalone HTML page
     links: list[LinkContext]
 
@@ -60,12 +65,18 @@ def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
     scenarios = [s.get("id") for s in record.get("scenarios", []) if isinstance(s, dict)]
     posters = [f"{slug}.{sid}.poster.svg" for sid in scenarios if f"{slug}.{sid}.poster.svg" in names]
     dark = posters[0].removesuffix(".svg") + ".dark.svg" if posters else None
+    narrow = posters[0].removesuffix(".poster.svg") + ".narrow.poster.svg" if posters else None
+    narrow_dark = narrow.removesuffix(".svg") + ".dark.svg" if narrow else None
+    width = record.get("width")
+    shown = narrow in names and isinstance(width, int) and not isinstance(width, bool) and width > 0
     rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
     owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
     links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
     return {"id": f"mech-gallery-{slug}", "title": record["title"], "caption": record["caption"],
             "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
             "poster_dark": dark if dark in names else None,
+            "narrow": narrow if shown else None, "narrow_dark": narrow_dark if shown and narrow_dark in names else None,
+            "narrow_below": number(readable_width(width)) if shown else None,
             "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}
 
 

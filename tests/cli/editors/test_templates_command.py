@@ -27,7 +27,7 @@ def test_the_copies_are_the_built_in_templates_and_build_the_same_bytes(tmp_path
                    "--template-dir", "site/templates").exit_code == 0
     plain = {p.name: p.read_bytes() for p in (tmp_path / "plain").iterdir() if p.name != "manifest.json"}
     own = {p.name: p.read_bytes() for p in (tmp_path / "own").iterdir() if p.name != "manifest.json"}
-    assert own == plain and len(plain) == 10  # unedited copies change nothing (8 files and the player's 2)
+    assert own == plain and len(plain) == 12  # unedited copies change nothing (10 files and the player's 2)
 
 
 def test_named_templates_only_and_nothing_replaced(tmp_path, monkeypatch):
