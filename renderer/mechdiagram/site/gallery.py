@@ -68,15 +68,16 @@ def _figure(key: str, entry: dict[str, Any]) -> GalleryFigure | None:
     narrow = posters[0].removesuffix(".poster.svg") + ".narrow.poster.svg" if posters else None
     narrow_dark = narrow.removesuffix(".svg") + ".dark.svg" if narrow else None
     width = record.get("width")
-    shown = narrow in names and isinstance(width, int) and not isinstance(width, bool) and width > 0
+    # the narrow thumbnail's switch, from the wide drawing's width (absent from records of earlier releases)
+    below = number(readable_width(width)) if type(width) is int and width > 0 and narrow in names else None
     rank = {fmt.name: (fmt.group_name() != "html", i) for i, fmt in enumerate(formats())}  # pages first
     owned = sorted((rank[fmt.name], name, fmt.summary) for name in names if (fmt := format_of(slug, name)))
     links: list[LinkContext] = [{"href": name, "label": summary} for _, name, summary in owned]
     return {"id": f"mech-gallery-{slug}", "title": record["title"], "caption": record["caption"],
             "alt": record["alt"], "language": record["language"], "poster": posters[0] if posters else None,
             "poster_dark": dark if dark in names else None,
-            "narrow": narrow if shown else None, "narrow_dark": narrow_dark if shown and narrow_dark in names else None,
-            "narrow_below": number(readable_width(width)) if shown else None,
+            "narrow": narrow if below else None, "narrow_dark": narrow_dark if below and narrow_dark in names else None,
+            "narrow_below": below,
             "page": f"{slug}.html" if f"{slug}.html" in names else None, "links": links}
 
 
