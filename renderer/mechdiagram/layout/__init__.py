@@ -32,6 +32,7 @@ from mechdiagram.layout.geometry import (
     PanelRow,
     Point,
     Rect,
+    meetings,
 )
 from mechdiagram.layout.labels import PlacedLabel, place_labels
 from mechdiagram.layout.measure import text_width
@@ -127,6 +128,8 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
         if any(h.above for h in drawn.placed.lanes) and drawn.unclean:  # the strips may take room a label needs
             column = _routed(spec, cells, lane_labels, strips=False)
             drawn = column if column.unclean < drawn.unclean else drawn
+        if not lane_labels and not spec.layout.positions:  # a layered graph (an author's cells stay as placed)
+            cells, drawn = _shaped(spec, cells, drawn)
     placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
@@ -215,10 +218,13 @@ class _Routed(Struct, frozen=True):
 
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
-            narrow_box_max: float | None = None, strips: bool = True, fill: bool = False) -> _Routed:
+            narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
+            flow: tuple[dict[str, int], bool] | None = None) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
-    names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow)."""
+    names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
+    ``flow`` is a folded layered layout's rank of each node and whether its layers run down (the cells' own
+    rows or columns do not tell which arrows run against the flow once its bands turn back)."""
     narrow = narrow_box_max is not None
     if narrow_box_max is not None:
         placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
@@ -228,9 +234,13 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
-    down = True if narrow else _flows_down(cells, spec)
-    layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
-    against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
+    if flow is not None:
+        rank, down = flow
+    else:
+        down = True if narrow else _flows_down(cells, spec)
+        layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
+        rank = {key: cell[layer] for key, cell in cells.items()}
+    against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
     label_wraps = {p.key: path_label_wraps(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
                    for p in spec.paths}
     on_tracks: dict[str, PlacedLabel] = {}
@@ -251,6 +261,65 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
     return _Routed(placed, routes, labels, *_bounds(rects, points), down)
+
+
+#: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it
+#: folds towards when it has to (a designer's rule: a 12-box chain drawn 7:1 showed 7 of its boxes at 1280 px; drawn
+#: 1:3 it is a phone's column on a desktop screen).  Lane grids are exempt: their width is their time.
+ASPECT_RANGE = (0.6, 2.5)
+ASPECT_TARGET = 1.6
+#: How many foldings, the nearest the target by their boxes alone, are routed and compared.
+FOLDS_TRIED = 3
+#: The fewest ranks a graph is folded from: up to four ranks run across a screen in one row (a chain of four is
+#: about 760 units wide), and a wider or taller drawing of fewer ranks has room to fold in no band.
+FOLD_FROM_RANKS = 5
+
+
+def _aspect(drawn: _Routed) -> float:
+    """Width over height of a try's drawing, with the margins the figure adds."""
+    return (drawn.right - drawn.left + 2 * MARGIN) / max(drawn.bottom - drawn.top + 2 * MARGIN, 1.0)
+
+
+def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
+            drawn: _Routed) -> tuple[dict[str, tuple[int, int]], _Routed]:
+    """A layered graph's cells and drawing, folded into bands (:func:`~mechdiagram.layout.layered.folded`) when
+    it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`.  Of the
+    :data:`FOLDS_TRIED` numbers of bands whose boxes' extent comes nearest :data:`ASPECT_TARGET` (by placement
+    alone, before any route), the routed one with the fewest arrows that meet
+    (:func:`~mechdiagram.layout.geometry.meetings`), then the fewest routes and labels that are not clean, then
+    one within the range, then the nearest the target; the unfolded drawing unless a folding does better."""
+    lo, hi = ASPECT_RANGE
+    layer = 0 if drawn.down else 1
+    rank = {key: cell[layer] for key, cell in cells.items()}
+    layers = max(rank.values(), default=0) + 1
+    if lo <= _aspect(drawn) <= hi or layers < FOLD_FROM_RANKS:
+        return cells, drawn
+
+    def miss(aspect: float) -> float:
+        return abs(math.log(aspect / ASPECT_TARGET))
+
+    shapes: list[tuple[float, int, dict[str, tuple[int, int]]]] = []
+    for bands in range(2, layers + 1):
+        candidate, _ = grid_cells(spec, bands=bands)
+        if any(candidate == shape[2] for shape in shapes):
+            continue  # 8 layers in 5, 6 or 7 bands of 2 are 4 bands of 2
+        boxes = place(spec, candidate, []).boxes.values()
+        width = max(b.right for b in boxes) - min(b.x for b in boxes) + 2 * MARGIN
+        height = max(b.bottom for b in boxes) - min(b.y for b in boxes) + 2 * MARGIN
+        shapes.append((miss(width / height), bands, candidate))
+    shapes.sort(key=lambda shape: shape[:2])
+
+    def cost(tried: _Routed) -> tuple[int, int, bool, float]:
+        aspect = _aspect(tried)
+        return (meetings([(*r.points, r.head[0]) for r in tried.routes.values()]), tried.unclean,
+                not lo <= aspect <= hi, miss(aspect))
+
+    best, best_cells = drawn, cells
+    for _, _, candidate in shapes[:FOLDS_TRIED]:
+        folded = _routed(spec, candidate, [], flow=(rank, drawn.down))
+        if cost(folded) < cost(best):
+            best, best_cells = folded, candidate
+    return best_cells, best
 
 
 def _band_gaps(bands: Sequence[LaneBand]) -> list[Rect]:

@@ -9,13 +9,17 @@ Phases, as in ELK Layered and dagre:
 3. **Cell assignment** (ours): each layer becomes a column (flow to the right) or a row (flow
    downward), and each node's place in its layer moves towards the median place of its
    neighbours in the layer before, keeping the order, so that chains run straight.
+4. **Folding** (ours, :func:`folded`): a graph of many layers (a long chain) is folded back and forth
+   into bands, as a line of text wraps but turning at each end, so that its drawing keeps a readable shape
+   (the layout stage chooses the number of bands by the drawing's aspect ratio).
 
 :func:`layered_cells` returns each node's (row, column) cell; sizes are the placement's business.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 
 #: Rounds of crossing minimisation (each a sweep down and up the layers).
 ORDERING_ROUNDS = 4
@@ -162,3 +166,24 @@ def layered_cells(nodes: Sequence[str], edges: Sequence[tuple[str, str]], *,
         neighbours[b].append(a)
     placed = _aligned(layers, neighbours)
     return {key: (depth, place) if down else (place, depth) for key, (depth, place) in placed.items()}
+
+
+def folded(cells: Mapping[str, tuple[int, int]], bands: int, *, down: bool) -> dict[str, tuple[int, int]]:
+    """The (row, column) cells of :func:`layered_cells` folded back and forth (boustrophedon) into ``bands``
+    bands of at most ``ceil(layers / bands)`` layers each: with layers as rows (``down``) the bands are columns
+    of rows, running down, then up, then down; with layers as columns they are rows of columns, running right,
+    then left.  Each band is as wide as the widest layer, and a chain's last node in one band sits beside its
+    first in the next, so the arrow between them is the shortest of all.  One band (or fewer) leaves the cells
+    as they are."""
+    if bands <= 1 or not cells:
+        return dict(cells)
+    layer = 0 if down else 1
+    per_band = math.ceil((max(cell[layer] for cell in cells.values()) + 1) / bands)
+    across = max(cell[1 - layer] for cell in cells.values()) + 1  # the widest layer's places
+    out: dict[str, tuple[int, int]] = {}
+    for key, cell in cells.items():
+        band, along = divmod(cell[layer], per_band)
+        along = along if band % 2 == 0 else per_band - 1 - along
+        spot = band * across + cell[1 - layer]
+        out[key] = (along, spot) if down else (spot, along)
+    return out

@@ -13,7 +13,7 @@ import math
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
-from mechdiagram.layout.layered import layered_cells
+from mechdiagram.layout.layered import folded, layered_cells
 from mechdiagram.layout.measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
 from mechdiagram.layout.sizes import (
     BAND_GAP,
@@ -54,15 +54,16 @@ def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
     return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
 
 
-def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) -> tuple[Cells, list[str | None]]:
+def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
+               bands: int = 1) -> tuple[Cells, list[str | None]]:
     """Every node's (row, column) cell, and each row's lane label (lane grids only).
 
     A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
     appearance (or ``layout.lanes``), the sorted distinct indexes are columns.  Otherwise the
     layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
-    direction from the graph's shape alone: down for more than four layers); nodes without
-    paths follow in rows of :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells
-    (unless ``positions`` is False).
+    direction from the graph's shape alone: down for more than four layers), its layers folded into
+    ``bands`` bands (:func:`~mechdiagram.layout.layered.folded`); nodes without paths follow in rows of
+    :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells (unless ``positions`` is False).
     """
     nodes = [t.key for t in spec.nodes]
     parsed = {key: parse_lane_key(key) for key in nodes}
@@ -87,7 +88,7 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
             across = layered_cells(linked, edges, down=False)  # layers as columns
             if down is None:
                 down = max(c for _, c in across.values()) + 1 > 4
-            cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
+            cells = folded({key: (c, r) for key, (r, c) in across.items()} if down else across, bands, down=down)
         first_row = max((r for r, _ in cells.values()), default=-1) + 1
         for i, key in enumerate(loose):
             cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)

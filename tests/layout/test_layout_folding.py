@@ -1,0 +1,97 @@
+"""The layered layout's folding: a graph of five ranks or more is folded back and forth into bands, so that its
+wide drawing keeps an aspect ratio between 0.6 and 2.5, with no two arrows that cross or touch where the unfolded
+drawing had none; a lane grid and an author's positions are never folded."""
+
+from __future__ import annotations
+
+import pytest
+
+from mechdiagram.layout import ASPECT_RANGE, diagram, grid_cells
+from mechdiagram.layout.geometry import meetings
+from mechdiagram.layout.layered import folded
+from mechdiagram.shared.model import spec_from_data
+from support.specs import minimal_spec
+
+NAMES = ["client", "resolver", "handshake", "tls", "balancer", "gateway", "auth", "router", "service", "cache",
+         "database", "reply", "audit", "metrics", "archive", "billing", "mailer", "search", "thumbnail", "export"]
+
+
+def _spec(nodes: list[str], edges: list[tuple[str, str]], positions: dict | None = None):
+    data = minimal_spec()
+    data["targets"] = {key: {"id": key, "kind": "node", "label": key.title()} for key in nodes}
+    data["targets"].update({f"{a}-{b}": {"id": f"{a}-{b}", "kind": "path", "from": a, "to": b, "label": "next"}
+                            for a, b in edges})
+    data["scenarios"][0]["unselected"] = []
+    for step in data["scenarios"][0]["steps"]:
+        step["active"], step["paths"] = [nodes[0]], []
+    if positions:
+        data["layout"] = {"positions": positions}
+    return spec_from_data(data)
+
+
+def _aspect(drawn) -> float:
+    boxes = list(drawn.boxes.values())
+    width = max(b.right for b in boxes) - min(b.x for b in boxes)
+    height = max(b.bottom for b in boxes) - min(b.y for b in boxes)
+    return drawn.width / (height + (drawn.width - width))  # the same margin on every side
+
+
+def _meetings(drawn) -> int:
+    return meetings([(*arrow.points, arrow.head[0]) for arrow in drawn.arrows.values()])
+
+
+def test_folded_cells_run_down_then_up_and_keep_each_chain_step_next_door():
+    cells = {f"n{i}": (i, 0) for i in range(7)}  # seven ranks as rows, one place each
+    assert folded(cells, 3, down=True) == {"n0": (0, 0), "n1": (1, 0), "n2": (2, 0), "n3": (2, 1), "n4": (1, 1),
+                                           "n5": (0, 1), "n6": (0, 2)}
+    across = {f"n{i}": (0, i) for i in range(4)}  # ranks as columns: bands of rows, right then left
+    assert folded(across, 2, down=False) == {"n0": (0, 0), "n1": (0, 1), "n2": (1, 1), "n3": (1, 0)}
+    assert folded(cells, 1, down=True) == cells
+
+
+def test_meetings_count_crossings_and_touches_but_not_a_shared_port():
+    assert meetings([[(0, 5), (10, 5)], [(5, 0), (5, 10)]]) == 1  # a crossing
+    assert meetings([[(0, 5), (10, 5)], [(5, 0), (5, 5)]]) == 1  # a head that touches another's line
+    assert meetings([[(0, 0), (10, 0)], [(0, 0), (0, 10)]]) == 0  # two arrows that leave one port
+    assert meetings([[(0, 0), (10, 0)], [(0, 3), (10, 3)]]) == 0  # parallel, apart
+
+
+@pytest.mark.parametrize("count", [5, 6, 8, 12, 20])
+def test_a_long_chain_folds_into_a_readable_shape_with_each_step_next_door(count):
+    nodes = NAMES[:count]
+    spec = _spec(nodes, list(zip(nodes, nodes[1:], strict=False)))
+    drawn = diagram(spec)
+    lo, hi = ASPECT_RANGE
+    assert lo <= _aspect(drawn) <= hi, (count, drawn.width, drawn.bottom)
+    assert _meetings(drawn) == 0
+    for a, b in zip(nodes, nodes[1:], strict=False):  # every arrow joins two neighbouring cells
+        (ra, ca), (rb, cb) = drawn.cells[a], drawn.cells[b]
+        assert abs(ra - rb) + abs(ca - cb) == 1, (a, b, drawn.cells[a], drawn.cells[b])
+    for arrow in drawn.arrows.values():  # straight: a fold turns between bands, never inside an arrow
+        assert len(arrow.points) == 2, arrow.key
+
+
+def test_a_cycle_of_eight_becomes_a_ring():
+    nodes = NAMES[:8]
+    spec = _spec(nodes, [*zip(nodes, nodes[1:], strict=False), (nodes[-1], nodes[0])])
+    drawn = diagram(spec)
+    assert ASPECT_RANGE[0] <= _aspect(drawn) <= ASPECT_RANGE[1]
+    assert _meetings(drawn) == 0
+    assert sorted({column for _, column in drawn.cells.values()}) == [0, 1]  # two columns, down then up
+    assert all(len(arrow.points) == 2 for arrow in drawn.arrows.values())  # the closing arrow too
+
+
+def test_a_short_graph_and_an_authors_positions_are_never_folded():
+    nodes = NAMES[:4]
+    short = _spec(nodes, list(zip(nodes, nodes[1:], strict=False)))
+    assert diagram(short).cells == grid_cells(short)[0]  # four ranks in a row: wide, but a screen shows them
+    nodes = NAMES[:12]
+    placed = _spec(nodes, list(zip(nodes, nodes[1:], strict=False)), {"client": {"row": 0, "column": 0}})
+    assert diagram(placed).cells == grid_cells(placed)[0]  # the author's layout, even 1:7
+
+
+def test_a_lane_grid_is_never_folded():
+    nodes = [f"step{i}" for i in range(12)]
+    grid = _spec(nodes, list(zip(nodes, nodes[1:], strict=False)))
+    drawn = diagram(grid)
+    assert drawn.direction == "grid" and {row for row, _ in drawn.cells.values()} == {0}
