@@ -111,7 +111,7 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     a parent, up to the project's: the nearest folder with a pyproject.toml or a .git) by a
     relative path; see `mechdiagram schema -o`.
     """
-    from mechdiagram.cli.scaffold import plan_new, schema_copy_is_current, write_new
+    from mechdiagram.cli.scaffold import foreign_schema_file, plan_new, schema_copy_is_current, write_new
     from mechdiagram.shared.config import project_folder, project_settings, spec_project
     from mechdiagram.shared.files import display_path
 
@@ -123,7 +123,12 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1])
     write_new(plan)
     click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
-    if plan.schema_copy is None:
+    foreign = foreign_schema_file(folder, project_folder(target) or project_settings(Path.cwd())[1])
+    if plan.schema_copy is None and foreign is not None:
+        click.echo(f"{display_path(foreign)} is not mechdiagram's schema (its $id is not "
+                   f"{plan.schema_ref}), so $schema is {plan.schema_ref}; for editor completion replace it: "
+                   f"`mechdiagram schema -o {display_path(foreign)}`", err=True)
+    elif plan.schema_copy is None:
         click.echo(f"no copy of the schema in this project, so $schema is {plan.schema_ref}; for editor "
                    "completion run `mechdiagram schema -o schema/` and point $schema at the file it writes", err=True)
     elif not schema_copy_is_current(plan.schema_copy):

@@ -64,18 +64,23 @@ def find_schema_copy(folder: Path, top: Path) -> Path | None:
     ``folder`` itself when it is not under ``top``) for ``mechanism.schema.json`` or
     ``schema/mechanism.schema.json`` whose ``$id`` is this schema's.
     """
+    return next((candidate for candidate in _schema_places(folder, top) if _is_our_schema(candidate)), None)
+
+
+def foreign_schema_file(folder: Path, top: Path) -> Path | None:
+    """The nearest file where :func:`find_schema_copy` looks that is not the mechanism schema (an empty ``{}``,
+    another tool's schema, one whose ``$id`` is not ours), or ``None``: ``new`` names it rather than saying the
+    project has no copy."""
+    return next((candidate for candidate in _schema_places(folder, top) if not _is_our_schema(candidate)), None)
+
+
+def _schema_places(folder: Path, top: Path) -> list[Path]:
+    """The files at :data:`SCHEMA_PLACES` in ``folder`` and each parent up to ``top`` (see
+    :func:`find_schema_copy`), nearest first."""
     folder, top = folder.resolve(), top.resolve()
     chain = [folder, *folder.parents]
-    if top in chain:
-        chain = chain[: chain.index(top) + 1]
-    else:
-        chain = [folder]
-    for place in chain:
-        for relative in SCHEMA_PLACES:
-            candidate = place / relative
-            if candidate.is_file() and _is_our_schema(candidate):
-                return candidate
-    return None
+    chain = chain[: chain.index(top) + 1] if top in chain else [folder]
+    return [place / relative for place in chain for relative in SCHEMA_PLACES if (place / relative).is_file()]
 
 
 def schema_copy_is_current(path: Path) -> bool:

@@ -28,12 +28,34 @@ class LaidOut(Struct, frozen=True):
 
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
-    the layout's own findings: :func:`cell_collisions`, and when there are none :func:`unclean_routes`."""
+    the layout's own findings: :func:`cell_collisions`, and when there are none :func:`rows_past_the_lanes` and
+    :func:`unclean_routes`."""
     collisions = cell_collisions(loaded, model)
     if collisions:
         return LaidOut(collisions)
     wide, narrow = diagram(model), diagram(model, narrow=True)
-    return LaidOut(unclean_routes(loaded, wide, narrow), wide, narrow)
+    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean_routes(loaded, wide, narrow)], wide, narrow)
+
+
+def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule layout-position (warnings) on a lane grid: a ``layout.positions`` row below the last lane, which
+    draws every row between as an empty, unnamed lane (a grid's rows are its lanes)."""
+    cells, lanes = grid_cells(model, positions=False)
+    if not lanes:
+        return []  # a layered layout: its rows are the author's to choose
+    last = len(lanes) - 1
+    findings = []
+    for key, (row, _) in model.layout.positions.items():
+        if key not in cells or row <= last:
+            continue
+        drawn = (f"rows {last + 1} to {row} are drawn as lanes with no name, all but the last empty" if row > last + 1
+                 else f"{quote(key)} is drawn in a lane with no name")
+        pointer = pointer_join("layout", "positions", key, "row")
+        line, column = loaded.locate(pointer)
+        findings.append(Finding(loaded.display, pointer, f"row {row} is below the grid's last lane (row {last}), so "
+                                f"{drawn}; give a row from 0 to {last}, or add the lane to layout.lanes",
+                                "layout-position", "warning", line, column))
+    return findings
 
 
 def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[Finding]:

@@ -83,6 +83,18 @@ def test_new_without_a_copy_uses_the_id_and_says_how_to_get_one(folder):
     assert "`mechdiagram schema -o schema/`" in made.stderr
 
 
+def test_new_names_a_file_in_the_schemas_place_that_is_not_the_schema(folder):
+    (folder / "schema").mkdir()
+    (folder / "schema" / "mechanism.schema.json").write_text("{}", "utf-8")
+    made = invoke("new", "queue")
+    assert made.exit_code == 0
+    assert json.loads((folder / "queue.mechanism.json").read_text())["$schema"] == schema()["$id"]
+    assert "no copy of the schema" not in made.stderr
+    assert (f"schema/mechanism.schema.json is not mechdiagram's schema (its $id is not {schema()['$id']}), so "
+            f"$schema is {schema()['$id']}; for editor completion replace it: "
+            "`mechdiagram schema -o schema/mechanism.schema.json`") in made.stderr
+
+
 def test_new_does_not_look_above_the_project(tmp_path, monkeypatch):
     (tmp_path / "schema").mkdir()
     (tmp_path / "schema" / "mechanism.schema.json").write_text(SCHEMA_FILE.read_text("utf-8"), "utf-8")

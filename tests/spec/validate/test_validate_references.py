@@ -226,6 +226,25 @@ def test_positions_collision_with_an_automatically_placed_node():
                    "choose a free cell or place both", '"a0"', nth=-1)
 
 
+def test_positions_below_the_last_lane_warn_of_lanes_with_no_name():
+    data = minimal_spec()
+    data["layout"] = {"positions": {"b1": {"row": 4, "column": 1}}}  # two lanes, a and b: rows 0 and 1
+    text, findings = run(data)
+    finding = only(findings)
+    assert (finding.pointer, finding.rule, finding.severity) == ("/layout/positions/b1/row", "layout-position",
+                                                                 "warning")
+    assert finding.message == ("row 4 is below the grid's last lane (row 1), so rows 2 to 4 are drawn as lanes with "
+                               "no name, all but the last empty; give a row from 0 to 1, or add the lane to "
+                               "layout.lanes")
+    line, column = position(text, '"row": 4')
+    assert (finding.line, finding.column) == (line, column + len('"row": '))  # at the row's value
+    data["layout"] = {"positions": {"b1": {"row": 2, "column": 1}}}
+    assert only(run(data)[1]).message.startswith('row 2 is below the grid\'s last lane (row 1), so "b1" is drawn in a '
+                                                 "lane with no name; ")
+    data["layout"] = {"positions": {"b1": {"row": 0, "column": 2}}}  # moved into lane a: the author's choice
+    assert run(data)[1] == []
+
+
 def test_positions_swapping_two_nodes_is_fine():
     data = minimal_spec()
     data["layout"] = {"positions": {"a0": {"row": 0, "column": 1}, "a1": {"row": 0, "column": 0}}}
