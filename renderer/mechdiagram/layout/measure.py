@@ -332,6 +332,11 @@ def tokens(text: str, code: bool = False) -> list[str]:
     return [piece for word in text.split() for piece in (segments(word, True) if code else (word,))]
 
 
+def breaks_anywhere(word: str) -> bool:
+    """Whether ``word`` holds CJK text, which breaks between its characters with no mark (:func:`_free`)."""
+    return any(map(_wide, word))
+
+
 def balanced_wrap(text: str, count: int, width: float, size: float = FONT_SIZE,
                   code: bool = False) -> tuple[str, ...]:
     """``text`` wrapped as narrow as ``width`` px (to 1 px) allows with at most ``count`` lines, or to ``width``

@@ -14,7 +14,7 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
 from mechdiagram.layout.layered import layered_cells
-from mechdiagram.layout.measure import balanced_wrap, even_wrap, text_width, tokens, whole_words, wrap
+from mechdiagram.layout.measure import balanced_wrap, breaks_anywhere, even_wrap, text_width, tokens, whole_words, wrap
 from mechdiagram.layout.sizes import (
     BAND_GAP,
     BAND_PAD,
@@ -130,10 +130,12 @@ def natural_width(lines: tuple[str, ...], code: bool = False, bound: float = BOX
 def label_width(label: str, narrow: bool = False, code: bool = False) -> float:
     """The width a path label wraps to: :data:`PATH_LABEL_WIDTH` (:data:`NARROW_LABEL_WIDTH` in the narrow
     layout), or more, up to :data:`PATH_LABEL_GROWTH` times it (a code label in the wide layout: as far as a
-    box, :data:`BOX_CODE_WIDTH`), so that its widest word (a ``code`` label's token) stays whole."""
+    box, :data:`BOX_CODE_WIDTH`), so that its widest word (a ``code`` label's token) stays whole; a word of CJK
+    text breaks between its characters instead."""
     width = NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH
     bound = BOX_CODE_WIDTH - 2 * PAD_X if code and not narrow else width * PATH_LABEL_GROWTH
-    longest = max((text_width(word, PATH_LABEL_SIZE, code) for word in tokens(label, code)), default=0.0)
+    longest = max((text_width(word, PATH_LABEL_SIZE, code) for word in tokens(label, code)
+                   if not breaks_anywhere(word)), default=0.0)  # CJK breaks between characters, as it did
     return max(width, min(longest, bound))
 
 
