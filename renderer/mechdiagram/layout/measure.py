@@ -100,15 +100,20 @@ def _free(before: str, after: str) -> bool:
     return _wide(before) or _wide(after)
 
 
+#: The fewest characters a word's piece after a break inside it may have (TeX's \\righthyphenmin).
+LEAST_TAIL = 3
+
+
 def segments(word: str, code: bool = False) -> list[str]:
     """``word`` cut after each place a line may break inside it: after a run of :data:`PROSE_BREAKS` (or, for
     ``code``, :data:`CODE_BREAKS`) that follows something else and comes before more ("SYN-", "ACK";
     "/callback?", "code&", "state"; "code_", "challenge").  Never inside a number ("2.5", "1,024", "SHA-256",
     "10-20": no break before a digit after a point, comma or hyphen), nor after a word's leading marks
-    ("/callback", "--flag", "__init__")."""
+    ("/callback", "--flag", "__init__"), nor where fewer than :data:`LEAST_TAIL` characters would follow
+    ("…Sstw-cM" stays whole: a line of "cM" reads as a scrap, as typesetters' least hyphenated tail)."""
     breaks = CODE_BREAKS if code else PROSE_BREAKS
     pieces, start = [], 0
-    for i in range(len(word) - 1):
+    for i in range(len(word) - LEAST_TAIL):
         char, after = word[i], word[i + 1]
         if char not in breaks or after in breaks or (after in _DIGITS and char in ".,-"):
             continue

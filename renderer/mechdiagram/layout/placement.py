@@ -98,10 +98,13 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
     return cells, labels
 
 
-def word_bound(code: bool = False, narrow: bool = False) -> float:
-    """The widest a box may grow to keep a word (a code label's token) whole: :data:`BOX_WORD_WIDTH`, and
-    :data:`BOX_CODE_WIDTH` for a code label in the wide layout."""
-    return BOX_CODE_WIDTH if code and not narrow else BOX_WORD_WIDTH
+def word_bound(code: bool = False, narrow_box_max: float | None = None) -> float:
+    """The widest a box may grow to keep a word (a code label's token) whole: :data:`BOX_WORD_WIDTH`; for a code
+    label :data:`BOX_CODE_WIDTH` in the wide layout, and in the narrow one its widest box, ``narrow_box_max``
+    (routes run beside the column: a box wider than the layout gives would widen the phone's drawing)."""
+    if not code:
+        return BOX_WORD_WIDTH
+    return BOX_CODE_WIDTH if narrow_box_max is None else max(narrow_box_max, BOX_MIN_WIDTH)
 
 
 def _inner(label: str, box_max: float = BOX_MAX_WIDTH, code: bool = False, bound: float = BOX_WORD_WIDTH) -> float:
@@ -326,13 +329,14 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     order = sorted(cells, key=lambda key: (cells[key], key))
     labels = {t.key: t.label or "" for t in spec.nodes}
     code = {t.key: t.code for t in spec.nodes}
-    lines = {key: box_lines(labels[key], box_max, code[key]) for key in order}
-    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key], code[key]) for key in order),
+    bound = {key: word_bound(code[key], box_max) for key in order}
+    lines = {key: box_lines(labels[key], box_max, code[key], bound[key]) for key in order}
+    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key], code[key], bound[key]) for key in order),
                  *([box_max] if fill else [])])
     # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
     # word in one box widened the column).
-    lines = {key: box_lines(labels[key], width, code[key]) if natural_width(lines[key], code[key]) < width
-             else lines[key] for key in order}
+    lines = {key: box_lines(labels[key], width, code[key], max(bound[key], width))
+             if natural_width(lines[key], code[key], bound[key]) < width else lines[key] for key in order}
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []

@@ -11,12 +11,12 @@ TITLE_SIZE = 15.0
 #: Boxes are as wide as their longest label line plus padding, within these bounds.
 BOX_MIN_WIDTH = 96.0
 BOX_MAX_WIDTH = 160.0
-#: ... but a box grows up to this width to keep a long word whole (in the narrow layout, a code label's token
-#: too: the narrow drawing's room, NARROW_MIN_WIDTH less the margins, holds it).
+#: ... but a box grows up to this width to keep a long word whole.
 BOX_WORD_WIDTH = 260.0
 #: A code label's box (``"text": "code"``) in the wide layout grows up to this width to keep its widest token
 #: whole: the content width of the narrowest wide drawing (MIN_WIDTH less the margins).  A token wider still,
-#: and in the narrow layout one wider than BOX_WORD_WIDTH allows, breaks with a continuation mark.
+#: and in the narrow layout one wider than the narrow layout's boxes (placement.word_bound), breaks with a
+#: continuation mark.
 BOX_CODE_WIDTH = 440.0
 BOX_MIN_HEIGHT = 56.0
 PAD_X = 10.0
