@@ -5,11 +5,14 @@ boxes.  The table holds, per character, the advance of DejaVu Sans Bold (Debian 
 the first face of the figures' font stack; a wide face, so that text measured with it also fits when a
 reader's browser picks a narrower one) for Latin, Greek, Cyrillic, Hebrew and Arabic, and, per block,
 the widest advance of Droid Sans Fallback (Debian ``fonts-droid-fallback``, a CJK face) for the CJK
-blocks.  Arabic is measured in its isolated forms, which are never narrower than the joined ones.
+blocks.  Arabic is measured in its isolated forms, which are never narrower than the joined ones.  For labels of
+``"text": "code"`` it also holds the advances of DejaVu Sans Mono Bold (the package's monospace face, Debian
+``fonts-dejavu-core``) over the same characters, as runs of code points of one advance.
 Usage::
 
     python tools/font_metrics.py /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \\
-        /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf
+        /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf \\
+        /usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf
 
 Needs ``fonttools`` (a development tool only; the package does not use it).
 """
@@ -20,7 +23,9 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 
 #: Code point ranges measured character by character from the first font.
-CHARACTERS = [(0x20, 0x24F), (0x370, 0x4FF), (0x590, 0x6FF), (0x2000, 0x206F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)]
+#: U+21A9 is the continuation mark of a word broken between lines (``mechdiagram.layout.measure.CONTINUATION``).
+CHARACTERS = [(0x20, 0x24F), (0x370, 0x4FF), (0x590, 0x6FF), (0x2000, 0x206F), (0x21A9, 0x21A9), (0xFB50, 0xFDFF),
+              (0xFE70, 0xFEFF)]
 #: Blocks measured as one width (the widest advance in the block) from the CJK font.
 BLOCKS = [(0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF), (0x3100, 0x31FF), (0x3400, 0x4DBF),
           (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFF60)]
@@ -31,14 +36,34 @@ def _advances(path: str) -> tuple[dict[int, str], object, int, str]:
     return font.getBestCmap(), font["hmtx"], font["head"].unitsPerEm, Path(path).stem
 
 
-def main(latin_path: str, cjk_path: str) -> None:
-    cmap, hmtx, units, name = _advances(latin_path)
+def _measured(path: str) -> tuple[dict[str, int], str]:
+    """The advance (1000 per em) of every character of :data:`CHARACTERS` that the font at ``path`` draws with
+    a width, and the font's name."""
+    cmap, hmtx, units, name = _advances(path)
     widths = {}
     for low, high in CHARACTERS:
         for code in range(low, high + 1):
             glyph = cmap.get(code)
             if glyph is not None and hmtx[glyph][0] > 0:
                 widths[chr(code)] = round(hmtx[glyph][0] * 1000 / units)
+    return widths, name
+
+
+def _runs(widths: dict[str, int]) -> list[list[int]]:
+    """``widths`` as ``[first code point, last code point, advance]`` runs of consecutive code points of one
+    advance (a monospace face has few)."""
+    runs: list[list[int]] = []
+    for char in sorted(widths):
+        if runs and runs[-1][1] == ord(char) - 1 and runs[-1][2] == widths[char]:
+            runs[-1][1] = ord(char)
+        else:
+            runs.append([ord(char), ord(char), widths[char]])
+    return runs
+
+
+def main(latin_path: str, cjk_path: str, mono_path: str) -> None:
+    widths, name = _measured(latin_path)
+    mono, mono_name = _measured(mono_path)
     cjk_cmap, cjk_hmtx, cjk_units, cjk_name = _advances(cjk_path)
     blocks = []
     for low, high in BLOCKS:
@@ -46,19 +71,22 @@ def main(latin_path: str, cjk_path: str) -> None:
         if found:
             blocks.append([low, high, round(max(found) * 1000 / cjk_units)])
     out = Path(__file__).resolve().parent.parent / "renderer" / "mechdiagram" / "layout" / "text_metrics.py"
-    out.write_text(module_text(name, cjk_name, widths, blocks), encoding="utf-8")
+    out.write_text(module_text(name, cjk_name, widths, blocks, mono_name, _runs(mono)), encoding="utf-8")
 
 
-def module_text(font: str, block_font: str, widths: dict[str, int], blocks: list[list[int]]) -> str:
+def module_text(font: str, block_font: str, widths: dict[str, int], blocks: list[list[int]], mono_font: str,
+                mono_runs: list[list[int]]) -> str:
     """The text of ``renderer/mechdiagram/layout/text_metrics.py``: the tables as Python literals, in code point order.
     (A module, not a JSON file: it loads from its bytecode, with no importlib.resources to import.)"""
     lines = [f"    {char!r}: {widths[char]}," for char in sorted(widths)]
     rows = [f"    (0x{low:04X}, 0x{high:04X}, {advance})," for low, high, advance in blocks]
+    mono_rows = [f"    (0x{low:04X}, 0x{high:04X}, {advance})," for low, high, advance in mono_runs]
     return "\n".join([
         '"""Advance widths for measuring label text, in font units of 1000 per em.',
         "",
         f"Per character, the advance of {font} (Latin, Greek, Cyrillic, Hebrew, Arabic); per CJK block, the",
-        f"widest advance in it of {block_font}.  Generated by ``tools/font_metrics.py``; do not edit.",
+        f"widest advance in it of {block_font}; for code labels, the advances of {mono_font} where it has the",
+        "character.  Generated by ``tools/font_metrics.py``; do not edit.",
         '"""',
         "",
         f"FONT = {font!r}",
@@ -71,8 +99,14 @@ def module_text(font: str, block_font: str, widths: dict[str, int], blocks: list
         "#: ``(first code point, last code point, advance)`` of each CJK block.",
         "BLOCKS: tuple[tuple[int, int, int], ...] = (", *rows, ")",
         "",
+        f"MONO_FONT = {mono_font!r}",
+        "",
+        "#: ``(first code point, last code point, advance)`` of each run of characters of one advance in the monospace",
+        "#: face (code labels); a character in none is measured as in the other labels.",
+        "MONO_RUNS: tuple[tuple[int, int, int], ...] = (", *mono_rows, ")",
+        "",
     ])
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])

@@ -2,7 +2,8 @@
 
 Every spec in ``mechanisms/``, the browser suite's generated specs and the topologies of
 ``tests/support/topologies.py`` (chains, cycles, fan-out and fan-in of six, opposite pairs, long skip
-edges across a lane grid, 40 nodes, long and CJK labels, the ten-node serving flow) are built into a
+edges across a lane grid, 40 nodes, long and CJK labels, the ten-node serving flow) and the code labels of
+``tests/data/oauth-pkce.mechanism.json`` are built into a
 temporary folder.  In the page, for the first scenario at its first, middle and last step, the SVG's
 boxes, route segments, arrowheads, path labels, node text, lane headers and state panel are found by
 their classes and measured with ``getBBox`` (user units: the figure has no transforms) as the browser
@@ -24,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from mechdiagram.layout.sizes import HEAD_GAP, MIN_TEXT_PX
+from support.specs import TESTS
 from support.topologies import topologies
 
 from . import browser_support as bs
@@ -38,6 +40,9 @@ EPS = 0.06
 SPECS = {path.name.removesuffix(".mechanism.json"): json.loads(path.read_text("utf-8")) for path in bs.mechanism_specs()}
 SPECS |= {name: make() for name, make in bs.GENERATED.items()}
 SPECS |= {f"topology-{name}": data for name, data in topologies().items()}
+#: Code labels ("text": "code"): identifiers in the monospace face, a box grown for a 43-character token (wide) and
+#: that token broken with the continuation mark (narrow).
+SPECS["oauth-pkce"] = json.loads((TESTS / "data" / "oauth-pkce.mechanism.json").read_text("utf-8"))
 
 #: In page (argument: the figure's root): the shown scene's geometry in SVG user units.
 GEOMETRY_JS = r"""

@@ -178,13 +178,16 @@ def test_no_route_has_a_hook(name):
 @pytest.mark.parametrize("label", ["長いラベル：テスト", "a long path label here", "A rather long label for a path",
                                    "Supercalifragilisticexpialidocious-ish word"])
 def test_path_labels_wrap_in_balanced_lines_and_never_break_a_word_they_need_not(label):
-    from mechdiagram.layout.measure import text_width, wrap
-    from mechdiagram.layout.placement import path_label_lines, path_label_wraps
+    from mechdiagram.layout.measure import CONTINUATION, text_width, wrap
+    from mechdiagram.layout.placement import label_width, path_label_lines, path_label_wraps
     from mechdiagram.layout.sizes import PATH_LABEL_SIZE, PATH_LABEL_WIDTH
 
-    greedy = wrap(label, PATH_LABEL_WIDTH, PATH_LABEL_SIZE)
+    # The label's width: PATH_LABEL_WIDTH, grown for a long word (label_width); a word broken between characters
+    # ends its line with the continuation mark.
+    greedy = wrap(label, label_width(label), PATH_LABEL_SIZE)
     lines = path_label_lines(label)
-    assert len(lines) == len(greedy) and "".join(lines).replace(" ", "") == label.replace(" ", "")
+    assert len(lines) == len(greedy)
+    assert "".join(line.removesuffix(CONTINUATION) for line in lines).replace(" ", "") == label.replace(" ", "")
     widths = [text_width(line, PATH_LABEL_SIZE) for line in lines]
     assert max(widths) <= max(text_width(line, PATH_LABEL_SIZE) for line in greedy)
     if len(lines) > 1:  # balanced: the last line is not a scrap

@@ -15,7 +15,8 @@ from mechdiagram.layout.measure import text_width
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = (Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-         Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"))
+         Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+         Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"))
 
 
 def test_the_metrics_module_is_the_tables_the_tool_writes(tmp_path):

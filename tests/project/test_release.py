@@ -51,6 +51,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
                  "mechdiagram/serve/server.py", "mechdiagram/static/reload.js", "mechdiagram/templates/serve_spec.html",
                  "mechdiagram/templates/serve.css",
                  "mechdiagram/templates/index.html", "mechdiagram/fonts/DejaVuSans.ttf", "mechdiagram/fonts/DejaVuSans-Bold.ttf",
+                 "mechdiagram/fonts/DejaVuSansMono.ttf", "mechdiagram/fonts/DejaVuSansMono-Bold.ttf",
                  "mechdiagram/fonts/LICENSE-DejaVu.txt"):
         assert data in names, data
     assert not any(name.startswith("tests/") for name in names)

@@ -47,11 +47,9 @@ from mechdiagram.layout.sizes import (
     MIN_WIDTH,
     NARROW_BOX_MAX_WIDTH,
     NARROW_GAPS,
-    NARROW_LABEL_WIDTH,
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
-    PATH_LABEL_WIDTH,
 )
 from mechdiagram.layout.stacked import stacked_routes
 from mechdiagram.shared.model import Scenario, Spec
@@ -241,12 +239,12 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
         rank = {key: cell[layer] for key, cell in cells.items()}
     against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
-    label_wraps = {p.key: path_label_wraps(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
-                   for p in spec.paths}
+    label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
+    code = frozenset(p.key for p in spec.paths if p.code)
     on_tracks: dict[str, PlacedLabel] = {}
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
-                                           placed.lanes)
+                                           placed.lanes, code)
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
@@ -255,7 +253,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
-                          obstacles, _band_gaps(placed.bands))
+                          obstacles, _band_gaps(placed.bands), code)
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]

@@ -53,9 +53,9 @@ class _Budget:
         self.left = LABEL_BUDGET
 
 
-def label_size(lines: Sequence[str]) -> tuple[float, float]:
-    """Width and height of a label block."""
-    return max(text_width(line, PATH_LABEL_SIZE) for line in lines), len(lines) * PATH_LABEL_LINE
+def label_size(lines: Sequence[str], code: bool = False) -> tuple[float, float]:
+    """Width and height of a label block (a ``code`` label's in the monospace face)."""
+    return max(text_width(line, PATH_LABEL_SIZE, code) for line in lines), len(lines) * PATH_LABEL_LINE
 
 
 def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
@@ -141,12 +141,14 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
 
 
 def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
-                 obstacles: Sequence[Rect], strips: Sequence[Rect] = ()) -> dict[str, PlacedLabel]:
+                 obstacles: Sequence[Rect], strips: Sequence[Rect] = (),
+                 code: frozenset[str] = frozenset()) -> dict[str, PlacedLabel]:
     """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
     preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
     found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
-    wherever a place clear of the obstacles and routes allows."""
+    wherever a place clear of the obstacles and routes allows.  The labels of the routes in ``code`` are
+    measured in the monospace face."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
@@ -157,7 +159,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         if not ways or len(points) < 2:
             continue
         # Only what lies near the route can touch a candidate or change its score: the rest is left out.
-        reach = 2 * max(max(label_size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
+        reach = 2 * max(max(label_size(lines, key in code)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
         xs, ys = [x for x, _ in points], [y for _, y in points]
         area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
         others = [seg for other, segs in segments.items() if other != key for seg in segs
@@ -168,8 +170,8 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         near_soft = [rect for rect in soft if area.overlaps(rect)]
         chosen: tuple[tuple[int, ...], Rect, tuple[str, ...]] | None = None
         for text in ways:
-            score, block = _best(points, segments[key], others, label_size(text), near_hard, taken, near, near_soft,
-                                 budget)
+            score, block = _best(points, segments[key], others, label_size(text, key in code), near_hard, taken,
+                                 near, near_soft, budget)
             if chosen is None or score[:5] < chosen[0][:5]:
                 chosen = (score, block, text)
             if score[:3] == (0, 0, 0) or score == (0,):

@@ -14,11 +14,12 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
 from mechdiagram.layout.layered import folded, layered_cells
-from mechdiagram.layout.measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
+from mechdiagram.layout.measure import balanced_wrap, breaks_anywhere, even_wrap, text_width, tokens, whole_words, wrap
 from mechdiagram.layout.sizes import (
     BAND_GAP,
     BAND_PAD,
     BOX_AIR,
+    BOX_CODE_WIDTH,
     BOX_MAX_WIDTH,
     BOX_MIN_HEIGHT,
     BOX_MIN_WIDTH,
@@ -37,6 +38,7 @@ from mechdiagram.layout.sizes import (
     NARROW_LABEL_WIDTH,
     PAD_X,
     PAD_Y,
+    PATH_LABEL_GROWTH,
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
@@ -97,49 +99,68 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
     return cells, labels
 
 
-def _inner(label: str, box_max: float = BOX_MAX_WIDTH) -> float:
-    """The text width a box gives ``label``: ``box_max`` less padding, or more, up to
-    :data:`BOX_WORD_WIDTH`, so that a long word stays whole."""
-    longest = max((text_width(word) for word in label.split()), default=0.0)
-    return max(box_max - 2 * PAD_X, min(longest, BOX_WORD_WIDTH - 2 * PAD_X))
+def word_bound(code: bool = False, narrow_box_max: float | None = None) -> float:
+    """The widest a box may grow to keep a word (a code label's token) whole: :data:`BOX_WORD_WIDTH`; for a code
+    label :data:`BOX_CODE_WIDTH` in the wide layout, and in the narrow one its widest box, ``narrow_box_max``
+    (routes run beside the column: a box wider than the layout gives would widen the phone's drawing)."""
+    if not code:
+        return BOX_WORD_WIDTH
+    return BOX_CODE_WIDTH if narrow_box_max is None else max(narrow_box_max, BOX_MIN_WIDTH)
 
 
-def box_lines(label: str, box_max: float = BOX_MAX_WIDTH) -> tuple[str, ...]:
+def _inner(label: str, box_max: float = BOX_MAX_WIDTH, code: bool = False, bound: float = BOX_WORD_WIDTH) -> float:
+    """The text width a box gives ``label``: ``box_max`` less padding, or more, up to ``bound``
+    (:func:`word_bound`), so that a long word (a code label's token, :func:`~mechdiagram.layout.measure.tokens`)
+    stays whole."""
+    longest = max((text_width(word, code=code) for word in tokens(label, code)), default=0.0)
+    return max(box_max - 2 * PAD_X, min(longest, bound - 2 * PAD_X))
+
+
+def box_lines(label: str, box_max: float = BOX_MAX_WIDTH, code: bool = False,
+              bound: float = BOX_WORD_WIDTH) -> tuple[str, ...]:
     """A node label wrapped for a box at most ``box_max`` wide, in lines of even length when it needs several
-    (no word left alone on the last: "paused: / no token", not "paused: no / token"): words are broken only
-    when longer than :data:`BOX_WORD_WIDTH`."""
-    return even_wrap(label, _inner(label, box_max))
+    (no word left alone on the last: "paused: / no token", not "paused: no / token"): words (a ``code`` label's
+    tokens) are broken only when longer than ``bound`` (:func:`word_bound`) allows, with a continuation mark."""
+    return even_wrap(label, _inner(label, box_max, code, bound), code=code)
 
 
-def natural_width(lines: tuple[str, ...]) -> float:
-    """The width of a box holding ``lines``: the widest line and padding, within the box bounds."""
-    widest = max((text_width(line) for line in lines), default=0.0)
-    return math.ceil(min(BOX_WORD_WIDTH, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
+def natural_width(lines: tuple[str, ...], code: bool = False, bound: float = BOX_WORD_WIDTH) -> float:
+    """The width of a box holding ``lines`` (a ``code`` label's, in the monospace face): the widest line and
+    padding, within the box bounds (at most ``bound``, :func:`word_bound`)."""
+    widest = max((text_width(line, code=code) for line in lines), default=0.0)
+    return math.ceil(min(bound, max(BOX_MIN_WIDTH, widest + 2 * PAD_X)) * 10) / 10  # at 0.1 precision
 
 
-def _balanced(label: str, count: int, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
-    """A path label wrapped as narrow as ``width`` allows with at most ``count`` lines (:func:`balanced_wrap`)."""
-    return balanced_wrap(label, count, width, PATH_LABEL_SIZE)
+def label_width(label: str, narrow: bool = False, code: bool = False) -> float:
+    """The width a path label wraps to: :data:`PATH_LABEL_WIDTH` (:data:`NARROW_LABEL_WIDTH` in the narrow
+    layout), or more, up to :data:`PATH_LABEL_GROWTH` times it (a code label in the wide layout: as far as a
+    box, :data:`BOX_CODE_WIDTH`), so that its widest word (a ``code`` label's token) stays whole; a word of CJK
+    text breaks between its characters instead."""
+    width = NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH
+    bound = BOX_CODE_WIDTH - 2 * PAD_X if code and not narrow else width * PATH_LABEL_GROWTH
+    longest = max((text_width(word, PATH_LABEL_SIZE, code) for word in tokens(label, code)
+                   if not breaks_anywhere(word)), default=0.0)  # CJK breaks between characters, as it did
+    return max(width, min(longest, bound))
 
 
 @functools.lru_cache(maxsize=4096)
-def path_label_lines(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[str, ...]:
-    """A path label wrapped to ``width`` (:data:`PATH_LABEL_WIDTH`), its lines balanced: as narrow as the
+def path_label_lines(label: str | None, narrow: bool = False, code: bool = False) -> tuple[str, ...]:
+    """A path label wrapped to its width (:func:`label_width`), its lines balanced: as narrow as the
     same number of lines allows, so that no line is left with a word or a character alone."""
-    return even_wrap(label, width, PATH_LABEL_SIZE) if label else ()
+    return even_wrap(label, label_width(label, narrow, code), PATH_LABEL_SIZE, code) if label else ()
 
 
 @functools.lru_cache(maxsize=4096)
-def path_label_wraps(label: str | None, width: float = PATH_LABEL_WIDTH) -> tuple[tuple[str, ...], ...]:
-    """The ways a path label may be wrapped to ``width``, preferred first: :func:`path_label_lines`, then,
+def path_label_wraps(label: str | None, narrow: bool = False, code: bool = False) -> tuple[tuple[str, ...], ...]:
+    """The ways a path label may be wrapped (:func:`path_label_lines`), preferred first: its lines, then,
     when the label can take one more line, balanced over one line more (a narrower block fits between
     two routes); () for none."""
-    lines = path_label_lines(label, width)
+    lines = path_label_lines(label, narrow, code)
     if not label or not lines:
         return ()
-    narrow = _balanced(label, len(lines) + 1, width)
-    if len(narrow) == len(lines) + 1 and whole_words(narrow, label):
-        return (lines, narrow)
+    more = balanced_wrap(label, len(lines) + 1, label_width(label, narrow, code), PATH_LABEL_SIZE, code)
+    if len(more) == len(lines) + 1 and whole_words(more, label, code):
+        return (lines, more)
     return (lines,)
 
 
@@ -154,7 +175,7 @@ class Placement(Struct, frozen=True):
 
 
 def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
-             label_width: float = PATH_LABEL_WIDTH, banded: bool = False) -> tuple[float, float]:
+             narrow: bool = False, banded: bool = False) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
     of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
     page between two lanes' bands, split by the line between them (:data:`BAND_GAP`): a label of a path
@@ -164,8 +185,8 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or not path.label:
             continue
-        lines = path_label_lines(path.label, label_width)
-        wide = max(text_width(line, PATH_LABEL_SIZE) for line in lines)
+        lines = path_label_lines(path.label, narrow, path.code)
+        wide = max(text_width(line, PATH_LABEL_SIZE, path.code) for line in lines)
         (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
         if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
             gap_x = max(gap_x, wide + 24)
@@ -175,7 +196,7 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
                 half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
                 gap_y = max(gap_y, 2 * half + BAND_GAP)
             if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
-                narrowest = path_label_wraps(path.label, label_width)[-1]
+                narrowest = path_label_wraps(path.label, narrow, path.code)[-1]
                 gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
                 gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
     return round(gap_x, 1), round(gap_y, 1)
@@ -199,7 +220,8 @@ def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
         if path.source in cells and path.dest in cells:
             (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
             if r1 == r2 and abs(c1 - c2) == 1:
-                pairs.setdefault(frozenset((path.source, path.dest)), []).append(len(path_label_lines(path.label)))
+                count = len(path_label_lines(path.label, code=path.code))
+                pairs.setdefault(frozenset((path.source, path.dest)), []).append(count)
     rows: dict[int, float] = {}
     for pair, lines in pairs.items():
         if len(lines) >= 3 and max(lines):
@@ -242,13 +264,15 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
-    lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
+    lines = {t.key: box_lines(t.label or "", code=t.code, bound=word_bound(t.code)) for t in spec.nodes
+             if t.key in cells}
+    code = {t.key: t.code for t in spec.nodes}
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
     n_cols = max((c for _, c in cells.values()), default=-1) + 1
     col_w = [BOX_MIN_WIDTH] * n_cols
     row_h = [BOX_MIN_HEIGHT] * n_rows
     for key, (r, c) in cells.items():
-        col_w[c] = max(col_w[c], natural_width(lines[key]))
+        col_w[c] = max(col_w[c], natural_width(lines[key], code[key], word_bound(code[key])))
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
@@ -305,13 +329,16 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     its header in a band of their own; routes run in the room to the right of the column."""
     order = sorted(cells, key=lambda key: (cells[key], key))
     labels = {t.key: t.label or "" for t in spec.nodes}
-    lines = {key: box_lines(labels[key], box_max) for key in order}
-    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key]) for key in order), *([box_max] if fill else [])])
+    code = {t.key: t.code for t in spec.nodes}
+    bound = {key: word_bound(code[key], box_max) for key in order}
+    lines = {key: box_lines(labels[key], box_max, code[key], bound[key]) for key in order}
+    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key], code[key], bound[key]) for key in order),
+                 *([box_max] if fill else [])])
     # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
     # word in one box widened the column).
-    lines = {key: box_lines(labels[key], width) if natural_width(lines[key]) < width else lines[key]
-             for key in order}
-    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
+    lines = {key: box_lines(labels[key], width, code[key], max(bound[key], width))
+             if natural_width(lines[key], code[key], bound[key]) < width else lines[key] for key in order}
+    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []

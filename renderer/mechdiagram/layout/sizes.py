@@ -13,6 +13,11 @@ BOX_MIN_WIDTH = 96.0
 BOX_MAX_WIDTH = 160.0
 #: ... but a box grows up to this width to keep a long word whole.
 BOX_WORD_WIDTH = 260.0
+#: A code label's box (``"text": "code"``) in the wide layout grows up to this width to keep its widest token
+#: whole: the content width of the narrowest wide drawing (MIN_WIDTH less the margins).  A token wider still,
+#: and in the narrow layout one wider than the narrow layout's boxes (placement.word_bound), breaks with a
+#: continuation mark.
+BOX_CODE_WIDTH = 440.0
 BOX_MIN_HEIGHT = 56.0
 PAD_X = 10.0
 PAD_Y = 10.0
@@ -49,6 +54,11 @@ PORT_SPREAD_TWO = 0.5
 #: and nearer it than the next (boxes grow taller to give it).
 LABELLED_PITCH = PATH_LABEL_LINE + 5.0 + 16.0 + 5.0
 PATH_LABEL_WIDTH = 120.0
+#: A path label grows up to this many times its width (PATH_LABEL_WIDTH, NARROW_LABEL_WIDTH) to keep its widest
+#: word (a code label's token) whole, before it breaks one with a continuation mark: 180 and 126 user units,
+#: which a track beside the narrow layout's column of boxes still holds.  A code label in the wide layout grows
+#: as its box does, up to BOX_CODE_WIDTH.
+PATH_LABEL_GROWTH = 1.5
 MIN_WIDTH = 480.0
 #: Nodes without any path are placed in rows of this many.
 FLOW_COLUMNS = 5

@@ -147,13 +147,15 @@ def _ports(boxes: dict[str, Box], long: Sequence[PathEnds]) -> dict[tuple[str, s
 
 
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
-                   headers: Sequence[LaneHeader] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+                   headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset()
+                   ) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
     other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
     ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it.  The search for label places is
     bounded (:data:`LABEL_PLACES` a track position, :data:`TRACK_LABEL_BUDGET` in all); past it a route is
-    ``crowded`` and its label is not among those returned."""
+    ``crowded`` and its label is not among those returned.  The labels of the paths in ``code`` are measured in
+    the monospace face."""
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
@@ -199,7 +201,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         pending -= {(ports[0], path.key), (ports[1], path.key)}
         stubs = placed_stubs + [(y, right, right + 1e6) for y, _ in pending]  # unplaced stubs: extent unknown
         text = labels.get(path.key, ())
-        w, h = label_size(text) if text else (0.0, 0.0)
+        w, h = label_size(text, path.key in code) if text else (0.0, 0.0)
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
         ends_of = (boxes[path.source], boxes[path.dest])

@@ -67,6 +67,8 @@ STYLES: dict[str, dict[str, str]] = {
     "ptitle": {"fill": "@text", "font-size": _size(TITLE_SIZE), "font-weight": "700"},
     "pkey": {"fill": "@text", "font-size": _LABEL, "font-weight": "700"},
     "pval": {"fill": "@text", "font-size": _LABEL},
+    # A code label (a node's or a path's, "text": "code"): the monospace face its lines were measured in.
+    "code": {"font-family": theme.CODE_FONT_FAMILY},
 }
 
 

@@ -1,7 +1,7 @@
 """Pictures for places that take no SVG: PNG stills and the animated GIF, made without a browser.
 
 SVG goes to PNG through resvg (the ``resvg-py`` wheel), with only the fonts the
-package ships (``renderer/mechdiagram/fonts``: DejaVu Sans and DejaVu Sans Bold) and no
+package ships (``renderer/mechdiagram/fonts``: DejaVu Sans and DejaVu Sans Mono, regular and bold) and no
 system font, so the pixels do not depend on the machine; the GIF is assembled by
 Pillow.  Both are the ``raster`` extra, pinned to one version each: their names
 and versions (:func:`rasteriser`) go into the manifest beside every picture, so
@@ -22,9 +22,11 @@ from mechdiagram.render import theme
 from mechdiagram.shared.errors import RasterError
 
 #: The font files the rasteriser may use (package data under ``renderer/mechdiagram/fonts``).
-FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-#: The family every generic or unknown family falls back to.
+FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf")
+#: The family every generic or unknown family falls back to, but ``monospace``.
 FONT_FAMILY = "DejaVu Sans"
+#: The family of the generic ``monospace`` (the end of a code label's font stack).
+MONO_FAMILY = "DejaVu Sans Mono"
 #: The PyPI distributions that make pictures, in the order :func:`rasteriser` names them.
 DISTRIBUTIONS = ("resvg-py", "pillow")
 #: How to get them.
@@ -93,7 +95,7 @@ def rasterise(svg: str) -> bytes:
         data = resvg_py.svg_to_bytes(
             svg_string=flat_colours(svg), skip_system_fonts=True, font_files=_font_paths(),
             font_family=FONT_FAMILY, sans_serif_family=FONT_FAMILY, serif_family=FONT_FAMILY,
-            monospace_family=FONT_FAMILY, cursive_family=FONT_FAMILY, fantasy_family=FONT_FAMILY)
+            monospace_family=MONO_FAMILY, cursive_family=FONT_FAMILY, fantasy_family=FONT_FAMILY)
     except ValueError as exc:
         raise RasterError(f"the rasteriser refused a drawing: {exc}") from exc
     return bytes(data)

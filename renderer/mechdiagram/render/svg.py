@@ -23,9 +23,10 @@ from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
 from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from mechdiagram.render import theme
-from mechdiagram.render.markup import Leaf, Pieces, Shapes, shell
+from mechdiagram.render.markup import Leaf, Pieces, Shapes, element, shell
 from mechdiagram.render.paint import FONT_FAMILY, attributes
 from mechdiagram.render.stylesheet import colour_sheet, motion_sheet
 from mechdiagram.render.timeline import Timeline
@@ -92,14 +93,24 @@ class _Drawer:
     def text_block(self, lines: tuple[str, ...], x: float, y: float, roles: tuple[str, ...],
                    line_height: float = LINE_HEIGHT, extra: dict[str, str] | None = None) -> str:
         """A ``<text>`` of ``lines`` from (``x``, ``y``), one ``<tspan>`` a line when there are several;
-        ``extra`` attributes override the paint's."""
+        ``extra`` attributes override the paint's.  A line that ends with the layout's continuation mark (a word
+        broken between characters) has the mark in a ``<tspan>`` of its own, hidden from assistive technology
+        (``aria-hidden``), so that it is drawn but not read as part of the word."""
         if len(lines) == 1:  # the common case: no <tspan>, fewer elements to write
             return self.shape("text", roles, {"x": fmt(x), "y": fmt(y), **(extra or {})}, lines[0])
         start = self.shapes.start("text", roles, self.paint(*roles), extra or {})
         x_at = fmt(x)
         lines_in = [self.shapes.element("tspan", (), {}, {"x": x_at, "y": fmt(y + i * line_height)}, line)
+                    if not line.endswith(CONTINUATION) else self.continued(line, x_at, fmt(y + i * line_height))
                     for i, line in enumerate(lines)]
         return f"{start}>{''.join(lines_in)}</text>" if lines_in else start + " />"
+
+    def continued(self, line: str, x: str, y: str) -> str:
+        """The ``<tspan>`` of a ``line`` that ends with the continuation mark, at (``x``, ``y``): the text, then
+        the mark in a ``<tspan>`` of its own (class ``cont``, ``aria-hidden``)."""
+        leaf = Leaf("tspan", {"x": x, "y": y}, line.removesuffix(CONTINUATION))
+        leaf.add("tspan", element("tspan", {"aria-hidden": "true", "class": self.cls("cont")}, CONTINUATION))
+        return leaf.markup()
 
     def rect(self, rect: Rect, rx: float, *roles: str) -> str:
         return self.shape("rect", roles, {"height": fmt(rect.h), "rx": fmt(rx), "width": fmt(rect.w),
@@ -108,8 +119,11 @@ class _Drawer:
     def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
         leaf = Leaf("g", group)
         leaf.add("rect", self.rect(box, BOX_RADIUS, *(("node", f"node-{variant}") if variant else ("node",))))
-        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline,
-                                         ("label", f"label-{variant}") if variant else ("label",)))
+        roles: tuple[str, ...] = ("label", f"label-{variant}") if variant else ("label",)
+        target = self.spec.targets.get(box.key)
+        if target is not None and target.code:
+            roles += ("code",)
+        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline, roles))
         return leaf
 
     def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
@@ -255,6 +269,8 @@ class _Drawer:
                     roles += ("halo-band",)
                 if key in dimmed:
                     roles += (f"{role}-dim",)  # a dashed path's label: italic
+                if self.spec.targets[key].code:
+                    roles += ("code",)
                 labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)

@@ -54,6 +54,9 @@ DARK = Palette(
 #: The drawing's font stack (``--mech-font``).  Boxes are sized with DejaVu Sans Bold's advance widths
 #: (:mod:`mechdiagram.layout.measure`), so a wider font can overflow them.
 FONT_FAMILY = '"DejaVu Sans",Verdana,"Segoe UI",system-ui,sans-serif'
+#: The font stack of a code label (``"text": "code"``): DejaVu Sans Mono first, the face its boxes are sized with
+#: (shipped with the package, as DejaVu Sans is); the faces after it are monospaced and no wider (0.6 em or less).
+CODE_FONT_FAMILY = '"DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono",monospace'
 
 #: The space between the edge of the standalone page and its content, and inside the HTML figure's edge:
 #: 1rem, down to .5rem on a phone (2.5 % of the viewport's width), where every pixel goes to the drawing.

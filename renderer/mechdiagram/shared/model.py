@@ -15,11 +15,18 @@ from msgspec import Struct, field
 
 
 class NodeTarget(Struct, frozen=True):
-    """A node: a labelled box.  ``key`` is its key in ``targets``, ``id`` its stable id."""
+    """A node: a labelled box.  ``key`` is its key in ``targets``, ``id`` its stable id; ``text`` how its label
+    is set, ``"prose"`` or ``"code"`` (the monospace face, broken only between tokens)."""
 
     key: str
     id: str
     label: str | None = None
+    text: str = "prose"
+
+    @property
+    def code(self) -> bool:
+        """Whether the label is code (``"text": "code"``)."""
+        return self.text == "code"
 
     @property
     def is_path(self) -> bool:
@@ -28,13 +35,20 @@ class NodeTarget(Struct, frozen=True):
 
 
 class PathTarget(Struct, frozen=True):
-    """A path: an arrow from node ``source`` (the spec's ``from``) to node ``dest`` (``to``)."""
+    """A path: an arrow from node ``source`` (the spec's ``from``) to node ``dest`` (``to``); ``text`` how its
+    label is set, as a node's."""
 
     key: str
     id: str
     source: str
     dest: str
     label: str | None = None
+    text: str = "prose"
+
+    @property
+    def code(self) -> bool:
+        """Whether the label is code (``"text": "code"``)."""
+        return self.text == "code"
 
     @property
     def is_path(self) -> bool:
@@ -149,8 +163,8 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
     """Build a :class:`Spec` from a validated spec object."""
     labels = dict(data["stateLabels"])
     targets: dict[str, Target] = {
-        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label")) if raw["kind"] == "path"
-        else NodeTarget(key, raw["id"], raw.get("label"))
+        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label"), raw.get("text", "prose"))
+        if raw["kind"] == "path" else NodeTarget(key, raw["id"], raw.get("label"), raw.get("text", "prose"))
         for key, raw in data["targets"].items()
     }
     scenarios = []

@@ -86,6 +86,28 @@ def test_only_the_shipped_fonts_are_used():
     assert raster.rasterise(text("DejaVu Sans")) != raster.rasterise(text("DejaVu Sans").replace("AVA", "AVB"))
 
 
+def test_a_code_label_is_drawn_in_the_shipped_monospace_face():
+    """The code labels' font stack (``CODE_FONT_FAMILY``) resolves to the shipped DejaVu Sans Mono, as does the
+    generic ``monospace``: "iiii" is as wide as "WWWW" there, as the layout measures it."""
+    from mechdiagram.render.theme import CODE_FONT_FAMILY
+
+    def ink(family: str, word: str) -> int:
+        """How many columns of the picture of ``word`` in ``family`` have ink."""
+        svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="30"><rect width="120" height="30" '
+               f'fill="#fff"/><text x="4" y="20" font-family=\'{family}\' font-size="16">{word}</text></svg>')
+        image = Image.open(io.BytesIO(raster.rasterise(svg))).convert("L")
+        return sum(any(image.getpixel((x, y)) < 128 for y in range(30)) for x in range(120))
+
+    assert raster.rasterise(f"<svg xmlns='http://www.w3.org/2000/svg' width='60' height='20'><text y='15' "
+                            f"font-family='{CODE_FONT_FAMILY}'>a_b</text></svg>") == \
+        raster.rasterise("<svg xmlns='http://www.w3.org/2000/svg' width='60' height='20'><text y='15' "
+                         "font-family='DejaVu Sans Mono'>a_b</text></svg>")
+    # Monospaced: an "i" has serifs as wide as its cell allows, so four of them ink nearly as many columns as four
+    # "W" (38 and 30 columns at 16 px); in DejaVu Sans 58 and 7.
+    assert abs(ink(CODE_FONT_FAMILY, "WWWW") - ink(CODE_FONT_FAMILY, "iiii")) < 10
+    assert ink("DejaVu Sans", "WWWW") - ink("DejaVu Sans", "iiii") > 30
+
+
 def test_custom_properties_resolve_to_the_light_palette():
     from mechdiagram.render import theme
     assert raster.flat_colours("fill:var(--mech-bg);stroke:var(--mech-unknown)") == \

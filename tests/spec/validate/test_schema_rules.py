@@ -70,7 +70,7 @@ def test_unknown_key_without_a_close_one_lists_the_valid_keys():
     data = reference_spec()
     data["targets"]["work0"]["colour"] = "red"
     assert findings_of(data) == [("/targets/work0/colour", "additionalProperties",
-                                  'unknown key "colour"; valid keys: id, kind, label')]
+                                  'unknown key "colour"; valid keys: id, kind, label, text')]
 
 
 @pytest.mark.parametrize("where, value, pointer, message", [
@@ -203,7 +203,7 @@ def test_path_target_needs_from_and_to_and_no_node_keys():
                                   'target of kind "path"')]
     data["targets"]["logits"] = {"id": "ref-logits", "kind": "node", "label": "x", "form": "work1"}
     assert findings_of(data) == [("/targets/logits/form", "additionalProperties",
-                                  'unknown key "form"; valid keys: id, kind, label')]
+                                  'unknown key "form"; valid keys: id, kind, label, text')]
 
 
 def test_layout_block_with_both_lane_forms_and_positions_is_accepted():
