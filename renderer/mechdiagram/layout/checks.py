@@ -13,6 +13,7 @@ from msgspec import Struct
 from mechdiagram.layout import Diagram, diagram, grid_cells
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec
+from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate.wording import quote
 
@@ -29,7 +30,7 @@ class LaidOut(Struct, frozen=True):
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
     the layout's own findings: :func:`cell_collisions`, and when there are none :func:`unclean_routes`."""
-    collisions = cell_collisions(loaded, model)
+    collisions = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model)
     if collisions:
         return LaidOut(collisions)
     wide, narrow = diagram(model), diagram(model, narrow=True)

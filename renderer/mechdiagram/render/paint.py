@@ -24,7 +24,8 @@ def _size(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-_DASH = "5 4"  # the one dash pattern: "not used in this scenario" (unselected), nothing else
+_DASH = "5 4"  # the dash pattern of "not used in this scenario" (unselected)
+_REPLY_DASH = "7 4"  # a reply in the sequence view (UML's dashed return message): longer dashes, its own colour
 _LABEL = _size(FONT_SIZE)
 _SMALL = _size(PATH_LABEL_SIZE)
 
@@ -61,6 +62,19 @@ STYLES: dict[str, dict[str, str]] = {
     "plabel": {"fill": "@muted", "font-size": _SMALL},
     # The label of a path the scenario does not use (dashed): italic, as its colour is already the muted one.
     "plabel-dim": {"font-style": "italic"},
+    # The sequence view: lifelines, activation bars, replies (dashed, with an open head), a row's number in the
+    # rows before the current one, and the background behind a message's label (the lifelines pass behind it).
+    "lifeline": {"fill": "none", "stroke": "@node_stroke", "stroke-width": "1"},
+    "lifeline-dim": {"stroke": "@dim_stroke", "stroke-dasharray": _DASH},
+    "bar": {"fill": "@node_fill", "stroke": "@node_stroke", "stroke-width": "1"},
+    "bar-on": {"fill": "@active_fill", "stroke": "@active_stroke"},
+    "reply": {"stroke-dasharray": _REPLY_DASH},
+    "open": {"fill": "none", "stroke": "@path", "stroke-width": "1.5", "stroke-linejoin": "miter"},
+    "open-dim": {"stroke": "@dim_stroke"},
+    "open-on": {"stroke": "@active_path", "stroke-width": "2.5"},
+    "plabel-on": {"fill": "@text", "font-weight": "700"},
+    "halo-on": {"stroke": "@lane_fill", "font-weight": "700"},
+    "rownum": {"fill": "@muted", "font-size": _SMALL, "text-anchor": "middle"},
     "badge": {"fill": "@bg", "stroke": "@active_stroke", "stroke-width": "1.5"},
     "badge-text": {"fill": "@active_stroke", "font-size": _SMALL, "font-weight": "700", "text-anchor": "middle"},
     "panel": {"fill": "@panel_fill", "stroke": "@node_stroke", "stroke-width": "1"},

@@ -35,6 +35,7 @@ class PathTarget(Struct, frozen=True):
     source: str
     dest: str
     label: str | None = None
+    style: str | None = None  # "reply": drawn dashed with an open head in the sequence view
 
     @property
     def is_path(self) -> bool:
@@ -95,10 +96,13 @@ class Lane(Struct, frozen=True):
 
 
 class LayoutOverrides(Struct, frozen=True):
-    """The spec's optional ``layout`` block."""
+    """The spec's optional ``layout`` block: ``view`` is ``"sequence"`` for the sequence view (else ``None``: a
+    lane grid or a layered graph, by the keys), ``order`` the sequence's participants, left to right."""
 
     lanes: tuple[Lane, ...] = ()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (row, column)
+    view: str | None = None
+    order: tuple[str, ...] = ()
 
 
 class Spec(Struct, frozen=True):
@@ -149,7 +153,8 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
     """Build a :class:`Spec` from a validated spec object."""
     labels = dict(data["stateLabels"])
     targets: dict[str, Target] = {
-        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label")) if raw["kind"] == "path"
+        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label"), raw.get("style"))
+        if raw["kind"] == "path"
         else NodeTarget(key, raw["id"], raw.get("label"))
         for key, raw in data["targets"].items()
     }
@@ -171,6 +176,7 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
         sources=tuple(Source(s["path"], s.get("sha256"), s.get("description")) for s in data.get("sources", [])),
         limitations=tuple(data.get("limitations", [])),
         targets=targets, state_labels=labels, scenarios=tuple(scenarios),
-        layout=LayoutOverrides(lanes=lanes, positions=positions),
+        layout=LayoutOverrides(lanes=lanes, positions=positions, view=layout.get("view"),
+                               order=tuple(layout.get("order", []))),
         messages=dict(data.get("messages", {})),
     )
