@@ -307,7 +307,7 @@ class _Drawer:
         The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
                               (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)))
-        return colour_sheet(self.p) + motion if inline else motion
+        return colour_sheet(self.p, bool(self.layout.rows)) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
