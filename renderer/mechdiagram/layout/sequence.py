@@ -61,10 +61,12 @@ HEAD_GAP = 12.0
 #: under the 900 CSS px the issue's width rule allows).
 GAP_MIN = 96.0
 GAP_MAX = 136.0
-#: The narrow variant: the widest drawing a 360 px phone shows whole with its 13-unit labels at 12 CSS px or more
-#: (360 px less 4 × 9 px, the page's and the figure's padding at that width, times 13 / 12); the least distance
-#: between lifelines, below which the drawing keeps this distance and scrolls sideways in its frame instead.
-NARROW_FIT_WIDTH = 351.0
+#: The narrow variant: the widest drawing a 320 px screen (WCAG 2.2 SC 1.4.10's reflow width) shows whole with its
+#: 13-unit labels at 12 CSS px or more: 320 px less 4 × 8 px, the page's and the figure's padding at that width
+#: (theme.EDGE_SPACE), times 13 / 12; a drawing that cannot be this narrow is made as narrow as it can (five
+#: participants fit a 360 px phone's 351); the least distance between lifelines, below which the drawing keeps this
+#: distance and scrolls sideways in its frame instead.
+NARROW_FIT_WIDTH = 312.0
 NARROW_GAP_MIN = 52.0
 #: How many pitches the narrow variant tries before it takes the last (each narrower by what the one before
 #: overshot NARROW_FIT_WIDTH: two or three suffice).
