@@ -42,6 +42,10 @@ def _segments(message: Message) -> list[tuple[tuple[float, float], tuple[float, 
 CASES = [pytest.param(sequence_spec(p, s), narrow, id=f"{p}x{s}-{'narrow' if narrow else 'wide'}")
          for p, s in SIZES for narrow in (False, True)]
 CASES += [pytest.param(oauth_spec(), narrow, id=f"oauth-{'narrow' if narrow else 'wide'}") for narrow in (False, True)]
+#: Heads whose words are longer than GAP_MAX leaves them (and two-line message labels of one long word).
+LONG = ("Authorization server", "Internationalisation service", "Telecommunications gateway", "Counterrevolutionary")
+CASES += [pytest.param(sequence_spec(5, 8, names=LONG), narrow, id=f"long-words-{'narrow' if narrow else 'wide'}")
+          for narrow in (False, True)]
 
 
 @pytest.mark.parametrize("data, narrow", CASES)

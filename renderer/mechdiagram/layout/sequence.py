@@ -22,6 +22,7 @@ lifelines pass behind the labels, which the drawing puts on a background.  Lengt
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from msgspec import Struct
@@ -197,8 +198,9 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         right_need = min(right_need, SELF_WIDTH + LABEL_INSET)
         gaps = [pitch] * max(count - 1, 0)
     else:
-        gaps = [min(GAP_MAX, max(need, (widths[a] + widths[b]) / 2 + HEAD_GAP))
-                for need, a, b in zip(needs, order, order[1:], strict=False)]
+        # Within GAP_MAX, but never so near that two heads touch (a word too long for GAP_MAX widens its head).
+        apart = [(widths[a] + widths[b]) / 2 + HEAD_GAP for a, b in itertools.pairwise(order)]
+        gaps = [max(min(GAP_MAX, max(need, heads)), heads) for need, heads in zip(needs, apart, strict=True)]
     height = max((len(lines[key]) for key in order), default=1) * LINE_HEIGHT + 2 * PAD_Y
     height = max(HEAD_MIN_HEIGHT, height)
     left = MARGIN + gutter
