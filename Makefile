@@ -50,6 +50,7 @@ bench: setup
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_noop.py
 	$(BIN)/python bench/bench_limits.py
+	$(BIN)/python bench/bench_sequence.py
 
 # The cost of each output format (SVG and HTML, frames, PNG, GIF); PNG and GIF need the raster extra.
 bench-formats: venv

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from mechdiagram.layout.sizes import HEAD_GAP, MIN_TEXT_PX
+from support.sequences import oauth_spec, sequence_spec
 from support.specs import TESTS
 from support.topologies import topologies
 
@@ -43,6 +44,7 @@ SPECS |= {f"topology-{name}": data for name, data in topologies().items()}
 #: Code labels ("text": "code"): identifiers in the monospace face, a box grown for a 43-character token (wide) and
 #: that token broken with the continuation mark (narrow).
 SPECS["oauth-pkce"] = json.loads((TESTS / "data" / "oauth-pkce.mechanism.json").read_text("utf-8"))
+SPECS |= {"sequence-oauth": oauth_spec(), "sequence-6x12": sequence_spec(6, 12)}
 
 #: In page (argument: the figure's root): the shown scene's geometry in SVG user units.
 GEOMETRY_JS = r"""
@@ -63,7 +65,8 @@ GEOMETRY_JS = r"""
     head: g.querySelector("polygon").getAttribute("points").trim().split(/[\s,]+/).map(Number)
       .reduce((acc, v, i, a) => (i % 2 ? acc : acc.concat([[v, a[i + 1]]])), []),
     bbox: rect(g)}));
-  const labels = all(`.${p}-plabel`).map(t => ({text: t.textContent, box: rect(t)}));
+  // The labels drawn (a sequence draws a message's label in its row's layers, one shown at a time).
+  const labels = all(`.${p}-plabel`).filter(shown).map(t => ({text: t.textContent, box: rect(t)}));
   const lanes = all(`.${p}-lane`).map(t => ({text: t.textContent, box: rect(t)}));
   const panel = rect(svg.querySelector(`.${p}-panel`));
   const frame = svg.querySelector("[data-mech-current]") ||
@@ -175,11 +178,16 @@ def _counts(g: dict) -> tuple[int, int, int]:
     return len(g["nodes"]), len(g["routes"]), len(g["labels"])
 
 
-def _counts_of(spec: dict) -> tuple[int, int, int]:
-    """Boxes, routes and path labels the spec should draw."""
+def _counts_of(spec: dict, step: int) -> tuple[int, int, int]:
+    """Boxes, routes and path labels the spec should draw at step ``step``: a sequence routes no arrows, and its
+    labels are those of the messages of the rows drawn so far (its step's and the ones before)."""
     targets = spec["targets"].values()
+    nodes = sum(t["kind"] == "node" for t in targets)
+    if spec.get("layout", {}).get("view") == "sequence":
+        listed = [key for s in spec["scenarios"][0]["steps"][:step] for key in s["paths"]]
+        return nodes, 0, sum(bool(spec["targets"][key].get("label")) for key in listed)
     paths = [t for t in targets if t["kind"] == "path" and t["from"] != t["to"]]
-    return (sum(t["kind"] == "node" for t in targets), len(paths), sum(bool(t.get("label")) for t in paths))
+    return (nodes, len(paths), sum(bool(t.get("label")) for t in paths))
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +256,7 @@ def test_geometry_and_text_sizes(gallery, context, slug):
             layouts[width] = geometry["layout"]
             # the geometry of each layout, checked at a width that shows it
             if width in (360, 1280):
-                assert _counts(geometry) == _counts_of(SPECS[slug]), slug
+                assert _counts(geometry) == _counts_of(SPECS[slug], step), slug
                 assert len(geometry["rings"]) == len(SPECS[slug]["scenarios"][0]["steps"][step - 1]["active"])
                 problems += [f"{geometry['layout']} layout, step {step}: {p}" for p in check_geometry(geometry)]
     page.close()

@@ -13,11 +13,15 @@ from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.sizes import HEAD_GAP, MIN_TEXT_PX, PAD_X, PATH_LABEL_SIZE
 from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import reference_spec
+from support.sequences import as_graph
 from support.specs import MECHANISMS
 from support.topologies import topologies
 
 SHAPES = topologies() | {"reference": reference_spec()}
 SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
+# The gallery's sequence (web-worker) as the layered graph it was: these tests are the graph layout's; the
+# sequence view's are tests/layout/test_layout_sequence.py.
+SHAPES = {name: as_graph(data) for name, data in SHAPES.items()}
 
 
 def _name(header):
@@ -222,7 +226,8 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
 
     stub_air, track_air = 10.0, 16.0
     shapes = topologies()
-    data = shapes[name] if name in shapes else json.loads((MECHANISMS / f"{name}.mechanism.json").read_text("utf-8"))
+    data = shapes[name] if name in shapes else as_graph(json.loads((MECHANISMS / f"{name}.mechanism.json")
+                                                                   .read_text("utf-8")))
     drawn = diagram(spec_from_data(data), narrow=True)
     column_right = max(box.right for box in drawn.boxes.values())
     found = []

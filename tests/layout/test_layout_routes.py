@@ -15,11 +15,15 @@ from mechdiagram.layout.labels import AMBIGUOUS, LABEL_GAP
 from mechdiagram.layout.routing import NEAR
 from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import reference_spec
+from support.sequences import as_graph
 from support.specs import MECHANISMS
 from support.topologies import serving_flow, topologies
 
 SHAPES = topologies() | {"reference": reference_spec()}
 SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
+# The gallery's sequence (web-worker) as the layered graph it was: these tests are the graph layout's; the
+# sequence view's are tests/layout/test_layout_sequence.py.
+SHAPES = {name: as_graph(data) for name, data in SHAPES.items()}
 #: The 40-node graph's channels are narrower than two routes with clearance: it is held to "no shared
 #: stretch" (tests/layout/test_layout_geometry.py) only.
 CROWDED: set[str] = set()

@@ -19,6 +19,7 @@ from mechdiagram.cli.common import (
     translated,
 )
 from mechdiagram.shared.errors import HashError, MechdiagramError
+from mechdiagram.shared.views import SEQUENCE
 
 if TYPE_CHECKING:
     from mechdiagram.shared.config import Format
@@ -102,8 +103,10 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
               show_default=True, help="Folder for the new spec and its notes.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
+@click.option("--view", type=click.Choice([SEQUENCE]), default=None,
+              help="sequence: a spec of messages between participants, one row per step (default: a lane grid).")
 @translated
-def new_command(name: str, folder: Path, source_root: Path | None) -> None:
+def new_command(name: str, folder: Path, source_root: Path | None, view: str | None) -> None:
     """Write NAME.mechanism.json, a small valid spec showing every field, and NAME.notes.md, its pinned source.
 
     Never overwrites a file.  The spec's $schema points at the project's copy of the
@@ -120,7 +123,7 @@ def new_command(name: str, folder: Path, source_root: Path | None) -> None:
     # `new` looks for a copy of the schema up to that project's folder (else the working directory's).
     if source_root is None:
         source_root = spec_project(target, check=False).source_root
-    plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1])
+    plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1], view)
     write_new(plan)
     click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
     foreign = foreign_schema_file(folder, project_folder(target) or project_settings(Path.cwd())[1])

@@ -21,6 +21,7 @@ from msgspec import Struct
 from mechdiagram.shared.assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from mechdiagram.shared.errors import OutputError, OutputExistsError, UsageError
 from mechdiagram.shared.files import display_named, display_path, is_link, sha256_hex, write_file
+from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.site.collisions import RESERVED_SLUG
 
 SPEC_SUFFIX = ".mechanism.json"
@@ -38,7 +39,8 @@ class NewSpec(Struct, frozen=True):
     (relative to the source root, ``/`` separators) and the spec's ``$schema`` value.
 
     ``schema_copy`` is the project's copy of the schema that ``schema_ref`` points at, or ``None``
-    when there is none and ``schema_ref`` is the schema's ``$id``.
+    when there is none and ``schema_ref`` is the schema's ``$id``; ``view`` the spec's ``layout.view``
+    (``None``: the lane grid of ``new.mechanism.json``).
     """
 
     name: str
@@ -47,6 +49,7 @@ class NewSpec(Struct, frozen=True):
     notes_source: str
     schema_ref: str
     schema_copy: Path | None
+    view: str | None = None  # "sequence": the spec draws a sequence (template new.sequence.mechanism.json)
 
 
 def _is_our_schema(path: Path) -> bool:
@@ -96,8 +99,9 @@ def _refused(path: Path) -> UsageError:
     return UsageError(f"{shown} exists already; new never overwrites a file")
 
 
-def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSpec:
-    """The files ``new NAME`` would write in ``folder``, checked; nothing is written.
+def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: str | None = None) -> NewSpec:
+    """The files ``new NAME`` would write in ``folder``, checked; nothing is written.  ``view`` ``"sequence"``
+    writes a sequence spec (``--view sequence``), ``None`` a lane grid.
 
     ``name`` may end with ``.mechanism.json``.  Raises :class:`~mechdiagram.shared.errors.UsageError` for
     a name that is a path (it would leave ``folder``) or not a letter followed by up to 63
@@ -130,7 +134,7 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path) -> NewSp
         schema_ref = str(schema()["$id"])
     else:
         schema_ref = Path(os.path.relpath(copy, folder.resolve())).as_posix()
-    return NewSpec(stem, spec, notes, notes_source, schema_ref, copy)
+    return NewSpec(stem, spec, notes, notes_source, schema_ref, copy, view)
 
 
 def _title(stem: str) -> str:
@@ -145,7 +149,8 @@ def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
 
     # Each file ends with one line end, as a text file does, whatever the template's last line holds.
     notes = (template("new.notes.md").render(context).rstrip("\n") + "\n").encode("utf-8")
-    spec = template("new.mechanism.json").render(
+    name = "new.sequence.mechanism.json" if plan.view == SEQUENCE else "new.mechanism.json"
+    spec = template(name).render(
         context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))
     return notes, (spec.rstrip("\n") + "\n").encode("utf-8")
 

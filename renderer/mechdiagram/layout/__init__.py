@@ -8,6 +8,9 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
 * :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides (:mod:`.ports`);
 * :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
 * :mod:`.panel`: the state panel.
+
+The sequence view (``layout.view`` ``"sequence"``) has phases of its own, in :mod:`.sequence`: participants'
+heads and lifelines, then each scenario's rows of messages.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place
 from mechdiagram.layout.routing import PathEnds, Route, route_all
+from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
     BAND_PAD,
     BOX_WORD_WIDTH,
@@ -82,6 +86,7 @@ class Diagram(Struct, frozen=True):
     bands: tuple[LaneBand, ...]
     cells: dict[str, tuple[int, int]]
     direction: str
+    sequence: Participants | None = None  # the sequence view's participants (direction "sequence")
 
 
 def name_box(header: LaneHeader) -> Rect:
@@ -99,6 +104,8 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
     and the scenario's state panel under it."""
     shared = drawn if drawn is not None else diagram(spec)
+    if shared.sequence is not None:
+        return _sequence_scenario(spec, scenario, shared, shared.sequence)
     panel_top = shared.bottom + MARGIN + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
@@ -109,14 +116,28 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
 
 
+def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: Participants) -> Layout:
+    """One scenario of the sequence view: its rows under the shared heads (:func:`.sequence.rows`), the state
+    panel under them."""
+    drawn = rows(spec, scenario, heads)
+    panel_top = drawn.bottom + MARGIN + PANEL_GAP
+    state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
+                  shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines)
+
+
 def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     """Boxes, routes and labels of a spec: see the module docstring.
 
     ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
     box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
     layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
-    apply to it.
+    apply to it.  A sequence (``layout.view``) is laid out by :func:`.sequence.participants`, wide or narrow.
     """
+    if spec.layout.view == SEQUENCE:
+        heads = participants(spec, narrow=narrow)
+        return Diagram(heads.width, heads.heads_bottom, heads.heads, {}, (), (),
+                       {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads)
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
         drawn = _narrow(spec, cells, lane_labels)

@@ -13,6 +13,7 @@ from msgspec import Struct
 from mechdiagram.layout import Diagram, diagram, grid_cells
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec
+from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate.wording import quote
 
@@ -30,7 +31,7 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
     the layout's own findings: :func:`cell_collisions`, and when there are none :func:`rows_past_the_lanes` and
     :func:`unclean_routes`."""
-    collisions = cell_collisions(loaded, model)
+    collisions = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model)
     if collisions:
         return LaidOut(collisions)
     wide, narrow = diagram(model), diagram(model, narrow=True)
@@ -40,6 +41,8 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
 def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
     """Rule layout-position (warnings) on a lane grid: a ``layout.positions`` row below the last lane, which
     draws every row between as an empty, unnamed lane (a grid's rows are its lanes)."""
+    if not model.layout.positions:
+        return []
     cells, lanes = grid_cells(model, positions=False)
     if not lanes:
         return []  # a layered layout: its rows are the author's to choose

@@ -233,12 +233,50 @@ class Badge(Rect, frozen=True):
         return self.y + self.h / 2 + BADGE_BASELINE
 
 
+class Message(Struct, frozen=True):
+    """One message of the sequence view: path target ``key`` drawn in a step's row as ``arrow`` (horizontal, or a
+    loop back to its own lifeline when ``self_loop``), its label above its line on a background (``arrow.label_box``,
+    the rectangle the background covers); ``reply`` draws it dashed with an open head."""
+
+    key: str
+    arrow: Arrow
+    reply: bool = False
+    self_loop: bool = False
+
+
+class Activation(Rect, frozen=True):
+    """An activation bar: participant ``key`` is active in the row the bar spans, on its lifeline."""
+
+    key: str = ""
+
+
+class SequenceRow(Rect, frozen=True):
+    """One step's row of the sequence view, across the drawing: its step ``number`` (from 1), the ``badge`` that
+    numbers it at the left, its ``messages`` top to bottom in the order the step lists them, and the activation
+    ``bars`` of the participants the step makes active."""
+
+    number: int = 0
+    badge: Badge | None = None
+    messages: tuple[Message, ...] = ()
+    bars: tuple[Activation, ...] = ()
+
+
+class Lifeline(Struct, frozen=True):
+    """Participant ``key``'s lifeline: a vertical line at ``x`` from ``top`` (its head's foot) to ``bottom``."""
+
+    key: str
+    x: float
+    top: float
+    bottom: float
+
+
 class Layout(Struct, frozen=True):
     """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
 
     ``cells`` is each node's (row, column) in the grid the boxes sit in;
-    ``direction`` is ``"grid"`` for a lane grid, else ``"right"`` or ``"down"`` (the layered
-    layout's flow direction).
+    ``direction`` is ``"grid"`` for a lane grid, ``"sequence"`` for the sequence view (``boxes`` are then the
+    participants' heads, ``arrows`` empty, and ``rows`` and ``lifelines`` hold the rest), else ``"right"`` or
+    ``"down"`` (the layered layout's flow direction).
     """
 
     width: float
@@ -251,6 +289,8 @@ class Layout(Struct, frozen=True):
     bands: tuple[LaneBand, ...] = ()
     direction: str = "grid"
     badges: tuple[Badge, ...] = ()
+    rows: tuple[SequenceRow, ...] = ()
+    lifelines: tuple[Lifeline, ...] = ()
 
 
 def meetings(routes: Sequence[Sequence[Point]]) -> int:

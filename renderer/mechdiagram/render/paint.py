@@ -24,7 +24,8 @@ def _size(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-_DASH = "5 4"  # the one dash pattern: "not used in this scenario" (unselected), nothing else
+_DASH = "5 4"  # the dash pattern of "not used in this scenario" (unselected)
+_REPLY_DASH = "7 4"  # a reply in the sequence view (UML's dashed return message): longer dashes, its own colour
 _LABEL = _size(FONT_SIZE)
 _SMALL = _size(PATH_LABEL_SIZE)
 
@@ -72,9 +73,30 @@ STYLES: dict[str, dict[str, str]] = {
 }
 
 
+#: Paint of the roles only the sequence view draws (:mod:`mechdiagram.layout.sequence`): lifelines, activation
+#: bars, replies (dashed, with an open head), a message's label in its own step and its halo, and a row's number in
+#: the steps after it.  Kept apart from :data:`STYLES` so that the colour rules of other drawings stay as they were
+#: (:func:`colour_rules`); each variant role follows its base, here or in :data:`STYLES`.
+SEQUENCE_STYLES: dict[str, dict[str, str]] = {
+    "lifeline": {"fill": "none", "stroke": "@node_stroke", "stroke-width": "1"},
+    "lifeline-dim": {"stroke": "@dim_stroke", "stroke-dasharray": _DASH},
+    "bar": {"fill": "@node_fill", "stroke": "@node_stroke", "stroke-width": "1"},
+    "bar-on": {"fill": "@active_fill", "stroke": "@active_stroke"},
+    "reply": {"stroke-dasharray": _REPLY_DASH},
+    "open": {"fill": "none", "stroke": "@path", "stroke-width": "1.5", "stroke-linejoin": "miter"},
+    "open-dim": {"stroke": "@dim_stroke"},
+    "open-on": {"stroke": "@active_path", "stroke-width": "2.5"},
+    "plabel-on": {"fill": "@text", "font-weight": "700"},
+    "halo-on": {"stroke": "@lane_fill", "font-weight": "700"},
+    "rownum": {"fill": "@muted", "font-size": _SMALL, "text-anchor": "middle"},
+}
+
+#: Every role's paint.
+ALL_STYLES = {**STYLES, **SEQUENCE_STYLES}
+
 #: The drawing's smallest font size, in user units (path labels and step badges): what decides how far a
 #: drawing may shrink before some text falls below :data:`~mechdiagram.layout.sizes.MIN_TEXT_PX` CSS px.
-SMALLEST_TEXT = min(float(paint["font-size"]) for paint in STYLES.values() if "font-size" in paint)
+SMALLEST_TEXT = min(float(paint["font-size"]) for paint in ALL_STYLES.values() if "font-size" in paint)
 
 
 def _custom_property(field: str) -> str:
@@ -84,19 +106,20 @@ def _custom_property(field: str) -> str:
 @cache
 def attributes(roles: tuple[str, ...], palette: theme.Palette) -> dict[str, str]:
     """The presentation attributes of an element with ``roles`` (base role first), colours from
-    ``palette``.  Raises ``KeyError`` for a role :data:`STYLES` does not have (a programming error)."""
+    ``palette``.  Raises ``KeyError`` for a role :data:`ALL_STYLES` does not have (a programming error)."""
     merged: dict[str, str] = {}
     for role in roles:
-        merged.update(STYLES[role])
+        merged.update(ALL_STYLES[role])
     return {name: getattr(palette, value[1:]) if value.startswith("@") else value
             for name, value in merged.items()}
 
 
-def colour_rules() -> list[tuple[str, list[tuple[str, str]]]]:
+def colour_rules(sequence: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(role, [(property, "--mech-…"), …]), …]``: the colour properties of each role as custom
-    properties, in :data:`STYLES` order, for the style sheet of an SVG inlined in HTML."""
+    properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing), for the style
+    sheet of an SVG inlined in HTML."""
     rules = []
-    for role, paint in STYLES.items():
+    for role, paint in (ALL_STYLES if sequence else STYLES).items():
         colours = [(name, _custom_property(value[1:])) for name, value in paint.items() if value.startswith("@")]
         if colours:
             rules.append((role, colours))

@@ -22,7 +22,7 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.geometry import Message, Rect, SequenceRow
 from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from mechdiagram.render import theme
@@ -72,6 +72,7 @@ class _Drawer:
         self.ids = ids  # the prefix of every id (the class prefix, or a layout's own: see render_scenario)
         self.timeline = Timeline.for_scenario(scenario)
         self.highlights = _highlights(scenario, layout)
+        self.row_shows = _row_shows(layout)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -170,6 +171,8 @@ class _Drawer:
             for badge in self.layout.badges:
                 leaf.add("rect", self.rect(badge, badge.radius, "badge"))
                 leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
+            for row in self.layout.rows:  # the sequence view's poster: every row, numbered
+                leaf.append(self.row(row, "poster", Leaf("g", {"class": self.cls("row")})))
             frame = self.layout.panel.poster
         else:
             leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-mech-frame": str(number),
@@ -200,12 +203,125 @@ class _Drawer:
             return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on")
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
 
+    def nodes(self) -> Leaf:
+        """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it."""
+        dimmed = set(self.scenario.unselected)
+        nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
+        for target in self.spec.nodes:
+            if target.key in self.layout.boxes:
+                dim = target.key in dimmed
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{self.ids}-n-{target.id}"}
+                nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None))
+        return nodes
+
+    def state(self) -> Leaf:
+        """The state panel's frame and row labels (the values are each frame's)."""
+        panel = self.layout.panel
+        state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
+        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), PANEL_RADIUS, "panel"))
+        for row in panel.rows:
+            state.add("text", self.text_block(row.label, panel.label_x, row.y, ("pkey",)))
+        return state
+
+    def sequence(self, add: Callable[[Leaf], None]) -> None:
+        """The sequence view's layers after the background: lifelines, heads (rings under them), the state panel,
+        each row as it looks in the steps after its own (muted) and in its own (emphasised on a band, a dot
+        travelling along each message), the heads' highlights and the frames (the poster's holds every row).
+        A row is not drawn before its step, so the picture grows with the story."""
+        layout = self.layout
+        dimmed = set(self.scenario.unselected)
+        lifelines = Leaf("g", {"class": self.cls("lifelines"), "aria-hidden": "true"})
+        for line in layout.lifelines:
+            roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
+            lifelines.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(line.top)} "
+                                                                  f"L{fmt(line.x)} {fmt(line.bottom)}"}))
+        add(lifelines)
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                add(self.ring(index, key, steps))
+        add(self.nodes())
+        add(self.state())
+        base = len(self.highlights)
+        for offset, (number, mode, steps) in enumerate(self.row_shows):
+            classes, group = self._highlight_group(base + offset, steps)
+            leaf = Leaf("g", {**group, "class": self.cls(*classes, "row", f"row-{mode}")})
+            add(self.row(layout.rows[number - 1], mode, leaf))
+        for index, (key, steps) in enumerate(self.highlights):
+            add(self.highlight(index, key, steps))
+        add(self.frame(0))
+        for number in range(1, len(self.scenario.steps) + 1):
+            add(self.frame(number))
+
+    def row(self, row: SequenceRow, mode: str, leaf: Leaf) -> Leaf:
+        """Step ``row.number``'s row into ``leaf``: ``mode`` ``"current"`` (its own step: on a band, the lifelines
+        over it, bold labels, thick lines, a travelling dot), ``"earlier"`` (a later step's: muted, its number
+        unframed) or ``"poster"`` (every row at once, numbered in badges)."""
+        dimmed = set(self.scenario.unselected)
+        current = mode == "current"
+        if current:
+            leaf.add("rect", self.rect(row, 0, "band"))
+            for line in self.layout.lifelines:
+                roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
+                leaf.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(row.y)} "
+                                                                 f"L{fmt(line.x)} {fmt(row.bottom)}"}))
+        # The labels' backgrounds hide the lifelines; the activation bars go over them, and each label's text over
+        # its halo over the bars, so that a bar stays whole and the words stay readable.
+        for message in row.messages:
+            if message.arrow.label_box is not None and message.arrow.label_lines:
+                leaf.add("rect", self.rect(message.arrow.label_box, 0, "band" if current else "bg"))
+        for bar in row.bars:
+            leaf.add("rect", self.rect(bar, 0, *(("bar", "bar-on") if current else ("bar",))))
+        for message in row.messages:
+            self.message(leaf, message, current, message.key in dimmed)
+        for message in row.messages:
+            self.message_label(leaf, message, current, message.key in dimmed)
+        badge = row.badge
+        if badge is not None:
+            if mode == "earlier":
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("rownum",)))
+            else:
+                leaf.add("rect", self.rect(badge, badge.radius, "badge"))
+                leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
+        return leaf
+
+    def message(self, leaf: Leaf, message: Message, current: bool, dim: bool) -> None:
+        """One message into ``leaf``: its line (dashed for a reply), its head (open for a reply) and, in its own step,
+        the dot that travels along it (left out of stills); its label is :meth:`message_label`."""
+        arrow = message.arrow
+        route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
+        line: tuple[str, ...] = ("flow",) if current else ("path", "path-dim") if dim else ("path",)
+        leaf.add("path", self.shape("path", (*line, "reply") if message.reply else line, {"d": route}))
+        if message.reply:
+            tip, left, right = arrow.head
+            head: tuple[str, ...] = ("open", "open-on") if current else ("open", "open-dim") if dim else ("open",)
+            leaf.add("polyline", self.shape("polyline", head, {
+                "points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in (left, tip, right))}))
+        else:
+            closed = ("head-on",) if current else ("head", "head-dim") if dim else ("head",)
+            leaf.add("polygon", self.shape("polygon", closed,
+                                           {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
+        if current:
+            leaf.add("circle", self.shape("circle", ("dot",), {
+                "r": fmt(DOT_RADIUS), "visibility": "hidden",
+                "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
+
+    def message_label(self, leaf: Leaf, message: Message, current: bool, dim: bool) -> None:
+        """A message's label into ``leaf``, over its halo (the row's band colour in its own step)."""
+        arrow = message.arrow
+        if not arrow.label_lines:
+            return
+        halo: tuple[str, ...] = ("halo", "halo-on") if current else ("halo", "halo-dim") if dim else ("halo",)
+        text: tuple[str, ...] = ("plabel", "plabel-on") if current else ("plabel", "plabel-dim") if dim else ("plabel",)
+        for roles in (halo, text):
+            leaf.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], roles,
+                                             PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
+
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
         The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
-                              tuple(steps for _, steps in self.highlights))
-        return colour_sheet(self.p) + motion if inline else motion
+                              (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)))
+        return colour_sheet(self.p, bool(self.layout.rows)) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -229,6 +345,9 @@ class _Drawer:
             for band in layout.bands:
                 bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), BAND_RADIUS, "band"))
             add(bands)
+        if layout.lifelines:
+            self.sequence(add)
+            return self.finish(dwg, layers)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
             lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
@@ -242,19 +361,8 @@ class _Drawer:
             dim = key in dimmed
             paths.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")}, dim))
         add(paths)
-        nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
-        for target in self.spec.nodes:
-            if target.key in layout.boxes:
-                dim = target.key in dimmed
-                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{ids}-n-{target.id}"}
-                nodes.append(self.box(layout.boxes[target.key], group, "dim" if dim else None))
-        add(nodes)
-        panel = layout.panel
-        state = Leaf("g", {"class": self.cls("state"), "aria-hidden": "true"})
-        state.add("rect", self.rect(Rect(panel.x, panel.y, panel.w, panel.h), PANEL_RADIUS, "panel"))
-        for row in panel.rows:
-            state.add("text", self.text_block(row.label, panel.label_x, row.y, ("pkey",)))
-        add(state)
+        add(self.nodes())
+        add(self.state())
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
         add(self.frame(0))
@@ -274,6 +382,10 @@ class _Drawer:
                 labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
+        return self.finish(dwg, layers)
+
+    def finish(self, dwg: svgwrite.Drawing, layers: list[Leaf]) -> Pieces:
+        """The drawing's pieces: the ``<svg>`` element of ``dwg`` around ``layers``."""
         root = dwg.get_xml()
         # svgwrite declares the XLink and XML Events namespaces, which no element here uses; inline in HTML
         # xmlns:ev is not allowed (the Nu HTML Checker's error), so neither is written.
@@ -331,6 +443,19 @@ def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int
             if key in layout.boxes:
                 steps.setdefault(key, []).append(number)
     return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
+
+
+def _row_shows(layout: Layout) -> list[tuple[int, str, tuple[int, ...]]]:
+    """The sequence view's row layers, each a highlight: ``(step number, mode, steps that show it)``, the row as
+    it looks in its own step (``"current"``) and, for every row but the last, in the steps after it
+    (``"earlier"``).  No layer shows a row before its step."""
+    count = len(layout.rows)
+    shows: list[tuple[int, str, tuple[int, ...]]] = []
+    for row in layout.rows:
+        shows.append((row.number, "current", (row.number,)))
+        if row.number < count:
+            shows.append((row.number, "earlier", tuple(range(row.number + 1, count + 1))))
+    return shows
 
 
 def still_names(spec: Spec, scenario: Scenario, still: int) -> tuple[str, str]:

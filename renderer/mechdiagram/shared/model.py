@@ -49,6 +49,7 @@ class PathTarget(Struct, frozen=True):
     def code(self) -> bool:
         """Whether the label is code (``"text": "code"``)."""
         return self.text == "code"
+    style: str | None = None  # "reply": drawn dashed with an open head in the sequence view
 
     @property
     def is_path(self) -> bool:
@@ -109,10 +110,13 @@ class Lane(Struct, frozen=True):
 
 
 class LayoutOverrides(Struct, frozen=True):
-    """The spec's optional ``layout`` block."""
+    """The spec's optional ``layout`` block: ``view`` is ``"sequence"`` for the sequence view (else ``None``: a
+    lane grid or a layered graph, by the keys), ``order`` the sequence's participants, left to right."""
 
     lanes: tuple[Lane, ...] = ()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (row, column)
+    view: str | None = None
+    order: tuple[str, ...] = ()
 
 
 class Spec(Struct, frozen=True):
@@ -163,7 +167,8 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
     """Build a :class:`Spec` from a validated spec object."""
     labels = dict(data["stateLabels"])
     targets: dict[str, Target] = {
-        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label"), raw.get("text", "prose"))
+        key: PathTarget(key, raw["id"], raw["from"], raw["to"], raw.get("label"), raw.get("text", "prose"),
+                        raw.get("style"))
         if raw["kind"] == "path" else NodeTarget(key, raw["id"], raw.get("label"), raw.get("text", "prose"))
         for key, raw in data["targets"].items()
     }
@@ -185,6 +190,7 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
         sources=tuple(Source(s["path"], s.get("sha256"), s.get("description")) for s in data.get("sources", [])),
         limitations=tuple(data.get("limitations", [])),
         targets=targets, state_labels=labels, scenarios=tuple(scenarios),
-        layout=LayoutOverrides(lanes=lanes, positions=positions),
+        layout=LayoutOverrides(lanes=lanes, positions=positions, view=layout.get("view"),
+                               order=tuple(layout.get("order", []))),
         messages=dict(data.get("messages", {})),
     )

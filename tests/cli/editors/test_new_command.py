@@ -79,21 +79,55 @@ def test_new_spec_validates_builds_and_pins_its_notes(folder):
     assert [s["status"] for s in entry["sources"]] == ["verified"]
 
 
+def _schema_keys_used(spec: dict) -> set[str]:
+    """The schema's keys a spec uses: keys of by-key maps (target keys, state rows, positions) are the author's."""
+    used = set(spec) | _keys_used({k: v for k, v in spec.items() if k not in ("targets", "stateLabels")})
+    return used | _keys_used(list(spec["targets"].values()))
+
+
 def test_new_spec_shows_every_field_of_the_schema(folder):
+    """The grid spec and the sequence spec (``--view sequence``) use every key of the schema between them: a
+    sequence's keys (view, order, a reply's style) and a grid's (lanes, positions) exclude each other."""
     assert invoke("new", "queue").exit_code == 0
+    assert invoke("new", "talk", "--view", "sequence").exit_code == 0
     spec = json.loads((folder / "queue.mechanism.json").read_text("utf-8"))
+    sequence = json.loads((folder / "talk.mechanism.json").read_text("utf-8"))
     declared = _schema_properties(schema())
     assert "unselected" in declared and "positions" in declared  # the walk reaches $defs and layout
-    # Keys of by-key maps (target keys, state rows, positions) are the author's, not the schema's.
-    used = set(spec) | _keys_used({k: v for k, v in spec.items() if k not in ("targets", "stateLabels")})
-    used |= _keys_used(list(spec["targets"].values()))
-    assert declared - used == set()
+    assert declared - _schema_keys_used(spec) == {"view", "order", "style"}
+    assert declared - _schema_keys_used(spec) - _schema_keys_used(sequence) == set()
     assert spec["$schema"] == schema()["$id"]
     scenario = spec["scenarios"][0]
     assert scenario["unselected"] and all(step["description"] for step in scenario["steps"])
     assert {t["kind"] for t in spec["targets"].values()} == {"node", "path"}
     lanes = spec["layout"]["lanes"]
     assert any(isinstance(lane, str) for lane in lanes) and any(isinstance(lane, dict) for lane in lanes)
+
+
+def test_new_view_sequence_writes_a_small_valid_sequence(folder):
+    """``new NAME --view sequence``: a sequence of three participants with a message to itself and two replies,
+    which validates with no finding and builds; its drawing has a row per step and a lifeline per participant."""
+    made = invoke("new", "talk", "--view", "sequence", "--dir", "mechanisms")
+    assert made.exit_code == 0, made.output
+    spec = json.loads((folder / "mechanisms" / "talk.mechanism.json").read_text("utf-8"))
+    assert spec["layout"] == {"view": "sequence", "order": ["client", "server", "database"]}
+    paths = [t for t in spec["targets"].values() if t["kind"] == "path"]
+    assert any(t["from"] == t["to"] for t in paths) and sum(t.get("style") == "reply" for t in paths) == 2
+    assert spec["sources"][0]["sha256"] == sha256_hex((folder / "mechanisms" / "talk.notes.md").read_bytes())
+    checked = invoke("validate", "mechanisms")
+    assert checked.exit_code == 0, checked.output
+    assert checked.stderr == "mechdiagram: 1 of 1 spec(s) valid\n"
+    built = invoke("build", "mechanisms", "-o", "out")
+    assert built.exit_code == 0, built.output
+    svg = (folder / "out" / "talk.first-request.svg").read_text("utf-8")
+    assert svg.count("-row-current") == 3
+    assert svg.count("-lifelines") == 1
+
+
+def test_new_refuses_an_unknown_view(folder):
+    made = invoke("new", "talk", "--view", "graph")
+    assert made.exit_code == 2 and "graph" in made.output
+    assert not (folder / "talk.mechanism.json").exists()
 
 
 def test_new_writes_the_same_bytes_every_time(tmp_path, monkeypatch):

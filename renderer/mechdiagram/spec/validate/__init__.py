@@ -7,7 +7,7 @@ entries are well formed (they are verified even when other parts are wrong).
 
 Modules: :mod:`.schema` (the validators) with :mod:`.messages` (a table keyed
 by keyword); :mod:`.text` (characters and direction controls);
-:mod:`.references` and :mod:`.layout_rules` (cross-references on the typed
+:mod:`.references`, :mod:`.layout_rules` and :mod:`.sequence_rules` (cross-references on the typed
 :mod:`.outline`); :mod:`.message_rules` (the ``messages`` block); :mod:`.limits`.  Rule ids are listed in :data:`RULES`.
 """
 
@@ -17,6 +17,7 @@ from msgspec import Struct
 
 from mechdiagram.shared.findings import Finding, pointer_join, pointer_tokens, sorted_findings
 from mechdiagram.shared.model import Source, Spec, spec_from_data
+from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate import references
 from mechdiagram.spec.validate.context import RuleContext
@@ -26,6 +27,7 @@ from mechdiagram.spec.validate.message_rules import message_overrides
 from mechdiagram.spec.validate.messages import missing_key
 from mechdiagram.spec.validate.outline import outline
 from mechdiagram.spec.validate.schema import schema_findings, schema_is_valid
+from mechdiagram.spec.validate.sequence_rules import sequence_layout
 from mechdiagram.spec.validate.text import text_rules
 
 #: The rules beside the schema, by rule id, as documented in the README.
@@ -39,6 +41,8 @@ RULES = {
     "unknown-state-key": "state and initial keys are keys of stateLabels",
     "unknown-lane": "layout.lanes names lanes that the target keys make",
     "layout-position": "layout.positions names node targets, one per cell",
+    "layout-order": "layout.order names node targets, each once, in a sequence (view sequence)",
+    "sequence-layout": "a sequence has none of the grid's layout keys (lanes, positions, columns)",
     "xml-character": "text holds only characters that XML 1.0 allows",
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
@@ -89,7 +93,9 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     references.target_kinds(ctx, shape)
     references.path_endpoints(ctx, shape)
     references.scenarios(ctx, shape)
-    lanes_and_positions(ctx, shape)
+    if shape.view != SEQUENCE:  # a sequence's lanes and positions have one finding: sequence_layout's
+        lanes_and_positions(ctx, shape)
+    sequence_layout(ctx, shape)
     message_overrides(ctx, shape)
     findings += ctx.findings
     # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;

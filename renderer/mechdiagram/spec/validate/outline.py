@@ -74,7 +74,9 @@ class Outline(Struct, frozen=True):
     (``None`` when not an object); ``layout_present`` whether ``layout`` is an
     object; ``sources`` every source object with a string ``path`` and string
     or missing ``sha256`` and ``description``, with its index; ``messages`` the
-    ``messages`` block's string members (``None`` when there is no such object).
+    ``messages`` block's string members (``None`` when there is no such object); ``view`` the layout's view
+    (``None`` unless a string), ``order`` its participants (``None`` unless a list) and ``layout_keys`` the
+    keys the layout object holds, in file order.
     """
 
     targets: dict[str, OutlineTarget] | None
@@ -87,6 +89,9 @@ class Outline(Struct, frozen=True):
     positions: dict[str, tuple[int, int] | None]
     sources: tuple[tuple[int, Source], ...]
     messages: dict[str, str] | None = None
+    view: str | None = None
+    order: tuple[Ref, ...] | None = None
+    layout_keys: tuple[str, ...] = ()
 
     @property
     def target_map(self) -> dict[str, OutlineTarget]:
@@ -204,4 +209,7 @@ def outline(data: dict[str, Any]) -> Outline:
         sources=tuple((i, source) for i, source in sources if source is not None),
         messages=({key: text for key, text in data["messages"].items() if isinstance(text, str)}
                   if isinstance(data.get("messages"), dict) else None),
+        view=_string(layout.get("view")),
+        order=_refs(layout.get("order")),
+        layout_keys=tuple(layout),
     )

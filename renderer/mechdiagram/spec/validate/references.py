@@ -38,7 +38,8 @@ def target_kinds(ctx: RuleContext, outline: Outline) -> None:
 
 
 def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
-    """Rule path-endpoint: a path's from and to name two different node targets."""
+    """Rule path-endpoint: a path's from and to name node targets, two different ones but in a sequence (a
+    message to itself)."""
     targets = outline.target_map
     nodes = outline.keys_of("node")
     for key, target in targets.items():
@@ -55,7 +56,9 @@ def path_endpoints(ctx: RuleContext, outline: Outline) -> None:
                 hint = id_hint(outline, ref, "node") or ctx.suggest(ref, nodes, "node targets")
                 message = f"{end} {quote(ref)} is not a node target{hint}"
             ctx.add(("targets", key, end), message, "path-endpoint")
-        if target.source is not None and target.source == target.dest:
+        # A sequence draws a message to its own sender as a loop; other views have no way to draw it (a view the
+        # schema refuses may be meant as the sequence: its finding says enough).
+        if target.source is not None and target.source == target.dest and "view" not in outline.layout_keys:
             ctx.add(("targets", key, "to"), f"to {quote(target.dest)} is also the path's from; a path runs "
                     "between two different nodes", "path-endpoint")
 

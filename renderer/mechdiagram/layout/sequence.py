@@ -1,0 +1,335 @@
+"""The sequence view (``"layout": {"view": "sequence"}``): participants as headed columns with lifelines, and
+time running down, one row per step.
+
+Two phases, each with typed output:
+
+* :func:`participants` (shared by every scenario of a spec, so that a participant keeps its place): the node
+  targets in ``layout.order``, then the others in the order the steps first name them (as an active node or a
+  message's end), then in file order; their heads, a row of boxes (two staggered rows where a narrow drawing
+  leaves a head less room than its longest word), and the distance between neighbouring lifelines, as wide as
+  their heads and the labels of the messages between them need, within :data:`GAP_MAX` (six participants fit
+  900 units) and, in the narrow variant, as narrow as :data:`NARROW_FIT_WIDTH` asks, down to
+  :data:`NARROW_GAP_MIN`.
+* :func:`rows` (one scenario): a row per step, its messages stacked in the order the step lists them, each a
+  horizontal arrow from its ``from`` lifeline to its ``to`` lifeline (a loop for a message to itself) with its
+  label above its line, centred over the message (a loop's starts right of its lifeline) and kept inside the
+  drawing; activation bars on the lifelines of
+  the step's active nodes; a badge with the step's number at the left.
+
+Each message has a band of the row to itself (its label, then its line), so no message crosses another's label;
+lifelines pass behind the labels, which the drawing puts on a background.  Lengths are SVG user units.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from msgspec import Struct
+
+from mechdiagram.layout.geometry import Activation, Arrow, Badge, Box, Lifeline, Message, Point, Rect, SequenceRow
+from mechdiagram.layout.labels import FIRST_BASELINE, label_size
+from mechdiagram.layout.measure import even_wrap, text_width
+from mechdiagram.layout.placement import path_label_lines
+from mechdiagram.layout.routing import _head
+from mechdiagram.layout.sizes import (
+    ARROW_HEAD,
+    BADGE_HEIGHT,
+    BADGE_PAD,
+    FONT_SIZE,
+    LINE_HEIGHT,
+    MARGIN,
+    MIN_WIDTH,
+    NARROW_MIN_WIDTH,
+    PAD_X,
+    PAD_Y,
+    PATH_LABEL_SIZE,
+    PATH_LABEL_WIDTH,
+)
+from mechdiagram.shared.model import PathTarget, Scenario, Spec
+from mechdiagram.shared.views import SEQUENCE
+
+__all__ = ["SEQUENCE", "Participants", "Rows", "participant_order", "participants", "rows"]
+
+#: A head's padding beside its text (a box's), and its least width and height.
+HEAD_PAD_X = PAD_X
+HEAD_MIN_WIDTH = 64.0
+HEAD_MIN_HEIGHT = 40.0
+#: Least room between two heads side by side, and between the two rows of staggered heads.
+HEAD_GAP = 12.0
+#: Distance between neighbouring lifelines: at least GAP_MIN, at most GAP_MAX (wide: with a 28-unit gutter, six
+#: participants whose outer heads are at most GAP_MAX - HEAD_GAP wide take 2 × 20 + 28 + 5 × 136 + 120 = 868 units,
+#: under the 900 CSS px the issue's width rule allows).
+GAP_MIN = 96.0
+GAP_MAX = 136.0
+#: The narrow variant: the widest drawing a 320 px screen (WCAG 2.2 SC 1.4.10's reflow width) shows whole with its
+#: 13-unit labels at 12 CSS px or more: 320 px less 4 × 8 px, the page's and the figure's padding at that width
+#: (theme.EDGE_SPACE), times 13 / 12; a drawing that cannot be this narrow is made as narrow as it can (five
+#: participants fit a 360 px phone's 351); the least distance between lifelines, below which the drawing keeps this
+#: distance and scrolls sideways in its frame instead.
+NARROW_FIT_WIDTH = 312.0
+NARROW_GAP_MIN = 52.0
+#: How many pitches the narrow variant tries before it takes the last (each narrower by what the one before
+#: overshot NARROW_FIT_WIDTH: two or three suffice).
+NARROW_TRIES = 4
+#: How far a message's label keeps inside its span at each end, and its block's foot above its line.
+LABEL_INSET = 8.0
+LABEL_GAP = 6.0
+#: The background behind a label reaches this far beyond its text (the lifelines pass behind it).
+LABEL_BACKGROUND = 2.0
+#: Air between one message's line (or loop) and the next message's label in a row; a row's padding above and
+#: below its messages; the top of the first row below the lowest head.
+MESSAGE_AIR = 10.0
+ROW_PAD = 8.0
+ROWS_TOP_GAP = 12.0
+#: A row with no message is as tall as its badge and its padding.
+ROW_MIN_HEIGHT = BADGE_HEIGHT + 2 * ROW_PAD
+#: A message to its own lifeline: a loop this wide and tall, right of the lifeline.
+SELF_WIDTH = 28.0
+SELF_HEIGHT = 16.0
+#: An activation bar's width, centred on its lifeline.
+BAR_WIDTH = 10.0
+#: A self-message's label starts this far right of its lifeline: clear of an activation bar.
+SELF_LABEL_START = BAR_WIDTH / 2 + 4.0
+#: Lifelines run this far below the last row.
+LIFELINE_TAIL = 16.0
+#: Room between the step badges' column and the first head.
+GUTTER_AIR = 8.0
+
+
+class Participants(Struct, frozen=True):
+    """The shared part of a sequence: ``order`` (node keys, left to right), ``heads`` by key, each lifeline's
+    ``x``, the canvas ``width``, the foot of the lowest head (``heads_bottom``) and the step badges' column
+    (``gutter``, from MARGIN)."""
+
+    order: tuple[str, ...]
+    heads: dict[str, Box]
+    x: dict[str, float]
+    width: float
+    heads_bottom: float
+    gutter: float
+
+
+def participant_order(spec: Spec) -> list[str]:
+    """The participants, left to right: ``layout.order``, then the nodes in the order the steps first name them
+    (active, or a message's ``from`` then ``to``), scenario by scenario, then the rest in file order."""
+    nodes = [node.key for node in spec.nodes]
+    known = set(nodes)
+    order = [key for key in dict.fromkeys(spec.layout.order) if key in known]
+    targets = spec.targets
+    seen = set(order)
+    for scenario in spec.scenarios:
+        for step in scenario.steps:
+            named = list(step.active)
+            for key in step.paths:
+                path = targets.get(key)
+                if isinstance(path, PathTarget):
+                    named += [path.source, path.dest]
+            for key in named:
+                if key in known and key not in seen:
+                    seen.add(key)
+                    order.append(key)
+    return order + [key for key in nodes if key not in seen]
+
+
+def _badge_width(number: int) -> float:
+    """The width of the badge of step ``number``."""
+    return max(BADGE_HEIGHT, text_width(str(number), PATH_LABEL_SIZE) + 2 * BADGE_PAD)
+
+
+def _gutter(spec: Spec) -> float:
+    """The step badges' column: as wide as the badge of the highest step number, and GUTTER_AIR."""
+    most = max((len(s.steps) for s in spec.scenarios), default=1)
+    return math.ceil(_badge_width(most)) + GUTTER_AIR
+
+
+def _head_lines(label: str, room: float) -> tuple[str, ...]:
+    """A head's label in lines at most ``room`` wide (its longest word whole, wider if need be)."""
+    return even_wrap(label, max(room, _longest_word(label)))
+
+
+def _longest_word(label: str, size: float = FONT_SIZE) -> float:
+    """The width of the widest word of ``label`` at ``size``."""
+    return max((text_width(word, size) for word in label.split()), default=0.0)
+
+
+def participants(spec: Spec, *, narrow: bool = False) -> Participants:
+    """Heads and lifeline places of the spec's participants (see the module docstring): wide, or for the
+    ``narrow`` variant (a phone's)."""
+    order = participant_order(spec)
+    labels = {node.key: node.label or node.key for node in spec.nodes}
+    gutter = _gutter(spec)
+    count = len(order)
+    index = {key: i for i, key in enumerate(order)}
+    # What each gap between neighbours needs for the labels of the messages across it alone, and the gap right of
+    # a participant for its self-messages' loops and labels (from SELF_LABEL_START right of the lifeline).
+    needs = [GAP_MIN] * max(count - 1, 0)
+    right_need = 0.0
+    for path in spec.paths:
+        if path.source not in index or path.dest not in index:
+            continue
+        w = label_size(path_label_lines(path.label, PATH_LABEL_WIDTH))[0] if path.label else 0.0
+        a, b = sorted((index[path.source], index[path.dest]))
+        if a == b:
+            need = max(SELF_WIDTH, SELF_LABEL_START + w) + LABEL_INSET
+            if a < count - 1:
+                needs[a] = max(needs[a], need)
+            else:
+                right_need = max(right_need, need)
+        elif b == a + 1:
+            needs[a] = max(needs[a], w + 2 * LABEL_INSET)
+    head_room = GAP_MAX - HEAD_GAP - 2 * HEAD_PAD_X
+    lines = {key: _head_lines(labels[key], head_room) for key in order}
+    widths = {key: _head_width(lines[key]) for key in order}
+    staggered = False
+    if narrow and count:
+        # As wide a pitch as fits NARROW_FIT_WIDTH, heads and all: tried, then narrowed by what it overshoots.
+        pitch = max(NARROW_GAP_MIN, min((NARROW_FIT_WIDTH - 2 * MARGIN - gutter) / count, GAP_MAX))
+        loop = SELF_WIDTH + LABEL_INSET if right_need else 0.0  # its label may move left, over the lifeline
+        fit = NARROW_FIT_WIDTH - 1  # room for the rounding up of the canvas and of each coordinate
+        staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch)
+        for _ in range(NARROW_TRIES):
+            total = (2 * MARGIN + max(widths[order[0]] / 2, gutter + BAR_WIDTH / 2) + (count - 1) * pitch
+                     + max(widths[order[-1]] / 2, loop))
+            if total <= fit or pitch <= NARROW_GAP_MIN or count < 2:
+                break
+            narrower = max(NARROW_GAP_MIN, pitch - (total - fit) / (count - 1))
+            staggered, lines, widths, pitch = _narrow_heads(order, labels, narrower)
+        right_need = min(right_need, SELF_WIDTH + LABEL_INSET)
+        gaps = [pitch] * max(count - 1, 0)
+    else:
+        # Within GAP_MAX, but never so near that two heads touch (a word too long for GAP_MAX widens its head).
+        apart = [(widths[a] + widths[b]) / 2 + HEAD_GAP for a, b in itertools.pairwise(order)]
+        gaps = [max(min(GAP_MAX, max(need, heads)), heads) for need, heads in zip(needs, apart, strict=True)]
+    height = max((len(lines[key]) for key in order), default=1) * LINE_HEIGHT + 2 * PAD_Y
+    height = max(HEAD_MIN_HEIGHT, height)
+    left = MARGIN + gutter
+    # The heads sit above the rows, so the first may reach over the step badges' column; its lifeline (and bar)
+    # keeps right of that column.
+    x = MARGIN + max(widths[order[0]] / 2 if order else 0.0, gutter + BAR_WIDTH / 2)
+    xs: dict[str, float] = {}
+    for i, key in enumerate(order):
+        xs[key] = round(x, 1)
+        if i < len(gaps):
+            x += gaps[i]
+    right_edge = max((xs[key] + max(widths[key] / 2, 0.0) for key in order), default=left)
+    if order:
+        last = order[-1]
+        right_edge = max(right_edge, xs[last] + right_need)
+    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, math.ceil(right_edge + MARGIN))
+    # Fewer participants than the least width holds: centred in it.
+    shift = round((width - MARGIN - right_edge) / 2, 1) if right_edge + MARGIN < width else 0.0
+    heads: dict[str, Box] = {}
+    for i, key in enumerate(order):
+        xs[key] = round(xs[key] + shift, 1)
+        w = round(widths[key], 1)
+        top = MARGIN + (height + HEAD_GAP if staggered and i % 2 else 0.0)
+        heads[key] = Box(round(xs[key] - w / 2, 1), top, w, round(height, 1), key, lines[key])
+    bottom = max((box.bottom for box in heads.values()), default=MARGIN)
+    return Participants(tuple(order), heads, xs, float(width), bottom, gutter)
+
+
+def _narrow_heads(order: list[str], labels: dict[str, str],
+                  pitch: float) -> tuple[bool, dict[str, tuple[str, ...]], dict[str, float], float]:
+    """The narrow variant's heads at ``pitch`` between lifelines: whether they are staggered, their lines and widths,
+    and the pitch, widened where a word needs it.  One row where each head keeps its longest word whole within
+    the pitch, else two staggered rows, each head up to two pitches wide; a word wider still widens the pitch (the
+    drawing then scrolls sideways rather than break the word)."""
+    widest = max(_longest_word(labels[key]) + 2 * HEAD_PAD_X for key in order)
+    staggered = len(order) > 1 and widest > pitch - HEAD_GAP
+    if staggered:
+        pitch = max(pitch, (widest + HEAD_GAP) / 2)
+    elif widest > pitch - HEAD_GAP:
+        pitch = widest + HEAD_GAP
+    most = (2 * pitch if staggered else pitch) - HEAD_GAP
+    lines = {key: _head_lines(labels[key], most - 2 * HEAD_PAD_X) for key in order}
+    widths = {key: max(min(_head_width(lines[key]), most), _longest_word(labels[key]) + 2 * HEAD_PAD_X)
+              for key in order}
+    return staggered, lines, widths, pitch
+
+
+def _head_width(lines: tuple[str, ...]) -> float:
+    widest = max((text_width(line, FONT_SIZE) for line in lines), default=0.0)
+    return math.ceil(max(HEAD_MIN_WIDTH, widest + 2 * HEAD_PAD_X) * 10) / 10
+
+
+class Rows(Struct, frozen=True):
+    """One scenario's rows and lifelines, and the foot of the drawing (``bottom``: the lifelines' ends)."""
+
+    rows: tuple[SequenceRow, ...]
+    lifelines: tuple[Lifeline, ...]
+    bottom: float
+
+
+def _label(lines: tuple[str, ...], centre: float, line_y: float, low: float, high: float) -> tuple[Point, Rect]:
+    """The anchor (centre x, first baseline) and background of a label of ``lines`` whose foot is LABEL_GAP
+    above ``line_y``, centred on ``centre`` and moved inside ``low``..``high`` where it would leave it."""
+    w, h = label_size(lines)
+    x = min(max(centre - w / 2, low), high - w) if w <= high - low else low
+    top = line_y - LABEL_GAP - h
+    background = Rect(round(x - LABEL_BACKGROUND, 1), round(top - LABEL_BACKGROUND / 2, 1),
+                      round(w + 2 * LABEL_BACKGROUND, 1), round(h + LABEL_BACKGROUND, 1))
+    return (round(x + w / 2, 1), round(top + FIRST_BASELINE, 1)), background
+
+
+def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
+    """The rows of ``scenario`` under the heads of ``shared`` (see the module docstring)."""
+    targets = spec.targets
+    x = shared.x
+    low, high = MARGIN + shared.gutter, shared.width - MARGIN
+    y = shared.heads_bottom + ROWS_TOP_GAP
+    drawn: list[SequenceRow] = []
+    for number, step in enumerate(scenario.steps, start=1):
+        active = {key for key in step.active if key in x}
+        slot = y + ROW_PAD
+        messages: list[Message] = []
+        for key in step.paths:
+            path = targets.get(key)
+            if not isinstance(path, PathTarget) or path.source not in x or path.dest not in x:
+                continue
+            source, dest = path.source, path.dest
+            x0, x1 = x[source], x[dest]
+            self_loop = source == dest
+            span = SELF_WIDTH if self_loop else abs(x1 - x0)
+            # Its span's width, but no narrower than PATH_LABEL_WIDTH or its longest word (it may reach past the span,
+            # in its own band of the row), nor wider than the drawing.
+            room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, _longest_word(path.label or "", PATH_LABEL_SIZE)),
+                       high - low)
+            lines = path_label_lines(path.label, room)
+            label_h = label_size(lines)[1] if lines else 0.0
+            line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
+            out = BAR_WIDTH / 2 if source in active else 0.0
+            into = BAR_WIDTH / 2 if dest in active else 0.0
+            if self_loop:
+                loop_y = round(line_y + SELF_HEIGHT, 1)
+                start: Point = (round(x0 + out, 1), line_y)
+                head, base = _head((round(x0 + into, 1), loop_y), "right")
+                points: tuple[Point, ...] = (start, (round(x0 + SELF_WIDTH, 1), line_y),
+                                             (round(x0 + SELF_WIDTH, 1), loop_y), base)
+                # Its label starts right of the lifeline and its bar, over the loop, clear of the bar.
+                centre = x0 + SELF_LABEL_START + (label_size(lines)[0] / 2 if lines else 0.0)
+                bottom = loop_y + ARROW_HEAD / 2
+            else:
+                sign = 1 if x1 > x0 else -1
+                start = (round(x0 + sign * out, 1), line_y)
+                head, base = _head((round(x1 - sign * into, 1), line_y), "left" if sign > 0 else "right")
+                points = (start, base)
+                centre, bottom = (x0 + x1) / 2, line_y + ARROW_HEAD / 2
+            at, background = _label(lines, centre, line_y, low, high) if lines else ((0.0, 0.0), None)
+            arrow = Arrow(key, points, head, at, "middle", lines, background)
+            messages.append(Message(key, arrow, path.style == "reply", self_loop))
+            slot = bottom + MESSAGE_AIR
+        h = max(ROW_MIN_HEIGHT, (slot - MESSAGE_AIR + ROW_PAD - y) if messages else 0.0)
+        h = round(h, 1)
+        first_line = messages[0].arrow.points[0][1] if messages else y + h / 2
+        bw = _badge_width(number)
+        badge = Badge(MARGIN, round(first_line - BADGE_HEIGHT / 2, 1), round(bw, 1), BADGE_HEIGHT, "", str(number))
+        bars = tuple(Activation(round(x[key] - BAR_WIDTH / 2, 1), round(y, 1), BAR_WIDTH, h, key)
+                     for key in shared.order if key in active)
+        drawn.append(SequenceRow(MARGIN, round(y, 1), round(shared.width - 2 * MARGIN, 1), h, number, badge,
+                                 tuple(messages), bars))
+        y = round(y + h, 1)
+    bottom = round(y + LIFELINE_TAIL, 1)
+    lifelines = tuple(Lifeline(key, x[key], shared.heads[key].bottom, bottom) for key in shared.order)
+    return Rows(tuple(drawn), lifelines, bottom)
+
