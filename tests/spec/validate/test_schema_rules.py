@@ -222,7 +222,7 @@ def test_layout_block_with_both_lane_forms_and_positions_is_accepted():
     ({"positions": {"kv5": {"row": 1}}}, "/layout/positions/kv5", "required", 'missing required key "column"'),
     ({"positions": {"kv5": {"row": -1, "column": 0}}}, "/layout/positions/kv5/row", "minimum",
      "row must be at least 0, not -1"),
-    ({"grid": True}, "/layout/grid", "additionalProperties", 'unknown key "grid"; valid keys: lanes, positions'),
+    ({"grid": True}, "/layout/grid", "additionalProperties", 'unknown key "grid"; valid keys: lanes, columns, time, unit, positions'),
 ])
 def test_bad_layout_blocks_are_rejected(layout, pointer, rule, message):
     data = reference_spec()

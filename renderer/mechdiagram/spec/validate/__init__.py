@@ -20,7 +20,7 @@ from mechdiagram.shared.model import Source, Spec, spec_from_data
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate import references
 from mechdiagram.spec.validate.context import RuleContext
-from mechdiagram.spec.validate.layout_rules import lanes_and_positions
+from mechdiagram.spec.validate.layout_rules import columns_and_time, lanes_and_positions
 from mechdiagram.spec.validate.limits import over_limits
 from mechdiagram.spec.validate.message_rules import message_overrides
 from mechdiagram.spec.validate.messages import missing_key
@@ -39,6 +39,8 @@ RULES = {
     "unknown-state-key": "state and initial keys are keys of stateLabels",
     "unknown-lane": "layout.lanes names lanes that the target keys make",
     "layout-position": "layout.positions names node targets, one per cell",
+    "layout-columns": "layout.columns labels the columns a lane grid has, at most one a column; time \"proportional\" "
+                      "comes with columns that each have a span (not all 0); span and unit come with it",
     "xml-character": "text holds only characters that XML 1.0 allows",
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
@@ -90,6 +92,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     references.path_endpoints(ctx, shape)
     references.scenarios(ctx, shape)
     lanes_and_positions(ctx, shape)
+    columns_and_time(ctx, shape)
     message_overrides(ctx, shape)
     findings += ctx.findings
     # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;
