@@ -136,7 +136,7 @@ class _Drawer:
     def axis(self, axis: TimeAxis) -> Leaf:
         """The time axis of a proportional grid: its line (open at each break), its ticks, their labels and
         the break marks' strokes."""
-        leaf = Leaf("g", {"class": self.cls("axis"), "aria-hidden": "true"})
+        leaf = Leaf("g", {"class": self.cls("time"), "aria-hidden": "true"})
         y = fmt(axis.y)
         line = " ".join(f"M{fmt(x0)} {y} H{fmt(x1)}" for x0, x1 in axis.runs)
         ticks = " ".join(f"M{fmt(t.x)} {y} V{fmt(axis.tick_bottom)}" for t in axis.ticks)
