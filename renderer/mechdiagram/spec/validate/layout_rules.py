@@ -94,12 +94,13 @@ def columns_and_time(ctx: RuleContext, outline: Outline) -> None:
                     f"{'is' if len(loose) == 1 else 'are'} not; rename them or remove columns", "layout-columns")
             return
     if proportional and not columns.listed:
-        ctx.add(("layout", "time"), 'time "proportional" sizes the columns by their spans, but layout has no '
+        ctx.add(("layout", "time"), f'time "{PROPORTIONAL_TIME}" sizes the columns by their spans, but layout has no '
                 'columns; add them, such as "columns": [{"label": "queue", "span": 18}, {"label": "prefill", '
                 '"span": 74}], or remove time', "layout-columns")
     if columns.unit and not proportional:
         ctx.add(("layout", "unit"), 'unit names the unit of the columns\' spans, which only proportional time '
-                'draws; add "time": "proportional" (with a span for every column) or remove unit', "layout-columns")
+                f'draws; add "time": "{PROPORTIONAL_TIME}" (with a span for every column) or remove unit',
+                "layout-columns")
     mixed = {item.text for item in columns.items} == {True, False}
     for item in columns.items:
         if proportional and item.text:
@@ -116,11 +117,12 @@ def _no_span(item: OutlineColumn, mixed: bool) -> str:
     label = item.label or ""
     also = "; columns mix strings and objects, and" if mixed else ";"
     return (f"column {item.index} ({quote(label)}) has no span, which proportional time needs to size it{also} under "
-            f'"time": "proportional" every column is an object: {{"label": {quote(label)}, "span": …}}')
+            f'"time": "{PROPORTIONAL_TIME}" every column is an object: {{"label": {quote(label)}, "span": …}}')
 
 
 def _span_without_time(item: OutlineColumn, mixed: bool) -> str:
     label = quote(item.label or "")
     also = "columns mix strings and objects, and " if mixed else ""
-    return (f"{also}a column's span sizes it only under proportional time; add \"time\": \"proportional\" to layout "
-            f"(with a span for every column), or write this column as the header {label}")
+    return (f"{also}a column's span sizes it only under proportional time; add "
+            f'"time": "{PROPORTIONAL_TIME}" to layout (with a span for every column), or write this column as the '
+            f"header {label}")
