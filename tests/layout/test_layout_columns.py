@@ -15,6 +15,7 @@ import pytest
 
 from mechdiagram.api import render_spec
 from mechdiagram.layout.columns import format_time, slot_widths
+from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.sizes import CAPTION_GAP, LINE_HEIGHT
 from mechdiagram.render.outputs import render_outputs, selected
 from mechdiagram.shared.model import spec_from_data
@@ -114,13 +115,24 @@ def test_every_wide_drawing_heads_each_column_with_its_label_centred_over_it(dra
         boxes = _boxes(data, root)
         headers = _headers(root)
         assert [text for text, *_ in headers] == [" ".join(_label(data, c).split()) for c in range(len(order))], name
-        top = min(y for _, y, _, _ in boxes.values())
-        for column, (_, x, baseline, anchor) in enumerate(headers):
+        bands = [float(rect.get("y")) for rect in _elements(root, f"{_prefix(root)}-band")]
+        top = min([y for _, y, _, _ in boxes.values()] + bands)
+        extents = []
+        for element in _elements(root, f"{_prefix(root)}-colhead"):
+            spans = element.findall(f"{SVG_NS}tspan")
+            lines = [(t.text, float(t.get("x")), float(t.get("y"))) for t in spans] or \
+                [(element.text, float(element.get("x")), float(element.get("y")))]
+            half = max(text_width(text) for text, _, _ in lines) / 2
+            extents.append((lines[0][1] - half, lines[0][1] + half, lines[-1][2]))
+        for (_, right, _), (left, _, _) in zip(extents, extents[1:]):
+            assert right <= left, (name, right, left)  # neighbouring headers never run into each other
+        for column, (_, x, _, anchor) in enumerate(headers):
             assert anchor == "middle", name
             centres = {round(bx + bw / 2, 1) for key, (bx, _, bw, _) in boxes.items()
                        if order.index(_column_of(key)) == column}
             assert centres and all(abs(x - centre) <= 0.1 for centre in centres), (name, column, x, centres)
-            assert baseline < top, (name, column)  # over the grid, above its first boxes
+            # over the grid: its last line's descenders above the bands and the boxes
+            assert extents[column][2] + 5 < top, (name, column)
 
 
 def test_the_narrow_layout_heads_each_box_with_its_columns_label_just_above_it(drawn):
