@@ -21,7 +21,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from mechdiagram.layout.badges import place_badges
-from mechdiagram.layout.columns import axis_bottom, header_row, spans, time_axis
+from mechdiagram.layout.columns import axis_bottom, header_row, label_extent, spans, time_axis
 from mechdiagram.layout.geometry import (
     Arrow,
     AxisTick,
@@ -55,7 +55,6 @@ from mechdiagram.layout.sizes import (
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
-    PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
 )
 from mechdiagram.layout.stacked import stacked_routes
@@ -109,12 +108,8 @@ def header_box(header: ColumnHeader) -> Rect:
 
 def _tick_labels(axis: TimeAxis) -> list[Rect]:
     """Where the time axis's labels are (for the drawing's bounds)."""
-    rects = []
-    for tick in (t for t in axis.ticks if t.text):
-        w = text_width(tick.text, PATH_LABEL_SIZE)
-        left = {"start": tick.x, "middle": tick.x - w / 2, "end": tick.x - w}[tick.anchor]
-        rects.append(Rect(left, axis.y, w, axis_bottom(axis) - axis.y))
-    return rects
+    extents = [label_extent(tick) for tick in axis.ticks if tick.text]
+    return [Rect(left, axis.y, right - left, axis_bottom(axis) - axis.y) for left, right in extents]
 
 
 def _shifted_axis(axis: TimeAxis, dx: float, dy: float) -> TimeAxis:
@@ -148,7 +143,9 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
     box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
     layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
-    apply to it.
+    apply to it.  A lane grid's ``layout.columns`` head its columns from a row above everything else (narrow:
+    each box, :mod:`.placement`), and under proportional time the time axis runs under everything else
+    (:mod:`.columns`).
     """
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)

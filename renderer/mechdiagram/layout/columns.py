@@ -138,15 +138,19 @@ def _anchor(index: int, count: int) -> str:
     return "start" if index == 0 else "end" if index == count - 1 else "middle"
 
 
+def label_extent(tick: AxisTick) -> tuple[float, float]:
+    """The left and right x of ``tick``'s label, as its ``anchor`` aligns it (``(x, x)`` for no label)."""
+    w = text_width(tick.text, PATH_LABEL_SIZE) if tick.text else 0.0
+    left = {"start": tick.x, "middle": tick.x - w / 2, "end": tick.x - w}[tick.anchor]
+    return left, left + w
+
+
 def _labels(edges: Sequence[float], texts: list[str]) -> list[str]:
     """The tick labels that keep :data:`TICK_LABEL_AIR` from their neighbours, left to right: the last always (it
     carries the unit), each other one when it keeps clear of the last kept; ``""`` for those left out."""
     shown = [""] * len(texts)
-    spans_ = []
-    for i, (x, text) in enumerate(zip(edges, texts, strict=True)):
-        w = text_width(text, PATH_LABEL_SIZE)
-        left = {"start": x, "middle": x - w / 2, "end": x - w}[_anchor(i, len(texts))]
-        spans_.append((left, left + w))
+    spans_ = [label_extent(AxisTick(x, text, _anchor(i, len(texts))))
+              for i, (x, text) in enumerate(zip(edges, texts, strict=True))]
     last = len(texts) - 1
     right = float("-inf")
     for i, (left, end) in enumerate(spans_[:-1]):
