@@ -67,7 +67,8 @@ def paged_kv_cache(i: dict[str, float]) -> Facts:
 
 def latency_ledger(i: dict[str, float]) -> Facts:
     r = worked_request(i)
-    times = {i["queue_ms"], i["prefill_ms"], r["gap"], r["decode"] * r["gap"], 0.0}
+    # (decode − 2) gaps: gaps 2 to 30, folded into one step and one column.
+    times = {i["queue_ms"], i["prefill_ms"], r["gap"], r["decode"] * r["gap"], (r["decode"] - 2) * r["gap"], 0.0}
     times |= {r["ttft"] + k * r["gap"] for k in range(int(r["decode"]) + 1)}
     return Facts(
         before={"ms": times, "tokens per second": {i["decode_rate"]}, "tokens?": {i["prompt_tokens"], i["output_tokens"]},
@@ -276,6 +277,20 @@ def test_one_changed_number_is_reported(name, old, new):
     raw = (MECHANISMS / f"{name}.mechanism.json").read_text("utf-8")
     assert old in raw
     assert all_problems(name, json.loads(raw.replace(old, new, 1)))
+
+
+def test_the_latency_ledger_columns_span_the_times_of_its_notes():
+    """The ledger's proportional columns: queue, prefill, the instant of token 1, gap 1, gaps 2 to 30 and the last
+    gap, each as long as the notes make it (to the 0.01 ms the spec writes), and together the last token's time."""
+    spec = load("latency-ledger")
+    i = inputs_of(spec)
+    r = worked_request(i)
+    layout = spec["layout"]
+    assert (layout["time"], layout["unit"]) == ("proportional", "ms")
+    expected = [i["queue_ms"], i["prefill_ms"], 0.0, r["gap"], (r["decode"] - 2) * r["gap"], r["gap"]]
+    assert [column["span"] for column in layout["columns"]] == pytest.approx(expected, abs=0.005)
+    assert sum(column["span"] for column in layout["columns"]) == pytest.approx(r["ttft"] + r["decode"] * r["gap"],
+                                                                               abs=0.01)
 
 
 def test_a_changed_input_is_reported():

@@ -7,6 +7,7 @@ Geometry only, in SVG user units; nothing here knows about SVG elements (the dra
   :mod:`.layered`), then boxes sized to their text in columns as wide as their content;
 * :mod:`.routing`: orthogonal routes around the boxes, with ports on the box sides (:mod:`.ports`);
 * :mod:`.labels`: path labels beside their routes, clear of boxes and other labels;
+* :mod:`.columns`: a lane grid's column headers, and under proportional time its columns' widths and time axis;
 * :mod:`.panel`: the state panel.
 
 The sequence view (``layout.view`` ``"sequence"``) has phases of its own, in :mod:`.sequence`: participants'
@@ -23,10 +24,13 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from mechdiagram.layout.badges import place_badges
+from mechdiagram.layout.columns import axis_bottom, header_row, label_extent, spans, time_axis
 from mechdiagram.layout.geometry import (
     Arrow,
+    AxisTick,
     Badge,
     Box,
+    ColumnHeader,
     LaneBand,
     LaneHeader,
     Layout,
@@ -35,6 +39,7 @@ from mechdiagram.layout.geometry import (
     PanelRow,
     Point,
     Rect,
+    TimeAxis,
     meetings,
 )
 from mechdiagram.layout.labels import PlacedLabel, place_labels
@@ -58,8 +63,9 @@ from mechdiagram.layout.sizes import (
 from mechdiagram.layout.stacked import stacked_routes
 from mechdiagram.shared.model import Scenario, Spec
 
-__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "Badge", "Box", "Diagram", "LaneBand", "LaneHeader", "Layout",
-           "Panel", "PanelFrame", "PanelRow", "diagram", "grid_cells", "layout_scenario", "step_heading"]
+__all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
+           "LaneHeader", "Layout", "Panel", "PanelFrame", "PanelRow", "TimeAxis", "diagram", "grid_cells",
+           "layout_scenario", "step_heading"]
 
 
 def _shift_point(p: Point, dx: float, dy: float) -> Point:
@@ -76,7 +82,8 @@ def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float
 
 class Diagram(Struct, frozen=True):
     """The part of a figure every scenario shares: boxes, routed arrows, lanes and bands, each node's
-    cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram."""
+    cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram; a lane grid's column
+    headers and time axis (:mod:`.columns`)."""
 
     width: float
     bottom: float
@@ -87,6 +94,8 @@ class Diagram(Struct, frozen=True):
     cells: dict[str, tuple[int, int]]
     direction: str
     sequence: Participants | None = None  # the sequence view's participants (direction "sequence")
+    columns: tuple[ColumnHeader, ...] = ()
+    axis: TimeAxis | None = None
 
 
 def name_box(header: LaneHeader) -> Rect:
@@ -100,6 +109,27 @@ def canvas_width(shared: Diagram) -> int:
     return math.ceil(shared.width)
 
 
+def header_box(header: ColumnHeader) -> Rect:
+    """Where a column header's text is: its block, as wide as its widest line, centred over its column (or from
+    its left edge)."""
+    w = max(text_width(line) for line in header.lines)
+    return Rect(round(header.cx - w / 2 if header.centred else header.x, 1), header.y, round(w, 1), header.h)
+
+
+def _tick_labels(axis: TimeAxis) -> list[Rect]:
+    """Where the time axis's labels are (for the drawing's bounds)."""
+    extents = [label_extent(tick) for tick in axis.ticks if tick.text]
+    return [Rect(left, axis.y, right - left, axis_bottom(axis) - axis.y) for left, right in extents]
+
+
+def _shifted_axis(axis: TimeAxis, dx: float, dy: float) -> TimeAxis:
+    """``axis`` moved by ``dx``, ``dy``."""
+    return TimeAxis(round(axis.y + dy, 1), tuple((round(a + dx, 1), round(b + dx, 1)) for a, b in axis.runs),
+                    tuple(replace(t, x=round(t.x + dx, 1)) for t in axis.ticks), round(axis.tick_bottom + dy, 1),
+                    round(axis.label_y + dy, 1),
+                    tuple((_shift_point(a, dx, dy), _shift_point(b, dx, dy)) for a, b in axis.breaks), axis.broken)
+
+
 def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
     and the scenario's state panel under it."""
@@ -108,12 +138,15 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
     panel_top = shared.bottom + MARGIN + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
-                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes)]
-    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles, [name_box(h) for h in shared.lanes])
+                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers]
+    badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles,
+                          [*(name_box(h) for h in shared.lanes), *headers])
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
-                  shared.lanes, state, shared.cells, shared.bands, shared.direction, badges)
+                  shared.lanes, state, shared.cells, shared.bands, shared.direction, badges, columns=shared.columns,
+                  axis=shared.axis)
 
 
 def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: Participants) -> Layout:
@@ -122,7 +155,7 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
     drawn = rows(spec, scenario, heads)
     panel_top = drawn.bottom + MARGIN + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
-    return Layout(math.ceil(shared.width), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
+    return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
                   shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines)
 
 
@@ -133,6 +166,9 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
     layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
     apply to it.  A sequence (``layout.view``) is laid out by :func:`.sequence.participants`, wide or narrow.
+    A lane grid's ``layout.columns`` head its columns from a row above everything else (narrow:
+    each box, :mod:`.placement`), and under proportional time the time axis runs under everything else
+    (:mod:`.columns`).
     """
     if spec.layout.view == SEQUENCE:
         heads = participants(spec, narrow=narrow)
@@ -152,6 +188,19 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
+    columns, axis = placed.captions, None
+    if placed.columns and spec.layout.columns:  # the wide layout's header row above it all, the axis under
+        columns = header_row([c.label for c in spec.layout.columns], placed.columns, placed.gap, top)
+        timed = spans(spec, len(placed.columns))
+        if timed is not None:
+            # The slots' edges: the middles of the gaps, and the outer columns' outer edges.
+            edges = [placed.columns[0][0], *(x - placed.gap / 2 for x, _ in placed.columns[1:]),
+                     placed.columns[-1][0] + placed.columns[-1][1]]
+            axis = time_axis(edges, timed, placed.to_scale, spec.layout.unit, bottom)
+            left, _, right, bottom = _bounds([*_tick_labels(axis), Rect(edges[0], axis.y, edges[-1] - edges[0],
+                                                                        axis_bottom(axis) - axis.y)],
+                                             [(left, top), (right, bottom)])
+        left, top, right, _ = _bounds([header_box(h) for h in columns], [(left, top), (right, bottom)])
     dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
     boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
     arrows = {}
@@ -169,9 +218,11 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
             route.crowded or (label is not None and label.crowded))
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
+    columns = tuple(replace(h, x=round(h.x + dx, 1), y=round(h.y + dy, 1)) for h in columns)
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if drawn.down else "right")
-    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction)
+    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction, columns=columns,
+                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None)
 
 
 def _area_on(block: Rect, bands: Sequence[LaneBand]) -> float:
@@ -263,21 +314,23 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
     on_tracks: dict[str, PlacedLabel] = {}
+    captions = [header_box(h) for h in placed.captions]
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
-                                           placed.lanes, code)
+                                           placed.lanes, code=code, captions=captions)
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
         routes = route_all(boxes, ends, against, walls)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
-                             *(label.block for label in on_tracks.values())]
+                             *(label.block for label in on_tracks.values()), *captions]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
                           obstacles, _band_gaps(placed.bands), code)
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
-                         *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]
+                         *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
+                         *captions]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
     return _Routed(placed, routes, labels, *_bounds(rects, points), down)
 

@@ -1,5 +1,6 @@
 """The layout stage's own findings, on a valid spec: two nodes in one grid cell (``layout-position``, an
-error) and a path whose route or label could not be kept clear (``route``, a warning).
+error), more ``layout.columns`` than the grid has columns, or too few to size them all (``layout-columns``, an
+error), and a path whose route or label could not be kept clear (``route``, a warning).
 
 :func:`lay_out` is the stage's entry for the one-spec API and ``validate``: it asks the placement where each
 node goes (so the rule and the drawing never disagree), then lays the figure out wide and narrow once each
@@ -12,7 +13,7 @@ from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells
 from mechdiagram.shared.findings import Finding, pointer_join
-from mechdiagram.shared.model import Spec
+from mechdiagram.shared.model import Spec, parse_lane_key
 from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate.wording import quote
@@ -29,11 +30,11 @@ class LaidOut(Struct, frozen=True):
 
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
-    the layout's own findings: :func:`cell_collisions`, and when there are none :func:`rows_past_the_lanes` and
-    :func:`unclean_routes`."""
-    collisions = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model)
-    if collisions:
-        return LaidOut(collisions)
+    the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there are none
+    :func:`rows_past_the_lanes` and :func:`unclean_routes`."""
+    errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
+    if errors:
+        return LaidOut(errors)
     wide, narrow = diagram(model), diagram(model, narrow=True)
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean_routes(loaded, wide, narrow)], wide, narrow)
 
@@ -90,6 +91,40 @@ def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[
                        "(a phone's); shorten its label or the labels near it")
         findings.append(Finding(loaded.display, pointer, message, "route", "warning", line, column))
     return findings
+
+
+def column_count(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule layout-columns on a valid spec: ``layout.columns`` lists no more columns than the grid has (its columns
+    are those of :func:`~mechdiagram.layout.placement.grid_cells`, ``layout.positions`` included), and under
+    proportional time no fewer (every column needs its span).  The forms of the list are the spec stage's
+    (:func:`mechdiagram.spec.validate.layout_rules.columns_and_time`)."""
+    listed = len(model.layout.columns)
+    cells, lanes = grid_cells(model)
+    if not listed or not lanes:
+        return []
+    count = max(column for _, column in cells.values()) + 1
+    if listed > count:
+        pointer = pointer_join("layout", "columns", count)
+    elif listed < count and model.layout.proportional:
+        pointer = pointer_join("layout", "columns")
+    else:
+        return []
+    line, column = loaded.locate(pointer)
+    has = f"the grid has {count} column{'s' if count != 1 else ''} (0 to {count - 1}, from the <lane><index> keys " \
+          "and layout.positions)"
+    if listed > count:
+        message = (f"{has}, but columns lists {listed}: remove the {listed - count} from column {count} on, or add "
+                   f"nodes in those columns (a key such as {quote(_example_key(model))} adds column {count})")
+    else:
+        message = (f"{has}, but columns lists {listed}: proportional time needs the span of every column; add "
+                   f"{count - listed} more")
+    return [Finding(loaded.display, pointer, message, "layout-columns", line=line, column=column)]
+
+
+def _example_key(model: Spec) -> str:
+    """A key that adds a column to the grid: the first lane's name and the index after the largest."""
+    parsed = [p for p in (parse_lane_key(node.key) for node in model.nodes) if p is not None]
+    return f"{parsed[0][0]}{max(index for _, index in parsed) + 1}"
 
 
 def cell_collisions(loaded: LoadedSpec, model: Spec) -> list[Finding]:

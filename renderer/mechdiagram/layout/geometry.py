@@ -154,6 +154,60 @@ class LaneHeader(Struct, frozen=True):
         return first_baseline(self.y, self.h, len(self.lines))
 
 
+class ColumnHeader(Struct, frozen=True):
+    """The label of grid column ``column``: its ``lines`` over the column, which runs from ``x`` and is ``w``
+    wide, centred (or, not ``centred``, starting at ``x``: the narrow layout's header over the box it heads);
+    ``y`` is the top of the text block, ``h`` its height (:data:`~mechdiagram.layout.sizes.LINE_HEIGHT` a
+    line)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    lines: tuple[str, ...]
+    column: int
+    centred: bool = True
+
+    @property
+    def cx(self) -> float:
+        """The column's middle."""
+        return self.x + self.w / 2
+
+    @property
+    def anchor_x(self) -> float:
+        """Where the lines are anchored: the column's middle, or its left edge when not :attr:`centred`."""
+        return self.cx if self.centred else self.x
+
+    @property
+    def first_baseline(self) -> float:
+        """Baseline y of the first line."""
+        return first_baseline(self.y, self.h, len(self.lines))
+
+
+class AxisTick(Struct, frozen=True):
+    """A tick of the time axis at ``x`` (a column's edge), with its label ``text`` under it (``""`` where it
+    would run into a neighbour's), aligned to the tick by ``anchor`` (an SVG ``text-anchor``)."""
+
+    x: float
+    text: str = ""
+    anchor: str = "middle"
+
+
+class TimeAxis(Struct, frozen=True):
+    """The time axis under a proportional grid: its line at ``y`` drawn in ``runs`` (``(x0, x1)`` pieces: the
+    line is open at each break), ``ticks`` from ``y`` down to ``tick_bottom`` at the columns' edges, their labels'
+    baseline ``label_y``, and the break marks, each two short slanted strokes (``(start, end)`` points) either
+    side of an opening, at the middle of a column that is not drawn to scale (``broken`` lists those columns)."""
+
+    y: float
+    runs: tuple[tuple[float, float], ...]
+    ticks: tuple[AxisTick, ...]
+    tick_bottom: float
+    label_y: float
+    breaks: tuple[tuple[Point, Point], ...] = ()
+    broken: tuple[int, ...] = ()
+
+
 class LaneBand(Struct, frozen=True):
     """The tinted band behind one lane of a grid (a row), from its header to the last column."""
 
@@ -276,7 +330,8 @@ class Layout(Struct, frozen=True):
     ``cells`` is each node's (row, column) in the grid the boxes sit in;
     ``direction`` is ``"grid"`` for a lane grid, ``"sequence"`` for the sequence view (``boxes`` are then the
     participants' heads, ``arrows`` empty, and ``rows`` and ``lifelines`` hold the rest), else ``"right"`` or
-    ``"down"`` (the layered layout's flow direction).
+    ``"down"`` (the layered layout's flow direction); ``columns`` the headers of a lane grid's columns
+    (``layout.columns``), and ``axis`` its time axis under proportional time.
     """
 
     width: float
@@ -291,6 +346,8 @@ class Layout(Struct, frozen=True):
     badges: tuple[Badge, ...] = ()
     rows: tuple[SequenceRow, ...] = ()
     lifelines: tuple[Lifeline, ...] = ()
+    columns: tuple[ColumnHeader, ...] = ()
+    axis: TimeAxis | None = None
 
 
 def meetings(routes: Sequence[Sequence[Point]]) -> int:

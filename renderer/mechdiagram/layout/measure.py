@@ -277,6 +277,13 @@ def _runs(text: str, code: bool = False) -> tuple[tuple[str, int, tuple[tuple[st
     return tuple(runs)
 
 
+def least_width(text: str, size: float = FONT_SIZE) -> float:
+    """The width, in px, of the widest run of ``text`` that a line should not break (:func:`_groups`: a word, a
+    number and its unit, a short number that ends the text with the word before it): the narrowest that
+    :func:`wrap` keeps every run whole in."""
+    return _px(max((units for _, units, _ in _runs(text)), default=0), size)
+
+
 def wrap(text: str, width: float, size: float = FONT_SIZE, code: bool = False) -> list[str]:
     """Greedy word wrap of ``text`` into lines no wider than ``width`` px.
 

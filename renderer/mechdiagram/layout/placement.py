@@ -12,9 +12,19 @@ import math
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
+from mechdiagram.layout.columns import caption_text, slot_widths, spans
+from mechdiagram.layout.geometry import Box, ColumnHeader, LaneBand, LaneHeader
 from mechdiagram.layout.layered import folded, layered_cells
-from mechdiagram.layout.measure import balanced_wrap, breaks_anywhere, even_wrap, text_width, tokens, whole_words, wrap
+from mechdiagram.layout.measure import (
+    balanced_wrap,
+    breaks_anywhere,
+    even_wrap,
+    least_width,
+    text_width,
+    tokens,
+    whole_words,
+    wrap,
+)
 from mechdiagram.layout.sizes import (
     BAND_GAP,
     BAND_PAD,
@@ -24,6 +34,7 @@ from mechdiagram.layout.sizes import (
     BOX_MIN_HEIGHT,
     BOX_MIN_WIDTH,
     BOX_WORD_WIDTH,
+    CAPTION_GAP,
     FLOW_COLUMNS,
     GAP_X,
     GAP_Y,
@@ -46,6 +57,7 @@ from mechdiagram.layout.sizes import (
     ROUTE_PITCH,
     STRIP_AIR,
     TARGET_STUB,
+    TIMED_BOX_MAX_WIDTH,
 )
 from mechdiagram.shared.model import Spec, parse_lane_key
 
@@ -164,14 +176,30 @@ def path_label_wraps(label: str | None, narrow: bool = False, code: bool = False
     return (lines,)
 
 
+def _timed_box_max(label: str) -> float:
+    """The width a box of a proportional grid wraps its ``label`` to while the columns' scale is chosen: the least
+    (:data:`TIMED_BOX_MAX_WIDTH`) that breaks no run a line should keep whole (``forward 31``, ``18 ms``)."""
+    return max(TIMED_BOX_MAX_WIDTH, math.ceil(least_width(label) + 2 * PAD_X))
+
+
 class Placement(Struct, frozen=True):
-    """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``)."""
+    """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``).
+
+    A lane grid's wide placement also gives each column's left ``x`` and width (``columns``) and the ``gap``
+    between columns, and under proportional time which columns are drawn to scale (``to_scale``, one a column:
+    a column's slot, from the middle of the gap before it to the middle of the gap after it, or to its edge at
+    either end of the grid, is then as wide as its span at the grid's scale);
+    a narrow one with ``layout.columns`` the header above each box (``captions``)."""
 
     boxes: dict[str, Box]
     lanes: tuple[LaneHeader, ...]
     bands: tuple[LaneBand, ...]
     right: float
     bottom: float
+    columns: tuple[tuple[float, float], ...] = ()
+    gap: float = 0.0
+    to_scale: tuple[bool, ...] = ()
+    captions: tuple[ColumnHeader, ...] = ()
 
 
 def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
@@ -264,20 +292,30 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
-    lines = {t.key: box_lines(t.label or "", code=t.code, bound=word_bound(t.code)) for t in spec.nodes
-             if t.key in cells}
-    code = {t.key: t.code for t in spec.nodes}
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
     n_cols = max((c for _, c in cells.values()), default=-1) + 1
+    timed = spans(spec, n_cols) if lane_labels else None
+    labels = {t.key: t.label or "" for t in spec.nodes if t.key in cells}
+    code = {t.key: t.code for t in spec.nodes}
+    lines = {key: box_lines(label, _timed_box_max(label) if timed else BOX_MAX_WIDTH, code[key], word_bound(code[key]))
+             for key, label in labels.items()}
     col_w = [BOX_MIN_WIDTH] * n_cols
     row_h = [BOX_MIN_HEIGHT] * n_rows
-    for key, (r, c) in cells.items():
+    for key, (_, c) in cells.items():
         col_w[c] = max(col_w[c], natural_width(lines[key], code[key], word_bound(code[key])))
+    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
+    to_scale: tuple[bool, ...] = ()
+    if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
+        inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
+        slots, to_scale = slot_widths(timed, [w + k * gap_x / 2 for w, k in zip(col_w, inner, strict=True)])
+        col_w = [round(slot - k * gap_x / 2, 1) for slot, k in zip(slots, inner, strict=True)]
+        lines = {key: box_lines(labels[key], col_w[c], code[key], word_bound(code[key]))
+                 for key, (_, c) in cells.items()}
+    for key, (r, _) in cells.items():
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
     header_w, header_lines = lane_headers(lane_labels[:n_rows])
-    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
@@ -319,14 +357,18 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         bands = tuple(LaneBand(MARGIN - BAND_PAD, row_y[r] - strip[r] - gap_y / 2 + BAND_GAP / 2,
                                right - MARGIN + 2 * BAND_PAD, row_h[r] + strip[r] + gap_y - BAND_GAP)
                       for r in range(n_rows))
-    return Placement(boxes, lanes, bands, right, bottom)
+    columns = tuple(zip(col_x, col_w, strict=True)) if lane_labels else ()
+    return Placement(boxes, lanes, bands, right, bottom, columns, gap_x if lane_labels else 0.0, to_scale)
 
 
 def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
                    gaps: tuple[float, float] | None, fill: bool = False) -> Placement:
     """:func:`place` for the narrow variant: every box in one column, in the order of ``cells`` (row,
     then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
-    its header in a band of their own; routes run in the room to the right of the column."""
+    its header in a band of their own; routes run in the room to the right of the column.  With
+    ``layout.columns`` each box of a lane grid has its column's header (:func:`caption_text`) :data:`CAPTION_GAP`
+    above it, from its left edge as the lanes' names are: a straight run into the box comes down right of it
+    (:func:`~mechdiagram.layout.stacked.stacked_routes`), where a centred header would be under its arrowhead."""
     order = sorted(cells, key=lambda key: (cells[key], key))
     labels = {t.key: t.label or "" for t in spec.nodes}
     code = {t.key: t.code for t in spec.nodes}
@@ -342,6 +384,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []
+    captions: list[ColumnHeader] = []
+    headed = bool(lane_labels and spec.layout.columns)
     y, lane, block_top = MARGIN, None, MARGIN
     for key in order:
         row = cells[key][0]
@@ -356,6 +400,12 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
             if header:
                 lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
                 y += len(header) * LINE_HEIGHT + LANE_HEADER_GAP
+        text = caption_text(spec, cells[key][1]) if headed else ""
+        caption = even_wrap(text, width) if text else ()
+        if caption:  # the column's header over the box (the header row of the wide layout has no place here)
+            captions.append(ColumnHeader(MARGIN, round(y, 1), width, len(caption) * LINE_HEIGHT, caption,
+                                         cells[key][1], centred=False))
+            y += len(caption) * LINE_HEIGHT + CAPTION_GAP
         h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
         boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
         y += h + gap_y
@@ -363,4 +413,4 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     if lane_labels and lane is not None:
         bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,
                               bottom - block_top + 2 * BAND_PAD))
-    return Placement(boxes, tuple(lanes), tuple(bands), MARGIN + width, bottom)
+    return Placement(boxes, tuple(lanes), tuple(bands), MARGIN + width, bottom, captions=tuple(captions))

@@ -18,6 +18,10 @@ BOX_WORD_WIDTH = 260.0
 #: and in the narrow layout one wider than the narrow layout's boxes (placement.word_bound), breaks with a
 #: continuation mark.
 BOX_CODE_WIDTH = 440.0
+#: Under proportional time boxes wrap their labels to this width (the least, or what keeps a number and its unit
+#: whole) while the columns' scale is chosen, so that more columns can be drawn to scale; each then wraps again
+#: to its column's width.
+TIMED_BOX_MAX_WIDTH = BOX_MIN_WIDTH
 BOX_MIN_HEIGHT = 56.0
 PAD_X = 10.0
 PAD_Y = 10.0
@@ -110,3 +114,21 @@ STACKED_PANEL_WIDTH = MIN_WIDTH - 2 * MARGIN
 STACKED_ROW_GAP = 8.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0
+#: Column headers of a lane grid (``layout.columns``): the header row sits this far above the grid (its bands,
+#: lane names and routes), and each header wraps to its column's width and the gap beside it less
+#: COLUMN_HEADER_AIR, so that neighbouring headers keep that much between them.  In the narrow layout each box
+#: has its column's header this far above it (clear of an active box's ring).
+COLUMN_HEADER_GAP = 8.0
+COLUMN_HEADER_AIR = 8.0
+CAPTION_GAP = RING_GAP + 3.0
+#: The time axis of a proportional grid: its line this far under the grid; its ticks this long; the room between
+#: a tick and its label; and the least room between two labels (a label that would come nearer is left out).
+AXIS_GAP = 12.0
+TICK_LENGTH = 5.0
+TICK_LABEL_GAP = 3.0
+TICK_LABEL_AIR = 8.0
+#: A break mark: the axis line is open this wide, and each of the mark's two strokes is this tall and leans
+#: this far to the right.
+BREAK_OPENING = 6.0
+BREAK_HEIGHT = 12.0
+BREAK_LEAN = 4.0

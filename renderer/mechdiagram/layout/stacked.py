@@ -108,16 +108,17 @@ TRACK_LABEL_BUDGET = 100_000
 RUN_ROOM = 24.0
 
 
-def _run_span(a: Box, b: Box, headers: Sequence[LaneHeader]) -> tuple[float, float]:
+def _run_span(a: Box, b: Box, texts: Sequence[Rect]) -> tuple[float, float]:
     """The left end and width of the stretch where straight runs between neighbours ``a`` and ``b`` may go:
-    the boxes' common width, less what a lane header between them writes (its text and CLEARANCE) when that
-    leaves :data:`RUN_ROOM`, so that no run crosses a lane's name."""
+    the boxes' common width, less what the ``texts`` between them cover (a lane's name, a column's header over
+    ``b``) and CLEARANCE, when that leaves :data:`RUN_ROOM`, so that no run crosses them: the runs go right of
+    the texts."""
     left, right = max(a.x, b.x), min(a.right, b.right)
     top, bottom = min(a.bottom, b.bottom), max(a.y, b.y)
     clear = left
-    for header in headers:
-        if header.lines and header.y < bottom and top < header.y + header.h:
-            clear = max(clear, header.x + max(text_width(line, FONT_SIZE) for line in header.lines) + CLEARANCE)
+    for text in texts:
+        if text.y < bottom and top < text.bottom:
+            clear = max(clear, text.right + CLEARANCE)
     # Too little room beside the name (a narrow column): the runs keep the whole width, across the name.
     return (clear, right - clear) if right - clear >= RUN_ROOM else (left, right - left)
 
@@ -147,15 +148,18 @@ def _ports(boxes: dict[str, Box], long: Sequence[PathEnds]) -> dict[tuple[str, s
 
 
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
-                   headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset()
-                   ) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+                   headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset(),
+                   captions: Sequence[Rect] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
     other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
-    ``headers`` between them where the column leaves :data:`RUN_ROOM` beside it.  The search for label places is
+    ``headers`` and of the column headers (``captions``, the rectangles their text covers) between them where
+    the column leaves :data:`RUN_ROOM` beside it.  The search for label places is
     bounded (:data:`LABEL_PLACES` a track position, :data:`TRACK_LABEL_BUDGET` in all); past it a route is
     ``crowded`` and its label is not among those returned.  The labels of the paths in ``code`` are measured in
     the monospace face."""
+    texts = [*(Rect(h.x, h.y, max(text_width(line, FONT_SIZE) for line in h.lines), h.h) for h in headers if h.lines),
+             *captions]
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
@@ -175,7 +179,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
             continue
         # Paths between the same two neighbours (both ways) share the gap, spread evenly across it.
         group = pairs[frozenset((path.source, path.dest))]
-        left, width = _run_span(a, b, headers)
+        left, width = _run_span(a, b, texts)
         x = round(left + width * (group.index(path.key) + 1) / (len(group) + 1), 1)
         down = b.y > a.y
         sides = ("bottom", "top") if down else ("top", "bottom")

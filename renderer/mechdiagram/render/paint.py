@@ -37,6 +37,9 @@ STYLES: dict[str, dict[str, str]] = {
     "bg": {"fill": "@bg"},
     "band": {"fill": "@lane_fill"},
     "lane": {"fill": "@muted", "font-size": _LABEL, "font-weight": "700"},
+    # A column's header (layout.columns): a lane name's colour and size, regular and centred over its column (a
+    # variant of "lane", with no colour of its own, so the style sheet has no rule for it).
+    "colhead": {"font-weight": "400", "text-anchor": "middle"},
     "node": {"fill": "@node_fill", "stroke": "@node_stroke", "stroke-width": "1.5"},
     "node-dim": {"fill": "@bg", "stroke": "@dim_stroke", "stroke-dasharray": _DASH},
     "node-on": {"fill": "@active_fill", "stroke": "@active_stroke", "stroke-width": "3"},
@@ -46,6 +49,8 @@ STYLES: dict[str, dict[str, str]] = {
     "label-on": {"fill": "@active_text", "font-weight": "700"},
     "path": {"fill": "none", "stroke": "@path", "stroke-width": "1.5"},
     "path-dim": {"stroke": "@dim_stroke", "stroke-dasharray": _DASH},
+    # The time axis of a proportional grid and its ticks: a thin "path" (its break marks are "path" alone).
+    "axis": {"stroke-width": "1"},
     "head": {"fill": "@path"},
     "head-dim": {"fill": "@dim_stroke"},
     "flow": {"fill": "none", "stroke": "@active_path", "stroke-width": "3", "stroke-linejoin": "round"},
@@ -62,6 +67,8 @@ STYLES: dict[str, dict[str, str]] = {
     "plabel": {"fill": "@muted", "font-size": _SMALL},
     # The label of a path the scenario does not use (dashed): italic, as its colour is already the muted one.
     "plabel-dim": {"font-style": "italic"},
+    # A label of the time axis: a path label's colour and size, centred under its tick.
+    "tick": {"text-anchor": "middle"},
     "badge": {"fill": "@bg", "stroke": "@active_stroke", "stroke-width": "1.5"},
     "badge-text": {"fill": "@active_stroke", "font-size": _SMALL, "font-weight": "700", "text-anchor": "middle"},
     "panel": {"fill": "@panel_fill", "stroke": "@node_stroke", "stroke-width": "1"},

@@ -22,7 +22,7 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Message, Rect, SequenceRow
+from mechdiagram.layout.geometry import Message, Rect, SequenceRow, TimeAxis
 from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from mechdiagram.render import theme
@@ -146,6 +146,23 @@ class _Drawer:
         leaf.add("circle", self.shape("circle", ("dot",), {
             "r": fmt(DOT_RADIUS), "visibility": "hidden",
             "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
+        return leaf
+
+    def axis(self, axis: TimeAxis) -> Leaf:
+        """The time axis of a proportional grid: its line (open at each break), its ticks, their labels and
+        the break marks' strokes."""
+        leaf = Leaf("g", {"class": self.cls("time"), "aria-hidden": "true"})
+        y = fmt(axis.y)
+        line = " ".join(f"M{fmt(x0)} {y} H{fmt(x1)}" for x0, x1 in axis.runs)
+        ticks = " ".join(f"M{fmt(t.x)} {y} V{fmt(axis.tick_bottom)}" for t in axis.ticks)
+        leaf.add("path", self.shape("path", ("path", "axis"), {"d": f"{line} {ticks}"}))
+        if axis.breaks:
+            strokes = " ".join(f"M{fmt(a[0])} {fmt(a[1])} L{fmt(b[0])} {fmt(b[1])}" for a, b in axis.breaks)
+            leaf.add("path", self.shape("path", ("path",), {"d": strokes}))
+        for tick in axis.ticks:
+            if tick.text:
+                extra = {"text-anchor": tick.anchor} if tick.anchor != "middle" else None
+                leaf.add("text", self.text_block((tick.text,), tick.x, axis.label_y, ("plabel", "tick"), extra=extra))
         return leaf
 
     def panel_frame(self, frame: PanelFrame) -> list[str]:
@@ -352,6 +369,15 @@ class _Drawer:
         for header in layout.lanes:
             lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
         add(lanes)
+        if layout.columns:
+            columns = Leaf("g", {"class": self.cls("columns"), "aria-hidden": "true"})
+            for column in layout.columns:
+                columns.add("text", self.text_block(column.lines, column.anchor_x, column.first_baseline,
+                                                    ("lane", "colhead"),
+                                                    extra=None if column.centred else {"text-anchor": "start"}))
+            add(columns)
+        if layout.axis is not None:
+            add(self.axis(layout.axis))
         for index, (key, steps) in enumerate(self.highlights):
             if key in layout.boxes:
                 add(self.ring(index, key, steps))

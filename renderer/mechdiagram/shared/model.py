@@ -109,14 +109,36 @@ class Lane(Struct, frozen=True):
     label: str | None = None
 
 
+#: The value of ``layout.time`` that sizes a lane grid's columns by their spans (the schema's one value).
+PROPORTIONAL_TIME = "proportional"
+
+
+class Column(Struct, frozen=True):
+    """A lane grid's column header: its visible ``label`` and, under proportional time, the ``span`` of time it
+    stands for (in the spec's ``layout.unit``; ``0`` for an instant)."""
+
+    label: str
+    span: float | None = None
+
+
 class LayoutOverrides(Struct, frozen=True):
     """The spec's optional ``layout`` block: ``view`` is ``"sequence"`` for the sequence view (else ``None``: a
-    lane grid or a layered graph, by the keys), ``order`` the sequence's participants, left to right."""
+    lane grid or a layered graph, by the keys), ``order`` the sequence's participants, left to right.
+    ``columns`` label a lane grid's columns from the left; ``time`` is ``"proportional"`` when their spans size
+    them (:attr:`proportional`), with ``unit`` the spans' unit."""
 
     lanes: tuple[Lane, ...] = ()
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (row, column)
     view: str | None = None
     order: tuple[str, ...] = ()
+    columns: tuple[Column, ...] = ()
+    time: str | None = None
+    unit: str | None = None
+
+    @property
+    def proportional(self) -> bool:
+        """Whether the columns are sized by their spans (``"time": "proportional"``)."""
+        return self.time == PROPORTIONAL_TIME
 
 
 class Spec(Struct, frozen=True):
@@ -184,6 +206,9 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
     lanes = tuple(Lane(item) if isinstance(item, str) else Lane(item["key"], item.get("label"))
                   for item in layout.get("lanes", []))
     positions = {key: (cell["row"], cell["column"]) for key, cell in layout.get("positions", {}).items()}
+    columns = tuple(Column(item) if isinstance(item, str)
+                    else Column(item["label"], float(item["span"]) if "span" in item else None)
+                    for item in layout.get("columns", []))
     return Spec(
         language=data["language"], title=data["title"], description=data["description"],
         caption=data["caption"], alt=data["alt"],
@@ -191,6 +216,7 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
         limitations=tuple(data.get("limitations", [])),
         targets=targets, state_labels=labels, scenarios=tuple(scenarios),
         layout=LayoutOverrides(lanes=lanes, positions=positions, view=layout.get("view"),
-                               order=tuple(layout.get("order", []))),
+                               order=tuple(layout.get("order", [])), columns=columns, time=layout.get("time"),
+                               unit=layout.get("unit")),
         messages=dict(data.get("messages", {})),
     )

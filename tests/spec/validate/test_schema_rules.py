@@ -223,7 +223,7 @@ def test_layout_block_with_both_lane_forms_and_positions_is_accepted():
     ({"positions": {"kv5": {"row": -1, "column": 0}}}, "/layout/positions/kv5/row", "minimum",
      "row must be at least 0, not -1"),
     ({"grid": True}, "/layout/grid", "additionalProperties",
-         'unknown key "grid"; valid keys: view, order, lanes, positions'),
+         'unknown key "grid"; valid keys: view, order, lanes, columns, time, unit, positions'),
 ])
 def test_bad_layout_blocks_are_rejected(layout, pointer, rule, message):
     data = reference_spec()

@@ -21,7 +21,7 @@ from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate import references
 from mechdiagram.spec.validate.context import RuleContext
-from mechdiagram.spec.validate.layout_rules import lanes_and_positions
+from mechdiagram.spec.validate.layout_rules import columns_and_time, lanes_and_positions
 from mechdiagram.spec.validate.limits import over_limits
 from mechdiagram.spec.validate.message_rules import message_overrides
 from mechdiagram.spec.validate.messages import missing_key
@@ -43,6 +43,8 @@ RULES = {
     "layout-position": "layout.positions names node targets, one per cell",
     "layout-order": "layout.order names node targets, each once, in a sequence (view sequence)",
     "sequence-layout": "a sequence has none of the grid's layout keys (lanes, positions, columns)",
+    "layout-columns": "layout.columns labels the columns a lane grid has, at most one a column; time \"proportional\" "
+                      "comes with columns that each have a span (not all 0); span and unit come with it",
     "xml-character": "text holds only characters that XML 1.0 allows",
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
@@ -95,6 +97,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     references.scenarios(ctx, shape)
     if shape.view != SEQUENCE:  # a sequence's lanes and positions have one finding: sequence_layout's
         lanes_and_positions(ctx, shape)
+        columns_and_time(ctx, shape)
     sequence_layout(ctx, shape)
     message_overrides(ctx, shape)
     findings += ctx.findings

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from mechdiagram.shared.model import Source
 
@@ -66,6 +66,26 @@ class OutlineLane(Struct, frozen=True):
     short: bool
 
 
+class OutlineColumn(Struct, frozen=True):
+    """A ``layout.columns`` entry at ``index``: ``text`` for the string form (a header), else an object, whose
+    ``span`` is ``None`` when it has none or not a number."""
+
+    index: int
+    text: bool
+    label: str | None
+    span: float | None
+
+
+class OutlineColumns(Struct, frozen=True):
+    """``layout.columns`` (``items`` its string and object entries, ``listed`` whether it is a non-empty list),
+    ``layout.time`` when it is a string, and whether ``layout.unit`` is there (``unit``)."""
+
+    items: tuple[OutlineColumn, ...] = ()
+    listed: bool = False
+    time: str | None = None
+    unit: bool = False
+
+
 class Outline(Struct, frozen=True):
     """The parts of a spec the cross-reference rules read.
 
@@ -92,6 +112,7 @@ class Outline(Struct, frozen=True):
     view: str | None = None
     order: tuple[Ref, ...] | None = None
     layout_keys: tuple[str, ...] = ()
+    columns: OutlineColumns = field(default_factory=OutlineColumns)
 
     @property
     def target_map(self) -> dict[str, OutlineTarget]:
@@ -181,6 +202,23 @@ def _cell(value: Any) -> tuple[int, int] | None:
     return None
 
 
+def _column(index: int, raw: Any) -> OutlineColumn | None:
+    if isinstance(raw, str):
+        return OutlineColumn(index, True, raw, None)
+    if not isinstance(raw, dict):
+        return None
+    span = raw.get("span")
+    number = float(span) if isinstance(span, int | float) and not isinstance(span, bool) else None
+    return OutlineColumn(index, False, _string(raw.get("label")), number)
+
+
+def _columns(layout: dict[str, Any]) -> OutlineColumns:
+    raw = layout.get("columns")
+    items = [_column(i, item) for i, item in enumerate(_list(raw))]
+    return OutlineColumns(tuple(item for item in items if item is not None), bool(_list(raw)),
+                          _string(layout.get("time")), "unit" in layout)
+
+
 def outline(data: dict[str, Any]) -> Outline:
     """Read the typed :class:`Outline` of a parsed spec object; never raises."""
     raw_targets = data.get("targets")
@@ -212,4 +250,5 @@ def outline(data: dict[str, Any]) -> Outline:
         view=_string(layout.get("view")),
         order=_refs(layout.get("order")),
         layout_keys=tuple(layout),
+        columns=_columns(layout),
     )
