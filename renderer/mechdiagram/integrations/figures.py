@@ -73,11 +73,9 @@ class _Record(Struct):
 
 
 def located(finding: Finding) -> str:
-    """``finding`` as one line: ``file:line:col: pointer: message`` (line and column when known, the JSON Pointer
-    when the finding has one), as the command line reports it."""
-    place = finding.file + "".join(f":{n}" for n in (finding.line, finding.column) if n is not None)
-    pointer = f" {finding.pointer or '/'}" if finding.pointer is not None else ""
-    return f"{place}:{pointer} {finding.severity}: {finding.message} [{finding.rule}]"
+    """``finding`` as one line, as the command line reports it (:meth:`~mechdiagram.shared.findings.Finding.as_line`:
+    ``FILE:LINE:COLUMN: SEVERITY: POINTER: MESSAGE [RULE]``)."""
+    return finding.as_line()
 
 
 def findings_html(spec: str, findings: list[Finding]) -> str:

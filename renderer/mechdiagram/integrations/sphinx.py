@@ -15,12 +15,14 @@ switch besides those mechdiagram knows (Furo's is among them).
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -35,10 +37,15 @@ STATIC = "mechdiagram"
 logger = logging.getLogger(__name__)
 
 
+#: The figure builder of each build environment (one a process: Sphinx's parallel readers each have theirs), made
+#: when the builder starts (:func:`_player`); never pickled with the environment.
+_BUILDERS: weakref.WeakKeyDictionary[BuildEnvironment, FigureBuilder] = weakref.WeakKeyDictionary()
+
+
 def _builder(app: Sphinx) -> FigureBuilder:
-    """The site's :class:`FigureBuilder` (one a process), made from the project's settings on first use."""
-    found = getattr(app, "_mechdiagram", None)
-    if isinstance(found, FigureBuilder):
+    """The site's :class:`FigureBuilder`, made from the project's settings and kept for the environment."""
+    found = _BUILDERS.get(app.env)
+    if found is not None:
         return found
     config = app.config
     cache = config.mechdiagram_cache_dir
@@ -54,7 +61,7 @@ def _builder(app: Sphinx) -> FigureBuilder:
     builder = FigureBuilder(embedding=embedding,
                             cache_dir=Path(app.confdir) / cache if cache else None,
                             output_dir=Path(app.outdir) / "_static" / STATIC)
-    app._mechdiagram = builder  # type: ignore[attr-defined]
+    _BUILDERS[app.env] = builder
     return builder
 
 
@@ -72,7 +79,7 @@ class MechanismDirective(SphinxDirective):
         """The directive's nodes; its findings logged as warnings at its line."""
         shown = self.arguments[0].strip()
         _, path = self.env.relfn2path(shown, self.env.docname)
-        builder = _builder(self.env.app)
+        builder = _BUILDERS[self.env]
         figure = builder.figure(Path(path), self.options.get("scenario"), shown=shown)
         for dependency in figure.dependencies:
             self.env.note_dependency(str(dependency))
@@ -96,9 +103,9 @@ class MechanismDirective(SphinxDirective):
 
 def _player(app: Sphinx) -> None:
     """Write the player's files into ``_static/mechdiagram/`` and load them from every page."""
+    builder = _builder(app)
     if app.builder.format != "html":
         return
-    builder = _builder(app)
     files = builder.player()
     builder.write(files)
     for name in sorted(files):
