@@ -120,6 +120,7 @@ def test_the_directive_puts_the_figure_its_caption_and_the_player_in_the_page(tm
     page = (root / "out" / "index.html").read_text("utf-8")
     assert page.count('<mech-diagram class="mech-root" id="mech-tiny"') == 1
     assert page.count('type="module" src="_static/mechdiagram/mechdiagram-player.') == 1  # the head's, alone
+    assert '<figure class="mech-embed">\n<div class="mech-fragment">' in page  # not centred: no align-default class
     assert '<figcaption>\n<p><span class="caption-text">The tiny figure.</span>' in page
     assert (root / "out" / "_static" / "mechdiagram" / "tiny.main.svg").is_file()
     spec, notes = (str((root / name).resolve()) for name in ("specs/tiny.mechanism.json", "notes.md"))

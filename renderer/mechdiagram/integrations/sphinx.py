@@ -65,9 +65,32 @@ def _builder(app: Sphinx) -> FigureBuilder:
     return builder
 
 
+class mechanism_figure(nodes.figure):  # noqa: N801 (docutils names node classes in lower case)
+    """A figure with a caption of the page's: written ``<figure class="mech-embed">`` by the HTML builders, without
+    the ``align-default`` class (centred text) a docutils figure gets, which the transcript must not inherit; other
+    builders write it as a figure."""
+
+
+def _visit_html(translator: Any, node: mechanism_figure) -> None:
+    translator.body.append('<figure class="mech-embed">\n')
+
+
+def _depart_html(translator: Any, node: mechanism_figure) -> None:
+    translator.body.append("</figure>\n")
+
+
+def _visit_other(translator: Any, node: mechanism_figure) -> None:
+    translator.visit_figure(node)
+
+
+def _depart_other(translator: Any, node: mechanism_figure) -> None:
+    translator.depart_figure(node)
+
+
 class MechanismDirective(SphinxDirective):
     """``.. mechanism:: PATH`` with ``:scenario:`` and ``:caption:``: the figure (a raw HTML block, in a
-    ``figure`` node with the caption when there is one), or the findings block, warned of at the directive."""
+    :class:`mechanism_figure` with the caption when there is one), or the findings block, warned of at the
+    directive."""
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -94,7 +117,7 @@ class MechanismDirective(SphinxDirective):
         caption = self.options.get("caption")
         if not caption:
             return [raw]
-        holder = nodes.figure("", raw, classes=["mech-embed"])
+        holder = mechanism_figure("", raw)
         text, messages = self.state.inline_text(caption, self.lineno)
         holder += nodes.caption(caption, "", *text)
         self.set_source_info(holder)
@@ -121,6 +144,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mechdiagram_cache_dir", CACHE_DIR.as_posix(), "env", types=[str])
     app.add_config_value("mechdiagram_dark_selectors", [], "env", types=[list])
     app.add_config_value("mechdiagram_light_selectors", [], "env", types=[list])
+    app.add_node(mechanism_figure, html=(_visit_html, _depart_html), latex=(_visit_other, _depart_other),
+                 text=(_visit_other, _depart_other), man=(_visit_other, _depart_other),
+                 texinfo=(_visit_other, _depart_other))
     app.add_directive("mechanism", MechanismDirective)
     app.connect("builder-inited", _player)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True,
