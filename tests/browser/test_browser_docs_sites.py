@@ -1,6 +1,7 @@
 """Figures in real docs sites, built by their own tools: an MkDocs site (Material, with instant navigation and a
-light/dark palette toggle, ``plugins: [mechdiagram]``) and a Sphinx project (Furo, an .rst page and a MyST page,
-``extensions = ["mechdiagram.sphinx"]``), each with two figures.  In each, both players work (also after an instant
+light/dark palette toggle, ``plugins: [mechdiagram]``), a Sphinx project (Furo, an .rst page and a MyST page,
+``extensions = ["mechdiagram.sphinx"]``) and a Hugo site (Debian's hugo; the README's shortcode over ``build``
+output), each with two figures.  In each, both players work (also after an instant
 page change that starts from a page without figures), the site's own dark toggle recolours the figures, axe finds
 nothing inside them, no console error, every id is unique and the player module is loaded once a page.
 
@@ -212,5 +213,69 @@ def test_sphinx_furo_figures_work_and_follow_the_theme_toggle(sphinx_site, open_
     assert bs.colours(page) == DARK
     page.locator("button.theme-toggle:visible").first.click()  # then light
     assert page.evaluate("document.body.dataset.theme") == "light"
+    assert bs.colours(page) == LIGHT
+    _clean(page, axe)
+
+
+HUGO_TOML = """baseURL = "{url}"
+uglyURLs = true
+disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]
+"""
+
+#: A page layout with the site's own dark-mode switch: a button that toggles the class ``dark`` on ``<html>``.
+HUGO_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ .Title }}</title></head>
+<body><main><h1>{{ .Title }}</h1>
+<button type="button" onclick="document.documentElement.classList.toggle('dark')">Dark mode</button>
+{{ .Content }}</main></body>
+</html>
+"""
+
+#: The README's shortcode.
+HUGO_SHORTCODE = '{{ readFile (printf "static/figures/%s.fragment.html" (.Get 0)) | safeHTML }}\n'
+
+HUGO_CONTENT = f"""---
+title: Figures
+---
+What the first figure shows.
+
+{{{{< mechanism {bs.LEAD} >}}}}
+
+What the second one shows.
+
+{{{{< mechanism relay >}}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def hugo_site(tmp_path_factory) -> Path:
+    """The Hugo site, its figures built by ``mechdiagram build`` into ``static/figures`` and included by the
+    README's shortcode: its ``public`` folder.  Skipped without Debian's hugo (``scripts/install-browser``)."""
+    if shutil.which("hugo") is None:
+        pytest.skip("hugo is not installed (Debian's hugo package: scripts/install-browser installs it)")
+    root = _project(tmp_path_factory.mktemp("hugo"))
+    public = root / "public"
+    (root / "hugo.toml").write_text(HUGO_TOML.format(url=bs.ORIGIN + public.resolve().as_posix() + "/"), "utf-8")
+    for name, text in {"layouts/_default/single.html": HUGO_PAGE, "layouts/index.html": HUGO_PAGE,
+                       "layouts/shortcodes/mechanism.html": HUGO_SHORTCODE, "content/figures.md": HUGO_CONTENT}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, "utf-8")
+    _run("mechdiagram", "build", "mechanisms", "-o", "static/figures", "--no-index",
+         "--player-url", public.resolve().as_posix() + "/figures/", cwd=root)
+    done = subprocess.run(["hugo", "--quiet"], cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return public
+
+
+def test_hugo_shortcode_figures_work_and_follow_the_sites_switch(hugo_site, open_page, axe):
+    page = open_page(hugo_site / "figures.html")
+    _players_work(page)
+    assert len(_module_loads(page)) == 1
+    assert bs.colours(page) == LIGHT
+    page.get_by_role("button", name="Dark mode").click()
+    assert bs.colours(page) == DARK
+    page.get_by_role("button", name="Dark mode").click()
     assert bs.colours(page) == LIGHT
     _clean(page, axe)
