@@ -157,3 +157,12 @@ def test_an_unknown_fence_option_is_a_finding(tmp_path, caplog, options):
         html = convert(PAGE.replace("```mechanism", f"```mechanism {options}"), root)
     assert "mech-findings" in html and "scenario=ID" in html
     assert len([r for r in caplog.records if r.name == LOGGER]) == 1
+
+
+def test_only_a_fence_of_the_info_string_mechanism_is_taken(tmp_path):
+    root = project(tmp_path)
+    for other in ("```mechanisms", "```mechanism-other", "```json"):
+        html = convert(PAGE.replace("```mechanism", other, 1), root)
+        assert "mech-diagram" not in html and "mech-findings" not in html, other
+    assert "<mech-diagram" in convert(PAGE.replace("```mechanism", "~~~~ {.mechanism}").replace("\n```\n", "\n~~~~\n"),
+                                      root)

@@ -96,7 +96,8 @@ After.
 def sphinx_project(root: Path, index: str = RST) -> Path:
     project(root)
     (root / "docs").mkdir()
-    (root / "docs" / "conf.py").write_text('project = "Figures"\nextensions = ["mechdiagram.sphinx"]\n', "utf-8")
+    (root / "docs" / "conf.py").write_text('project = "Figures"\nextensions = ["myst_parser", "mechdiagram.sphinx"]\n',
+                                           "utf-8")
     (root / "docs" / "index.rst").write_text(index, "utf-8")
     return root
 
@@ -139,6 +140,12 @@ def test_a_bad_spec_warns_at_the_directives_line_and_fails_with_w(tmp_path):
     assert warning.startswith(f"{root / 'docs' / 'index.rst'}:6: WARNING: mechdiagram: ")
     assert f"tiny.mechanism.json:{line}:{column}: error: /scenarios/0/steps/0/active/0:" in warning
     assert 'class="mech-findings"' in (root / "out" / "index.html").read_text("utf-8")
+    (root / "docs" / "index.rst").write_text(RST.replace(".. mechanism::", "Not a figure::") + "\n.. toctree::\n\n   myst\n",
+                                             "utf-8")
+    (root / "docs" / "myst.md").write_text("# MyST\n\nText.\n\n```{mechanism} ../specs/tiny.mechanism.json\n```\n", "utf-8")
+    _, warnings = sphinx_build(root)
+    [warning] = warnings.splitlines()  # MyST's fence, through the same directive, at its own line
+    assert warning.startswith(f"{root / 'docs' / 'myst.md'}:5: WARNING: mechdiagram: ")
     from sphinx.cmd.build import build_main
     from sphinx.util.docutils import docutils_namespace
 

@@ -42,7 +42,7 @@ INFO = "mechanism"
 
 #: A fence of :data:`INFO`: three or more backticks or tildes, the info string and its options, the body, and the
 #: same fence (CommonMark 4.5, as Python-Markdown's fenced_code takes it, at the start of a line).
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?" + INFO + r"\b(?P<options>[^\n`]*?)\}?[ \t]*\n"
+FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?" + INFO + r"(?=[ \t}]|\n)(?P<options>[^\n`]*?)\}?[ \t]*\n"
                    r"(?P<body>.*?)(?<=\n)(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
