@@ -64,10 +64,17 @@ def test_mkdocs_serve_watches_each_figures_spec_and_sources_and_a_rebuild_redraw
     from mkdocs.config import load_config
 
     root = mkdocs_project(tmp_path, "# Home\n\n```mechanism\nspecs/tiny.mechanism.json\n```\n")
+    (root / "docs" / "guide").mkdir()
+    (root / "docs" / "guide" / "deep.md").write_text("# Deep\n\n```mechanism\nspecs/tiny.mechanism.json\n```\n", "utf-8")
     monkeypatch.chdir(root)
     config = load_config(str(root / "mkdocs.yml"))
     config.plugins.on_startup(command="serve", dirty=False)
     build(config)
+    # Without a site_url, every page loads the player relative to itself, in its <head> and in its figures.
+    for page, prefix in (("index.html", "assets/mechdiagram/"), ("guide/deep.html", "../assets/mechdiagram/")):
+        text = (root / "site" / page).read_text("utf-8")
+        assert text.count(f'<script type="module" src="{prefix}mechdiagram-player.') == 2, page  # head, figure
+        assert text.index('<script type="module"') < text.index("</head>") < text.index("<mech-diagram")
     server = Server()
     config.plugins.on_serve(server, config=config, builder=None)
     assert sorted(server.watched) == sorted(str((root / name).resolve())
