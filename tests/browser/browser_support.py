@@ -22,6 +22,12 @@ MECHANISMS = ROOT / "mechanisms"
 #: The spec that leads ``Site.mechanisms`` (one scenario, one figure width): the host pages are made of it.
 LEAD = "prefill-decode"
 
+#: The origin a page that loads the player's module file is served from: a browser runs no module script of a
+#: ``file:`` page (its origin is opaque, so the module's request fails CORS), as it does none of a page opened
+#: from disk on a reader's machine.  Requests to it are answered from the file system by the test browser
+#: (``conftest.serve_files``); no server runs.
+ORIGIN = "http://mechdiagram.test"
+
 #: Arguments for every chromium launch (no network services, no first-run UI).
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -608,6 +614,23 @@ STATE_JS = r"""
 
 def figures(page):
     return page.locator("[data-mech-figure]")
+
+
+#: Of every figure on the page: its background and its shown drawing's background rectangle's fill (``--mech-bg``).
+COLOURS_JS = """() => Array.from(document.querySelectorAll('mech-diagram'), root => {
+  const svg = Array.from(root.querySelectorAll('svg')).find(s => s.getClientRects().length);
+  return [getComputedStyle(root).backgroundColor, getComputedStyle(svg.querySelector('rect[class$="-bg"]')).fill];
+})"""
+
+
+def colours(page) -> list[list[str]]:
+    """:data:`COLOURS_JS` of ``page``: ``[background, drawing's background]`` of each figure, as ``rgb(…)``."""
+    return page.evaluate(COLOURS_JS)
+
+
+def rgb(hex_colour: str) -> str:
+    """``#rrggbb`` as a computed style writes it: ``rgb(r, g, b)``."""
+    return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))
 
 
 #: Finish the figure's running CSS transitions (the eases between steps), so what follows sees the step's

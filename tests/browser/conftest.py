@@ -133,11 +133,8 @@ def site(tmp_path_factory) -> bs.Site:
     return bs.build_site(tmp_path_factory.mktemp("browser"))
 
 
-#: The origin a page that loads the player's module file is served from: a browser runs no module script of a
-#: ``file:`` page (its origin is opaque, so the module's request fails CORS), as it does none of a page opened
-#: from disk on a reader's machine.  Requests to it are answered from the file system by the test browser
-#: (:func:`serve_files`); no server runs.
-ORIGIN = "http://mechdiagram.test"
+#: The origin a page that loads the player's module file is served from (:data:`browser_support.ORIGIN`).
+ORIGIN = bs.ORIGIN
 
 
 def page_url(path: Path) -> str:

@@ -153,20 +153,8 @@ SWITCHES = [
 ]
 
 
-def _colours(page) -> list[tuple[str, str]]:
-    """Of every figure: its background and its shown drawing's background rectangle's fill (``--mech-bg``)."""
-    return page.evaluate("""() => Array.from(document.querySelectorAll('mech-diagram'), root => {
-      const svg = Array.from(root.querySelectorAll('svg')).find(s => s.getClientRects().length);
-      return [getComputedStyle(root).backgroundColor, getComputedStyle(svg.querySelector('rect[class$="-bg"]')).fill];
-    })""")
-
-
-def _rgb(hex_colour: str) -> str:
-    return "rgb({}, {}, {})".format(*(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)))
-
-
-LIGHT = [_rgb(theme.LIGHT.bg)] * 2
-DARK = [_rgb(theme.DARK.bg)] * 2
+LIGHT = [bs.rgb(theme.LIGHT.bg)] * 2
+DARK = [bs.rgb(theme.DARK.bg)] * 2
 
 
 @pytest.mark.parametrize(("element", "attribute", "dark", "light"), SWITCHES)
@@ -176,11 +164,11 @@ def test_each_sites_dark_mode_switch_recolours_every_figure_both_ways(site, open
     path = _markdown_page(site, "markdown-it", MarkdownIt("commonmark").render)
     for system, switched, expected in (("light", dark, DARK), ("dark", light, LIGHT)):
         page = open_page(path, scheme=system)
-        assert _colours(page) == [LIGHT if system == "light" else DARK] * 2  # the reader's setting, at first
+        assert bs.colours(page) == [LIGHT if system == "light" else DARK] * 2  # the reader's setting, at first
         page.evaluate(f"document.querySelector('{element}').setAttribute('{attribute}', '{switched}')")
-        assert _colours(page) == [expected] * 2, (element, attribute, switched)
+        assert bs.colours(page) == [expected] * 2, (element, attribute, switched)
         page.evaluate(f"document.querySelector('{element}').removeAttribute('{attribute}')")
-        assert _colours(page) == [LIGHT if system == "light" else DARK] * 2
+        assert bs.colours(page) == [LIGHT if system == "light" else DARK] * 2
 
 
 def test_an_authors_own_selectors_switch_the_figure(tmp_path, open_page):
@@ -198,7 +186,7 @@ def test_an_authors_own_selectors_switch_the_figure(tmp_path, open_page):
     for system, mode, expected in (("light", "night", DARK), ("dark", "day", LIGHT)):
         page = open_page(page_path, scheme=system)
         page.evaluate(f"document.documentElement.dataset.mode = '{mode}'")
-        assert _colours(page) == [expected], (system, mode)
+        assert bs.colours(page) == [expected], (system, mode)
 
 
 def test_the_fragment_has_no_blank_line_even_when_author_text_has_one(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from mechdiagram.cli import main
 from support.cli import invoke
 
-COMMANDS = ["build", "check", "hash", "new", "schema", "serve", "templates", "validate"]
+COMMANDS = ["build", "check", "embed", "hash", "new", "schema", "serve", "templates", "validate"]
 
 
 def command(name: str) -> click.Command:

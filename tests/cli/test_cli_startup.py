@@ -47,7 +47,7 @@ def test_version_loads_neither_the_server_nor_the_rasteriser():
 
 
 #: The definitions of the commands other than build, validate and check.
-OTHER_COMMANDS = ("mechdiagram.cli.authoring", "mechdiagram.cli.preview")
+OTHER_COMMANDS = ("mechdiagram.cli.authoring", "mechdiagram.cli.preview", "mechdiagram.cli.embedding")
 
 
 @pytest.mark.slow

@@ -29,7 +29,7 @@ def test_readme_example_spec_validates():
 
 def test_readme_names_every_command_and_option():
     readme = _readme()
-    for command in ("build", "validate", "check", "hash", "new", "schema"):
+    for command in ("build", "validate", "check", "hash", "new", "schema", "embed"):
         assert f"mechdiagram {command}" in readme
         result = CliRunner().invoke(main, [command, "--help"])
         assert result.exit_code == 0

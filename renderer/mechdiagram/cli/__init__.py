@@ -1,4 +1,4 @@
-"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema | templates | serve``.
+"""Stage 8, CLI: ``mechdiagram build | validate | check | hash | new | schema | templates | serve | embed``.
 
 Each command fills one :class:`mechdiagram.shared.config.Options` and calls
 :func:`mechdiagram.site.build.execute` (or the hash, scaffold or preview helpers).
@@ -6,9 +6,9 @@ Exit status: 0 when all is well, 1 when a spec, a source or the output
 failed, 2 for a usage error (click's ``UsageError``).  Messages go to stderr;
 there is no traceback.
 
-The commands live in three modules: :mod:`.specs` (``build``, ``validate``,
+The commands live in four modules: :mod:`.specs` (``build``, ``validate``,
 ``check``), :mod:`.authoring` (``hash``, ``new``, ``schema``, ``templates``) and
-:mod:`.preview` (``serve``); :mod:`.common` holds what they share.
+:mod:`.preview` (``serve``), and :mod:`.embedding` (``embed``); :mod:`.common` holds what they share.
 
 Start-up stays short: importing this package loads click and :mod:`.common`
 only; a command's definition is imported when it is named (:class:`LazyGroup`), and a command
@@ -43,6 +43,7 @@ COMMANDS = {
     "schema": "authoring:schema_command",
     "templates": "authoring:templates_command",
     "serve": "preview:serve",
+    "embed": "embedding:embed_command",
 }
 
 

@@ -27,12 +27,8 @@ def printable(text: str, characters: frozenset[str] = UNPRINTABLE) -> str:
 
 
 def format_finding(finding: Finding) -> str:
-    """One finding as a text line (see the module docstring); author text cannot break the line."""
-    place = finding.file
-    if finding.line is not None:
-        place += f":{finding.line}:{finding.column or 1}"
-    pointer = f"{finding.pointer}: " if finding.pointer else ""
-    return printable(f"{place}: {finding.severity}: {pointer}{finding.message} [{finding.rule}]")
+    """One finding as a text line (:meth:`~mechdiagram.shared.findings.Finding.as_line`)."""
+    return finding.as_line()
 
 
 #: The ``version`` of the ``--format json`` document (``schema/report.schema.json``).

@@ -14,6 +14,8 @@ from typing import Literal
 
 from msgspec import Struct
 
+from mechdiagram.shared.charsets import UNPRINTABLE, escaped
+
 Severity = Literal["error", "warning", "info"]
 
 #: A place in parsed JSON as unescaped JSON Pointer tokens: ``("targets", "work0", "id")``.
@@ -48,6 +50,16 @@ class Finding(Struct, frozen=True):
     def sort_key(self) -> tuple[int, int, str, str]:
         """The order findings of one file are reported in: line, column, JSON Pointer, message."""
         return (self.line or 0, self.column or 0, self.pointer or "", self.message)
+
+    def as_line(self) -> str:
+        """The finding as one text line, ``FILE:LINE:COLUMN: SEVERITY: POINTER: MESSAGE [RULE]`` (the parts that are
+        unknown left out), as ``--format text`` prints it and editors parse it; author text cannot break the line
+        (:data:`~mechdiagram.shared.charsets.UNPRINTABLE` escaped)."""
+        place = self.file
+        if self.line is not None:
+            place += f":{self.line}:{self.column or 1}"
+        pointer = f"{self.pointer}: " if self.pointer else ""
+        return escaped(f"{place}: {self.severity}: {pointer}{self.message} [{self.rule}]", UNPRINTABLE)
 
     def as_dict(self) -> dict[str, object]:
         """The finding as the JSON object that ``--format json`` prints."""
