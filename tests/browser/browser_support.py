@@ -354,8 +354,11 @@ MEASURE_SVG_JS = r"""
     const prefix = svg.getAttribute("class").split(/\s+/)[0];
     const bgRect = svg.querySelector("." + prefix + "-bg");
     const bg = getComputedStyle(bgRect).fill;
-    const category = el => el.closest("." + prefix + "-on") ? "active"
-                         : el.closest("." + prefix + "-dim") ? "dimmed" : "normal";
+    // A highlighted box's label is drawn over the highlights: active while bold (its step), dimmed by its role.
+    const lit = el => el.classList.contains(prefix + "-lit");
+    const category = el => el.closest("." + prefix + "-on") || (lit(el) && Number(getComputedStyle(el).fontWeight) >= 700)
+                         ? "active"
+                         : el.closest("." + prefix + "-dim") || el.classList.contains(prefix + "-label-dim") ? "dimmed" : "normal";
     const visible = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
     const isHalo = el => el && el.localName === "text" && el.classList.contains(prefix + "-halo");
     for (const text of svg.querySelectorAll("text")) {

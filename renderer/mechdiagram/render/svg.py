@@ -125,14 +125,17 @@ class _Drawer:
     def lit_labels(self, dimmed: set[str]) -> Stepped:
         """The labels of the boxes some step highlights, over the highlights: one text per box, whose fill eases
         with its box's highlight and whose weight switches at the step boundary (the style sheet), never a second
-        text fading in over it.  A still shows each in its step's look (bold in the active colour, or not)."""
+        text fading in over it.  A still shows each in its step's look (bold in the active colour, or not).
+        Each names its box by the target's id (``data-mech-box``), with which its box's group id ends."""
         layer = Stepped("g", {"class": self.cls("labels"), "aria-hidden": "true"})
+        ids = {target.key: target.id for target in self.spec.nodes}
         for key, index in self.lit.items():
             box, steps = self.layout.boxes[key], self.highlights[index][1]
             roles = ("label", "label-dim") if key in dimmed else ("label",)
             classes = self.cls(*roles, "lit", f"l{index}", *(f"t{k}" for k in steps))
             x, y = box.cx, box.first_baseline
-            layer.add_stepped("text", self.text_block(box.lines, x, y, roles, extra={"class": classes}),
+            extra = {"class": classes, "data-mech-box": ids[key]}
+            layer.add_stepped("text", self.text_block(box.lines, x, y, roles, extra=extra),
                               self.text_block(box.lines, x, y, roles),
                               self.text_block(box.lines, x, y, (*roles, "label-on")), steps)
         return layer
