@@ -42,12 +42,11 @@ class _Shown(Struct, frozen=True):
 
 
 class _Lit(Struct, frozen=True):
-    """The label of the box of highlight ``index`` in ``svg.css``: its fill's keyframes ``[(percent, colour,
-    timing)]`` (colours as palette placeholders, :func:`colour_token`) and its weight's ``[(percent, weight)]``."""
+    """The label of the box of highlight ``index`` in ``svg.css``: its keyframes ``[(percent, fill, weight)]``
+    (fills as palette placeholders, :func:`colour_token`), switched at the step boundaries."""
 
     index: int
-    fills: list[tuple[str, str, str]]
-    weights: list[tuple[str, int]]
+    stops: list[tuple[str, str, int]]
 
 
 class _Value(Struct, frozen=True):
@@ -62,15 +61,6 @@ def colour_token(field: str) -> str:
     (:mod:`mechdiagram.render.svg`) puts the colour of each file's scheme, or the custom property of an inline
     drawing, in its place."""
     return f"\x01{field}\x01"
-
-
-def _fill(value: float, base: str) -> str:
-    """The fill of a label at highlight ``value`` (0 base, 1 highlighted, 0.5 half-way)."""
-    if value == 1:
-        return colour_token("active_text")
-    if value == 0:
-        return colour_token(base)
-    return f"color-mix(in srgb,{colour_token(base)} 50%,{colour_token('active_text')})"
 
 
 def motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...],
@@ -97,8 +87,8 @@ def _motion_sheet(sheet: Template, prefix: str, durations: tuple[int, ...],
     labels = []
     for index, base in lit:
         on = [k in highlights[index] for k in numbers]
-        fills = [(at, _fill(value, base), timing) for at, value, timing in timeline.highlight_stops(on)]
-        labels.append(_Lit(index, fills, [(at, 700 if value else 400) for at, value, _ in timeline.step_stops(on)]))
+        labels.append(_Lit(index, [(at, colour_token("active_text" if value else base), 700 if value else 400)
+                                   for at, value, _ in timeline.step_stops(on)]))
     shown_values = [_Value(j, timeline.step_stops([k in steps for k in numbers])) for j, steps in enumerate(values)]
     return sheet.render(prefix=prefix, frames=frames, highlights=shown, labels=labels, values=shown_values,
                         steps=numbers, total=timeline.total, ease=timeline.ease_ms,

@@ -123,8 +123,8 @@ class _Drawer:
         return leaf
 
     def lit_labels(self, dimmed: set[str]) -> Stepped:
-        """The labels of the boxes some step highlights, over the highlights: one text per box, whose fill eases
-        with its box's highlight and whose weight switches at the step boundary (the style sheet), never a second
+        """The labels of the boxes some step highlights, over the highlights: one text per box, whose fill and
+        weight switch at the step boundary (the style sheet), where its box's highlight is half-way, never a second
         text fading in over it.  A still shows each in its step's look (bold in the active colour, or not).
         Each names its box by the target's id (``data-mech-box``), with which its box's group id ends."""
         layer = Stepped("g", {"class": self.cls("labels"), "aria-hidden": "true"})

@@ -184,7 +184,7 @@ Player.prototype.start = function () {
 Player.prototype.describe = function () { return this.steps()[this.step].announcement; };
 
 /* Mark step ``step``'s frame with ``name`` in every layout: data-mech-current, the step whose text shows (the
-   panel, the labels' weight), or data-mech-shown, the step whose picture shows (highlights, the labels' colour). */
+   panel, the labels' colour and weight), or data-mech-shown, the step whose picture shows (the highlights). */
 Player.prototype.mark = function (name, step) {
   this.svgs().forEach(function (svg) {
     var old = svg.querySelector("[" + name + "]");
