@@ -17,6 +17,8 @@ from __future__ import annotations
 import browser_support as bs
 import pytest
 
+from mechdiagram.render.timeline import LAST_STEP_HOLD as HOLD
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: Samples every STEP_MS from SPAN_MS before each boundary to SPAN_MS after it (the longest ease is 250 ms).
@@ -24,7 +26,6 @@ STEP_MS = 25
 SPAN_MS = 150
 #: How far apart the text's switch and the picture's half-way point may be, in ms.
 SYNC_MS = 50
-HOLD = 1.5
 
 #: At each of ``times`` (ms on the document's animation timeline) in the SVG document: what is visible.
 SVG_SWEEP_JS = r"""

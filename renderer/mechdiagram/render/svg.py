@@ -148,10 +148,10 @@ class _Drawer:
         layer = Stepped("g", {"class": self.cls("values"), "aria-hidden": "true"})
         for index, (row, lines, steps) in enumerate(self.values):
             classes = self.cls("pval", "val", f"v{index}", *(f"t{k}" for k in steps))
-            text = self.text_block(lines, panel.value_x, panel.rows[row].value_baseline, ("pval",))
-            layer.add_stepped("text", self.text_block(lines, panel.value_x, panel.rows[row].value_baseline, ("pval",),
-                                                      extra={"class": classes, "visibility": "hidden"}),
-                              "", text, steps)
+            x, y = panel.value_x, panel.rows[row].value_baseline
+            hidden = {"class": classes, "visibility": "hidden"}  # until the style sheet shows it
+            layer.add_stepped("text", self.text_block(lines, x, y, ("pval",), extra=hidden),
+                              "", self.text_block(lines, x, y, ("pval",)), steps)
         return layer
 
     def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
