@@ -258,15 +258,20 @@ def test_every_dot_of_a_drawing_moves_at_one_speed(site, svg_page):
 
 # --------------------------------------------------------------------------- the HTML player
 
-#: Records the fake clock's time whenever the player moves the picture (data-mech-shown): its eases start then.
+#: Records the fake clock's time whenever the player moves the picture (data-mech-shown): its eases start then,
+#: and are paused at once (styles flushed by getAnimations), so that the wall clock never moves them on.
 WATCH_SHOWN_JS = r"""
 () => {
   if (window.__mechShownAt !== undefined) { return; }
   window.__mechShownAt = performance.now();
   const set = Element.prototype.setAttribute;
   Element.prototype.setAttribute = function (name, value) {
-    if (name === "data-mech-shown") { window.__mechShownAt = performance.now(); }
-    return set.call(this, name, value);
+    const result = set.call(this, name, value);
+    if (name === "data-mech-shown") {
+      window.__mechShownAt = performance.now();
+      document.getAnimations().filter(a => a instanceof CSSTransition).forEach(a => a.pause());
+    }
+    return result;
   };
 }
 """
