@@ -399,3 +399,39 @@ def test_auto_scroll_moves_the_drawing_only_as_far_as_the_active_boxes_need(site
             delta = after["scroll"] - before["scroll"]
             assert not (left <= after["left"] + delta - 8 and after["right"] + delta + 8 <= right), (before, after)
     assert moved, seen
+
+
+HELD_JS = r"""
+c => {
+  const view = c.getBoundingClientRect();
+  const svg = Array.from(c.querySelectorAll("svg")).find(s => s.getClientRects().length);
+  const visible = el => getComputedStyle(el).visibility === "visible";
+  const texts = Array.from(svg.querySelectorAll("[class*='-ptitle'], [class*='-pkey'], [class*='-pval']"))
+    .filter(visible).map(t => { const r = t.getBoundingClientRect(); return [t.textContent.slice(0, 20), r.left, r.right]; });
+  const panel = svg.querySelector("rect[class$='-panel']").getBoundingClientRect();
+  return {view: [view.left, view.right], scroll: c.scrollLeft, max: c.scrollWidth - c.clientWidth, texts,
+          panel: [panel.left, panel.right], page: [window.scrollX, window.scrollY]};
+}
+"""
+
+
+def test_the_state_panel_stays_in_view_while_the_drawing_scrolls(site, open_page):
+    """The wide layout on a phone scrolls in its frame; wherever the reader scrolls it, the panel's heading, keys and
+    values start inside the frame (the player holds the panel there), and the page does not scroll."""
+    slug = bs.mechanism_slugs()[0]
+    page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
+    page.add_style_tag(content=".mech-canvas-inner.mech-wide{display:block!important}"
+                               ".mech-canvas-inner.mech-narrow{display:none!important}")
+    canvas = bs.figures(page).nth(0).locator("[data-mech-canvas]").first
+    for where in (0.5, 1.0):
+        canvas.evaluate("(c, f) => { c.scrollLeft = f * (c.scrollWidth - c.clientWidth); }", where)
+        page.wait_for_function("() => document.querySelector('[data-mech-canvas] svg').style.getPropertyValue("
+                               "'--mech-hold-x') !== ''")
+        facts = canvas.evaluate(HELD_JS)
+        assert facts["scroll"] > 0 and facts["page"] == [0, 0], facts
+        left, right = facts["view"]
+        assert left - 1 <= facts["panel"][0] <= left + 20, facts  # the panel's box starts at the frame's edge
+        assert facts["texts"] and all(left <= a < right for _, a, _ in facts["texts"]), facts
+    canvas.evaluate("c => { c.scrollLeft = 0; }")
+    page.wait_for_function("() => document.querySelector('[data-mech-canvas] svg').style.getPropertyValue("
+                           "'--mech-hold-x') === ''")

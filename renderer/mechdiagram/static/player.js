@@ -9,6 +9,7 @@
    script holds none.  It never re-creates a control: it only changes text and attributes. */
 var HOVER_REST_MS = 300;  /* how long the mouse rests on the figure before the animation stops */
 var REVEAL_MARGIN_PX = 8;  /* room auto-scroll leaves beside the active boxes it brings into view */
+var HOLD_MARGIN = 12;  /* user units between a held state panel and its frame's edge */
 var REFERENCE_ATTRIBUTES = ["aria-labelledby", "aria-describedby", "aria-controls", "for"];
 
 /* Give the ids inside root a suffix when the same figure is inlined more than once on a page. */
@@ -116,8 +117,13 @@ Player.prototype.start = function () {
     self.canvases.forEach(function (canvas) {
       var scrolls = canvas.scrollWidth > canvas.clientWidth + 1;
       if (scrolls) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
+      self.hold(canvas);
     });
   };
+  /* While the drawing scrolls in its frame, its state panel moves with the frame, so it stays in view. */
+  this.canvases.forEach(function (canvas) {
+    canvas.addEventListener("scroll", function () { self.hold(canvas); }, { passive: true });
+  });
   /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
      tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
   var caption = this.root.querySelector("figcaption");  /* a site's figure.html may have none */
@@ -248,6 +254,27 @@ Player.prototype.reveal = function (frame) {
     shift = right + REVEAL_MARGIN_PX - view.right;
   }
   if (shift) { canvas.scrollLeft += shift; }
+};
+
+/* Hold the state panel of a drawing that scrolls in its frame in view: the drawing's style sheet moves the panel
+   (its box, heading and values) sideways by --mech-hold-x user units, as far as brings it HOLD_MARGIN units inside
+   the frame (a panel wider than the frame, to its left edge).  Measured from the boxes on the page, so the page's
+   direction does not matter. */
+Player.prototype.hold = function (canvas) {
+  var view = canvas.getBoundingClientRect();
+  Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (svg) {
+    var box = svg.getBoundingClientRect();
+    var panel = svg.querySelector("rect[class$='-panel']");
+    if (!box.width || !panel) { return; }
+    var unit = svg.viewBox.baseVal.width / box.width;
+    var left = (view.left - box.left) * unit + HOLD_MARGIN, right = (view.right - box.left) * unit - HOLD_MARGIN;
+    var x = Number(panel.getAttribute("x")), w = Number(panel.getAttribute("width"));
+    var shift = 0;
+    if (x < left) { shift = left - x; }
+    if (w <= right - left && x + w + shift > right) { shift = right - x - w; }
+    if (shift) { svg.style.setProperty("--mech-hold-x", shift.toFixed(1) + "px"); }
+    else { svg.style.removeProperty("--mech-hold-x"); }
+  });
 };
 
 Player.prototype.now = function () { return window.performance.now(); };
