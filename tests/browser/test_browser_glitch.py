@@ -303,16 +303,18 @@ PLAYER_SAMPLE_JS = r"""
 }
 """
 
-PLAYED = bs.mechanism_slugs() + list(bs.GENERATED)
+#: Every figure at a desktop width (its wide layout), and two on a phone (their narrow layout).
+PLAYED = [(slug, 1280) for slug in bs.mechanism_slugs() + list(bs.GENERATED)] + [
+    ("prefill-decode", 360), ("serving-stack", 360)]
 
 
 def player_sample(page) -> dict:
     return bs.figures(page).nth(0).evaluate(PLAYER_SAMPLE_JS)
 
 
-@pytest.mark.parametrize("slug", PLAYED)
-def test_player_text_and_picture_switch_together_and_the_loop_holds_its_last_step(site, open_page, slug):
-    page = open_page(site.page(slug), clock=True)
+@pytest.mark.parametrize(("slug", "width"), PLAYED)
+def test_player_text_and_picture_switch_together_and_the_loop_holds_its_last_step(site, open_page, slug, width):
+    page = open_page(site.page(slug), clock=True, viewport=(width, 900))
     page.evaluate(SAMPLE_JS)
     page.evaluate(WATCH_SHOWN_JS)
     data = bs.player_data(page)["scenarios"][0]
