@@ -1,7 +1,7 @@
 """The style sheets of an SVG drawing, from the templates ``svg.css`` (the motion: one ``@keyframes`` rule
-per step's panel text and per highlight, from :class:`mechdiagram.render.timeline.Timeline`, with the reduced-motion
-still) and ``svg-colours.css`` (the colour rules of an SVG inlined in HTML, whose colours follow the
-page's colour scheme and custom properties).
+per step's panel heading, per panel value, per highlight and per highlighted box's label, from
+:class:`mechdiagram.render.timeline.Timeline`, with the reduced-motion still) and ``svg-colours.css`` (the colour
+rules of an SVG inlined in HTML, whose colours follow the page's colour scheme and custom properties).
 
 Both are rendered through the one jinja2 environment (:mod:`mechdiagram.render.templating`, autoescape on), each
 once per distinct input: the wide and narrow layouts of a scenario, and its standalone and inline forms,
