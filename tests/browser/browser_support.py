@@ -360,8 +360,11 @@ MEASURE_SVG_JS = r"""
     const prefix = svg.getAttribute("class").split(/\s+/)[0];
     const bgRect = svg.querySelector("." + prefix + "-bg");
     const bg = getComputedStyle(bgRect).fill;
-    const category = el => el.closest("." + prefix + "-on") ? "active"
-                         : el.closest("." + prefix + "-dim") ? "dimmed" : "normal";
+    // A highlighted box's label is drawn over the highlights: active while bold (its step), dimmed by its role.
+    const lit = el => el.classList.contains(prefix + "-lit");
+    const category = el => el.closest("." + prefix + "-on") || (lit(el) && Number(getComputedStyle(el).fontWeight) >= 700)
+                         ? "active"
+                         : el.closest("." + prefix + "-dim") || el.classList.contains(prefix + "-label-dim") ? "dimmed" : "normal";
     const visible = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
     const isHalo = el => el && el.localName === "text" && el.classList.contains(prefix + "-halo");
     for (const text of svg.querySelectorAll("text")) {
@@ -503,7 +506,7 @@ KEYFRAMES_JS = r"""
       const m = rule.name.match(new RegExp("^" + prefix + "-k(\\d+)$"));
       if (m) {
         frames[m[1]] = Object.assign(frames[m[1]] || {}, {
-          stops: Array.from(rule.cssRules).map(k => [k.keyText, k.style.opacity])});
+          stops: Array.from(rule.cssRules).map(k => [k.keyText, k.style.visibility])});
       }
     }
   }
@@ -519,17 +522,18 @@ def ms(text: str) -> float:
 
 
 def keyframe_windows(frames: dict) -> list[dict]:
-    """``[{"start": ms, "duration": ms}, ...]`` from :data:`KEYFRAMES_JS` output: each step's panel text
-    fades in from opacity 0 at its window's start and back to 0 at its end (linear between stops)."""
+    """``[{"start": ms, "duration": ms}, ...]`` from :data:`KEYFRAMES_JS` output: each step's panel heading is
+    shown (visibility) from its window's start to its end, switched there (``step-end``), never faded."""
     windows = []
     for number in sorted(frames, key=int):
         frame = frames[number]
-        assert frame["timing"] == "linear" and frame["iterations"] == "infinite", frame
+        assert frame["timing"] == "step-end" and frame["iterations"] == "infinite", frame
         total = ms(frame["duration"])
-        stops = sorted((float(offset.rstrip("%")), float(opacity)) for offset, opacity in frame["stops"])
-        shown = [i for i, (_, o) in enumerate(stops) if o > 0]
+        stops = sorted((float(offset.rstrip("%")), shown == "visible") for offset, shown in frame["stops"])
+        shown = [i for i, (_, visible) in enumerate(stops) if visible]
         assert shown, f"frame {number} is never visible: {stops}"
-        begin = stops[shown[0] - 1][0] if shown[0] else 0.0
+        assert shown == list(range(shown[0], shown[-1] + 1)), f"frame {number} shows twice: {stops}"
+        begin = stops[shown[0]][0]
         end = stops[shown[-1] + 1][0] if shown[-1] + 1 < len(stops) else 100.0
         windows.append({"start": round(begin * total / 100), "duration": round((end - begin) * total / 100),
                         "total": total})

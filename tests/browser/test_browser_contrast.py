@@ -123,7 +123,9 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
               const P = '.' + svg.getAttribute('class').split(/\s+/)[0] + '-';
               const frame = svg.querySelector('[data-mech-current]');
               const normal = svg.querySelector(P + 'n:not(' + P + 'dim) > ' + P + 'node');
-              const normalLabel = svg.querySelector(P + 'n:not(' + P + 'dim) ' + P + 'label');
+              // a label in no highlight now: in its box's group, or one of the highlighted boxes' labels at rest
+              const normalLabel = Array.from(svg.querySelectorAll(P + 'label')).find(l =>
+                !l.classList.contains(P.slice(1) + 'label-dim') && !l.closest(P + 'dim') && getComputedStyle(l).fontWeight < 700);
               return {
                 normal: [getComputedStyle(normal).strokeWidth, getComputedStyle(normalLabel).fontWeight],
                 // An active box's ring is a layer of its own under the paths, with the box's highlight classes.
@@ -134,7 +136,9 @@ def test_active_state_differs_by_more_than_colour(site, open_page):
                   ringWidth: ring && getComputedStyle(ring).strokeWidth,
                   ringShown: ring && getComputedStyle(ring).visibility,
                   stroke: getComputedStyle(g.querySelector(P + 'node')).strokeWidth,
-                  weight: getComputedStyle(g.querySelector(P + 'label')).fontWeight,
+                  // the box's one label, drawn over the highlights (its class names the highlight's index)
+                  weight: getComputedStyle(svg.querySelector(P + 'l' + Array.from(g.classList).find(c => /-h[0-9]+$/.test(c))
+                    .replace(/^.*-h/, ''))).fontWeight,
                   dash: getComputedStyle(g.querySelector(P + 'node')).strokeDasharray}; }),
               };
             }""")

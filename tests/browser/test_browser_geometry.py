@@ -56,9 +56,12 @@ GEOMETRY_JS = r"""
   const rect = el => { const b = el.getBBox(); return {x: b.x, y: b.y, w: b.width, h: b.height}; };
   const shown = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;
   const all = (sel, within) => Array.from((within || svg).querySelectorAll(sel));
+  // A box's label is in its group, or (a box some step highlights) among the labels drawn over the highlights,
+  // naming the target id its group's id ends with.
+  const labelOf = g => g.querySelector(`.${p}-label`) ||
+    svg.querySelector(`.${p}-labels [data-mech-box="${g.id.replace(/^.*?-n-/, "")}"]`);
   const nodes = all(`.${p}-nodes > g`).map(g => ({
-    box: rect(g.querySelector(`.${p}-node`)), text: rect(g.querySelector(`.${p}-label`)),
-    label: g.querySelector(`.${p}-label`).textContent}));
+    box: rect(g.querySelector(`.${p}-node`)), text: rect(labelOf(g)), label: labelOf(g).textContent}));
   const routes = all(`.${p}-paths .${p}-arrow`).map(g => ({
     points: (g.querySelector("path").getAttribute("d").match(/-?[\d.]+/g) || []).map(Number)
       .reduce((acc, v, i, a) => (i % 2 ? acc : acc.concat([[v, a[i + 1]]])), []),
@@ -73,6 +76,7 @@ GEOMETRY_JS = r"""
     all("[data-mech-frame]").find(f => f.dataset.mechFrame !== "0" && shown(f));
   const panelText = all(`.${p}-pkey`).concat(all("text", frame)
     .filter(t => t.closest(`.${p}-state`) || /-(ptitle|pval)\b/.test(t.getAttribute("class"))))
+    .concat(all(`.${p}-val`).filter(shown))  // the step's values, shown by the style sheet
     .map(t => ({text: t.textContent, box: rect(t)}));
   // The step's highlights: the layers whose data-mech-steps name the current step.
   const rings = frame ? all(`[data-mech-steps~="${frame.dataset.mechFrame}"] .${p}-ring`).map(rect) : [];

@@ -126,6 +126,7 @@ class ScenarioContext(TypedDict):
     wide_from: str
     steps: list[StepContext]
     timeline: list[dict[str, int]]
+    ease: int  # ms a highlight eases between steps (Timeline.ease_ms): the player moves the picture half of it early
 
 
 class SourceContext(TypedDict):
@@ -254,10 +255,10 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
             "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "", "steps": steps,
-            "timeline": Timeline.for_scenario(scenario).as_json(),
+            "timeline": (timeline := Timeline.for_scenario(scenario)).as_json(), "ease": timeline.ease_ms,
         })
     player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
-        "id": s["id"],
+        "id": s["id"], "ease": s["ease"],
         "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
                   for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}

@@ -87,6 +87,27 @@ class Leaf:
         return _start(self.tag, attrib) + " />"
 
 
+class Stepped(Leaf):
+    """A layer whose children a still frame writes as that frame's step has them: each child has its markup in
+    the animated drawing and one for the stills of its steps and one for the others (``""``: left out)."""
+
+    __slots__ = ("stills",)
+
+    def __init__(self, tag: str, attrib: dict[str, str]) -> None:
+        super().__init__(tag, attrib)
+        self.stills: list[tuple[str, str, frozenset[int]]] = []
+
+    def add_stepped(self, tag: str, markup: str, off: str, on: str, steps: Iterable[int]) -> None:
+        """Append a child: ``markup`` animated, ``on`` in the stills of ``steps`` (1-based), ``off`` in the others."""
+        self.add(tag, markup)
+        self.stills.append((off, on, frozenset(steps)))
+
+    def still_markup(self, number: int) -> str:
+        """The layer in still ``number`` (0 the poster)."""
+        body = "".join([on if number in steps else off for off, on, steps in self.stills])
+        return f"{_start(self.tag, self.attrib)}>{body}</{self.tag}>" if body else ""
+
+
 class Shapes:
     """Elements of one drawing written from compiled start tags.  For each kind of element (its tag, its
     fixed attributes, a role's paint, and the names of its own values) the attributes are sorted and the
@@ -184,7 +205,9 @@ class Pieces:
                 continue
             if (frame is not None and frame != str(number)) or (steps is not None and str(number) not in steps.split()):
                 continue
-            if number and layer.tag in ("title", "desc"):  # a step's still names its step
+            if isinstance(layer, Stepped):
+                part = self._colour(layer.still_markup(number))
+            elif number and layer.tag in ("title", "desc"):  # a step's still names its step
                 part = element(layer.tag, layer.attrib, names[0] if layer.tag == "title" else names[1])
             elif layer.get("visibility") == "hidden":
                 part = self._colour(layer.markup(still=True))
@@ -193,4 +216,4 @@ class Pieces:
         return "".join(out)
 
 
-__all__ = ["Leaf", "Pieces", "Shapes", "element", "shell"]
+__all__ = ["Leaf", "Pieces", "Shapes", "Stepped", "element", "shell"]

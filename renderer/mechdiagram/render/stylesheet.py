@@ -1,7 +1,7 @@
 """The style sheets of an SVG drawing, from the templates ``svg.css`` (the motion: one ``@keyframes`` rule
-per step's panel text and per highlight, from :class:`mechdiagram.render.timeline.Timeline`, with the reduced-motion
-still) and ``svg-colours.css`` (the colour rules of an SVG inlined in HTML, whose colours follow the
-page's colour scheme and custom properties).
+per step's panel heading, per panel value, per highlight and per highlighted box's label, from
+:class:`mechdiagram.render.timeline.Timeline`, with the reduced-motion still) and ``svg-colours.css`` (the colour
+rules of an SVG inlined in HTML, whose colours follow the page's colour scheme and custom properties).
 
 Both are rendered through the one jinja2 environment (:mod:`mechdiagram.render.templating`, autoescape on), each
 once per distinct input: the wide and narrow layouts of a scenario, and its standalone and inline forms,
@@ -19,18 +19,18 @@ from msgspec import Struct
 from mechdiagram.render import theme
 from mechdiagram.render.paint import colour_rules
 from mechdiagram.render.templating import template
-from mechdiagram.render.timeline import Timeline
+from mechdiagram.render.timeline import Stop, Timeline
 
 if TYPE_CHECKING:
     from jinja2 import Template
 
 
 class _Frame(Struct, frozen=True):
-    """A step's panel text in ``svg.css``: its number (from 1) and its keyframes ``[(percent, opacity)]``.
+    """A step's panel heading in ``svg.css``: its number (from 1) and its keyframes ``[(percent, shown, "")]``.
     (Attributes, not dict keys: jinja2 looks an attribute up first, and a dict's failure costs more.)"""
 
     number: int
-    stops: list[tuple[str, int]]
+    stops: list[Stop]
 
 
 class _Shown(Struct, frozen=True):
@@ -38,27 +38,61 @@ class _Shown(Struct, frozen=True):
 
     index: int
     steps: tuple[int, ...]
-    stops: list[tuple[str, int]]
+    stops: list[Stop]
 
 
-def motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...]) -> str:
+class _Lit(Struct, frozen=True):
+    """The label of the box of highlight ``index`` in ``svg.css``: its keyframes ``[(percent, fill, weight)]``
+    (fills as palette placeholders, :func:`colour_token`), switched at the step boundaries."""
+
+    index: int
+    stops: list[tuple[str, str, int]]
+
+
+class _Value(Struct, frozen=True):
+    """A state-panel value in ``svg.css``: its index and its keyframes ``[(percent, shown, "")]``."""
+
+    index: int
+    stops: list[Stop]
+
+
+def colour_token(field: str) -> str:
+    """The placeholder of palette field ``field`` in a motion sheet: the drawing's colouring
+    (:mod:`mechdiagram.render.svg`) puts the colour of each file's scheme, or the custom property of an inline
+    drawing, in its place."""
+    return f"\x01{field}\x01"
+
+
+def motion_sheet(prefix: str, durations: tuple[int, ...], highlights: tuple[tuple[int, ...], ...],
+                 lit: tuple[tuple[int, str], ...] = (), values: tuple[tuple[int, ...], ...] = ()) -> str:
     """The motion of a drawing with ``prefix`` (``svg.css``, the package's or a site's), steps of ``durations``
-    (ms) and highlights shown in the steps of each of ``highlights``; the wide and narrow layouts of a
-    scenario, and its standalone and inline forms, share it."""
-    return _motion_sheet(template("svg.css"), prefix, durations, highlights)
+    (ms), highlights shown in the steps of each of ``highlights``, the labels of highlighted boxes ``lit`` as
+    (highlight index, palette field of the label's own fill) and state-panel values shown in the steps of each of
+    ``values``; the wide and narrow layouts of a scenario, and its standalone and inline forms, share it.
+    Colours are placeholders (:func:`colour_token`), put in by the caller."""
+    return _motion_sheet(template("svg.css"), prefix, durations, highlights, lit, values)
 
 
 @lru_cache(maxsize=64)
 def _motion_sheet(sheet: Template, prefix: str, durations: tuple[int, ...],
-                  highlights: tuple[tuple[int, ...], ...]) -> str:
+                  highlights: tuple[tuple[int, ...], ...], lit: tuple[tuple[int, str], ...],
+                  values: tuple[tuple[int, ...], ...]) -> str:
     """:func:`motion_sheet` rendered from ``sheet``: a site's template, or an edited one, is another key."""
     timeline = Timeline.from_durations(list(durations))
     count = len(durations)
-    frames = [_Frame(w.index + 1, timeline.text_stops(w)) for w in timeline.windows]
-    shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in range(1, count + 1)]))
+    numbers = range(1, count + 1)
+    frames = [_Frame(w.index + 1, timeline.step_stops([k == w.index + 1 for k in numbers])) for w in timeline.windows]
+    shown = [_Shown(i, steps, timeline.highlight_stops([k in steps for k in numbers]))
              for i, steps in enumerate(highlights)]
-    return sheet.render(prefix=prefix, frames=frames, highlights=shown, steps=range(1, count + 1),
-                        total=timeline.total, ease=timeline.ease_ms)
+    labels = []
+    for index, base in lit:
+        on = [k in highlights[index] for k in numbers]
+        labels.append(_Lit(index, [(at, colour_token("active_text" if value else base), 700 if value else 400)
+                                   for at, value, _ in timeline.step_stops(on)]))
+    shown_values = [_Value(j, timeline.step_stops([k in steps for k in numbers])) for j, steps in enumerate(values)]
+    return sheet.render(prefix=prefix, frames=frames, highlights=shown, labels=labels, values=shown_values,
+                        steps=numbers, total=timeline.total, ease=timeline.ease_ms,
+                        active_text=colour_token("active_text"))
 
 
 #: Stands for the prefix in the colour rules rendered once (:func:`_colour_rules_of`); a control character

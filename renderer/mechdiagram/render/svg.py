@@ -15,6 +15,7 @@ attribute values, escaped as ElementTree escapes them (:mod:`mechdiagram.render.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -26,7 +27,7 @@ from mechdiagram.layout.geometry import Message, Rect, SequenceRow, TimeAxis
 from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from mechdiagram.render import theme
-from mechdiagram.render.markup import Leaf, Pieces, Shapes, element, shell
+from mechdiagram.render.markup import Leaf, Pieces, Shapes, Stepped, element, shell
 from mechdiagram.render.paint import FONT_FAMILY, attributes
 from mechdiagram.render.stylesheet import colour_sheet, motion_sheet
 from mechdiagram.render.timeline import Timeline
@@ -36,8 +37,11 @@ from mechdiagram.shared.model import Scenario, Spec
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
-#: The flow dot's speed along an active route, in user units per second, and its bounds in ms.
+#: The flow dot's speed along an active route, in user units per second, unless the drawing's longest active route
+#: would then take longer than the longest travel: one speed for every dot of a drawing.
 TRAVEL_SPEED = 160
+#: A dot's travel in ms: it starts again no sooner than the first (resting at its route's end until then, so that
+#: a short route's dot does not flicker back and forth) and crosses the longest route in at most the second.
 TRAVEL_MS = (800, 2400)
 
 
@@ -73,6 +77,12 @@ class _Drawer:
         self.timeline = Timeline.for_scenario(scenario)
         self.highlights = _highlights(scenario, layout)
         self.row_shows = _row_shows(layout)
+        #: The highlight of each box some step highlights: its one label is drawn over the highlights and changes.
+        self.lit = {key: index for index, (key, _) in enumerate(self.highlights) if key in layout.boxes}
+        # One speed for every dot of the drawing: along its active paths, or a sequence's messages.
+        self.speed = travel_speed([*(layout.arrows[key] for key, _ in self.highlights if key in layout.arrows),
+                                   *(message.arrow for row in layout.rows for message in row.messages)])
+        self.values = _values(layout)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -117,15 +127,51 @@ class _Drawer:
         return self.shape("rect", roles, {"height": fmt(rect.h), "rx": fmt(rx), "width": fmt(rect.w),
                                           "x": fmt(rect.x), "y": fmt(rect.y)})
 
-    def box(self, box: Box, group: dict[str, str], variant: str | None) -> Leaf:
+    def box(self, box: Box, group: dict[str, str], variant: str | None, label: bool = True) -> Leaf:
+        """A box and, unless ``label`` is False (a box some step highlights: see :meth:`lit_labels`), its label."""
         leaf = Leaf("g", group)
         leaf.add("rect", self.rect(box, BOX_RADIUS, *(("node", f"node-{variant}") if variant else ("node",))))
-        roles: tuple[str, ...] = ("label", f"label-{variant}") if variant else ("label",)
-        target = self.spec.targets.get(box.key)
-        if target is not None and target.code:
-            roles += ("code",)
-        leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline, roles))
+        if label:
+            roles: tuple[str, ...] = ("label", f"label-{variant}") if variant else ("label",)
+            target = self.spec.targets.get(box.key)
+            if target is not None and target.code:
+                roles += ("code",)
+            leaf.add("text", self.text_block(box.lines, box.cx, box.first_baseline, roles))
         return leaf
+
+    def lit_labels(self, dimmed: set[str]) -> Stepped:
+        """The labels of the boxes some step highlights, over the highlights: one text per box, whose fill and
+        weight switch at the step boundary (the style sheet), where its box's highlight is half-way, never a second
+        text fading in over it.  A still shows each in its step's look (bold in the active colour, or not).
+        Each names its box by the target's id (``data-mech-box``), with which its box's group id ends."""
+        layer = Stepped("g", {"class": self.cls("labels"), "aria-hidden": "true"})
+        ids = {target.key: target.id for target in self.spec.nodes}
+        for key, index in self.lit.items():
+            box, steps = self.layout.boxes[key], self.highlights[index][1]
+            roles: tuple[str, ...] = ("label", "label-dim") if key in dimmed else ("label",)
+            if self.spec.targets[key].code:
+                roles += ("code",)
+            classes = self.cls(*roles, "lit", f"l{index}", *(f"t{k}" for k in steps))
+            x, y = box.cx, box.first_baseline
+            extra = {"class": classes, "data-mech-box": ids[key]}
+            layer.add_stepped("text", self.text_block(box.lines, x, y, roles, extra=extra),
+                              self.text_block(box.lines, x, y, roles),
+                              self.text_block(box.lines, x, y, (*roles, "label-on")), steps)
+        return layer
+
+    def panel_values(self) -> Stepped:
+        """The state panel's values in the steps: one text per row and distinct value, shown in the steps whose row
+        holds it (the style sheet switches it at the step boundaries), so that a row the step does not change
+        stays as it is and no row is ever blank.  A still shows its step's values."""
+        panel = self.layout.panel
+        layer = Stepped("g", {"class": self.cls("values"), "aria-hidden": "true"})
+        for index, (row, lines, steps) in enumerate(self.values):
+            classes = self.cls("pval", "val", f"v{index}", *(f"t{k}" for k in steps))
+            x, y = panel.value_x, panel.rows[row].value_baseline
+            hidden = {"class": classes, "visibility": "hidden"}  # until the style sheet shows it
+            layer.add_stepped("text", self.text_block(lines, x, y, ("pval",), extra=hidden),
+                              "", self.text_block(lines, x, y, ("pval",)), steps)
+        return layer
 
     def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
         leaf = Leaf("g", group)
@@ -143,9 +189,10 @@ class _Drawer:
         leaf.add("polygon", self.shape("polygon", ("head-on",),
                                        {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         # At the origin, moved along the route by CSS offset-path; hidden where CSS does not move it.
+        period, reach = travel(arrow, self.speed)
         leaf.add("circle", self.shape("circle", ("dot",), {
             "r": fmt(DOT_RADIUS), "visibility": "hidden",
-            "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
+            "style": f"offset-path:path('{route}');animation-duration:{period}ms;--{self.p}-reach:{fmt(reach)}px"}))
         return leaf
 
     def axis(self, axis: TimeAxis) -> Leaf:
@@ -165,7 +212,8 @@ class _Drawer:
                 leaf.add("text", self.text_block((tick.text,), tick.x, axis.label_y, ("plabel", "tick"), extra=extra))
         return leaf
 
-    def panel_frame(self, frame: PanelFrame) -> list[str]:
+    def panel_frame(self, frame: PanelFrame, values: bool = True) -> list[str]:
+        """The heading of ``frame`` and, if ``values``, its values (the poster's: a step's are :meth:`panel_values`)."""
         panel = self.layout.panel
         if panel.rtl:
             # Right to left, centred: text-anchor "middle" means the same in every renderer, where "end"
@@ -175,13 +223,13 @@ class _Drawer:
         else:
             title = self.text_block(frame.title, panel.title_x, frame.title_y, ("ptitle",), TITLE_LINE_HEIGHT)
         items = [title]
-        for row, value in zip(panel.rows, frame.values, strict=True):
+        for row, value in zip(panel.rows, frame.values if values else (), strict=values):
             items.append(self.text_block(value, panel.value_x, row.value_baseline, ("pval",)))
         return items
 
     def frame(self, number: int) -> Leaf:
         """Frame 0, the poster layer (step badges and the panel before the first step), or step
-        ``number``'s panel text, hidden until the style sheet or a still shows it."""
+        ``number``'s panel heading, hidden until the style sheet or a still shows it."""
         if number == 0:
             leaf = Leaf("g", {"class": self.cls("frame", "f0", "poster"), "data-mech-frame": "0",
                               "aria-hidden": "true"})
@@ -195,7 +243,7 @@ class _Drawer:
             leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-mech-frame": str(number),
                                "aria-hidden": "true", "visibility": "hidden"})
             frame = self.layout.panel.steps[number - 1]
-        for item in self.panel_frame(frame):
+        for item in self.panel_frame(frame, values=number == 0):
             leaf.add("text", item)
         return leaf
 
@@ -217,18 +265,20 @@ class _Drawer:
         active box's ring is :meth:`ring`)."""
         classes, group = self._highlight_group(index, steps)
         if key in self.layout.boxes:
-            return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on")
+            return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on", label=False)
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
 
     def nodes(self) -> Leaf:
-        """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it."""
+        """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it; the
+        label of a box some step highlights is :meth:`lit_labels`'."""
         dimmed = set(self.scenario.unselected)
         nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in self.layout.boxes:
                 dim = target.key in dimmed
                 group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{self.ids}-n-{target.id}"}
-                nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None))
+                nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None,
+                                      label=target.key not in self.lit))
         return nodes
 
     def state(self) -> Leaf:
@@ -265,9 +315,12 @@ class _Drawer:
             add(self.row(layout.rows[number - 1], mode, leaf))
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
+        if self.lit:
+            add(self.lit_labels(dimmed))
         add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
             add(self.frame(number))
+        add(self.panel_values())
 
     def row(self, row: SequenceRow, mode: str, leaf: Leaf) -> Leaf:
         """Step ``row.number``'s row into ``leaf``: ``mode`` ``"current"`` (its own step: on a band, the lifelines
@@ -318,9 +371,10 @@ class _Drawer:
             leaf.add("polygon", self.shape("polygon", closed,
                                            {"points": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}))
         if current:
+            period, reach = travel(arrow, self.speed)
             leaf.add("circle", self.shape("circle", ("dot",), {
                 "r": fmt(DOT_RADIUS), "visibility": "hidden",
-                "style": f"offset-path:path('{route}');animation-duration:{travel_ms(arrow)}ms"}))
+                "style": f"offset-path:path('{route}');animation-duration:{period}ms;--{self.p}-reach:{fmt(reach)}px"}))
 
     def message_label(self, leaf: Leaf, message: Message, current: bool, dim: bool) -> None:
         """A message's label into ``leaf``, over its halo (the row's band colour in its own step)."""
@@ -336,8 +390,11 @@ class _Drawer:
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
         The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
+        dimmed = set(self.scenario.unselected)
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
-                              (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)))
+                              (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)),
+                              tuple((index, "muted" if key in dimmed else "text") for key, index in self.lit.items()),
+                              tuple(steps for _, _, steps in self.values))
         return colour_sheet(self.p, bool(self.layout.rows)) + motion if inline else motion
 
     def draw(self) -> Pieces:
@@ -391,9 +448,12 @@ class _Drawer:
         add(self.state())
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
+        if self.lit:
+            add(self.lit_labels(dimmed))
         add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
             add(self.frame(number))
+        add(self.panel_values())
         # On top: never hidden by a box or a highlight.
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
@@ -424,6 +484,10 @@ class _Drawer:
 #: scheme's file is that text with the placeholders replaced.  U+0001 cannot come from a spec (the
 #: validator refuses it), so author text can never look like a placeholder.
 _TOKENS = theme.Palette(**{name: f"\x01{name}\x01" for name in theme.Palette.__struct_fields__})
+#: The colours of a drawing inlined in HTML, in its motion sheet: the custom properties its colour rules set
+#: (``svg-colours.css``), so that what moves follows the page's colour scheme as the rest does.
+_CUSTOM = theme.Palette(**{name: f"var({prop})" for name, (prop, _) in zip(
+    theme.Palette.__struct_fields__, theme.LIGHT.custom_properties(), strict=True)})
 
 
 def _colouring(palette: theme.Palette) -> Callable[[str], str]:
@@ -448,12 +512,35 @@ def _colours(palette: theme.Palette) -> dict[str, str]:
     return {name: str(getattr(palette, name)) for name in theme.Palette.__struct_fields__}
 
 
-def travel_ms(arrow: Arrow) -> int:
-    """How long the flow dot takes along ``arrow``'s route, in ms: :data:`TRAVEL_SPEED` user units a
-    second, within :data:`TRAVEL_MS`."""
-    length = sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in zip(arrow.points, arrow.points[1:], strict=False))
-    low, high = TRAVEL_MS
-    return int(min(high, max(low, round(1000 * length / TRAVEL_SPEED, -1))))
+def route_length(arrow: Arrow) -> float:
+    """The length of ``arrow``'s route in user units (its segments are horizontal or vertical)."""
+    return sum(abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in zip(arrow.points, arrow.points[1:], strict=False))
+
+
+def travel_speed(routes: list[Arrow]) -> float:
+    """The speed of every flow dot of a drawing whose active routes are ``routes``, in user units a second:
+    :data:`TRAVEL_SPEED`, or faster when the longest route would take more than the longest travel
+    (:data:`TRAVEL_MS`)."""
+    longest = max((route_length(arrow) for arrow in routes), default=0.0)
+    return max(float(TRAVEL_SPEED), 1000 * longest / TRAVEL_MS[1])
+
+
+def travel(arrow: Arrow, speed: float) -> tuple[int, float]:
+    """The flow dot's period along ``arrow``'s route at ``speed`` units a second, in ms (the time the route takes,
+    at least the shortest travel of :data:`TRAVEL_MS`, rounded up to 10 ms), and the path it covers in that time,
+    in user units (at least the route's length: past its end the dot rests there)."""
+    period = max(TRAVEL_MS[0], math.ceil(1000 * route_length(arrow) / speed / 10) * 10)
+    return period, speed * period / 1000
+
+
+def _values(layout: Layout) -> list[tuple[int, tuple[str, ...], tuple[int, ...]]]:
+    """The state panel's values in the steps: ``(row index, lines, steps)`` for each row and each distinct value
+    of it, in the order the steps first show them, with the steps (1-based) whose row holds that value."""
+    found: dict[tuple[int, tuple[str, ...]], list[int]] = {}
+    for number, frame in enumerate(layout.panel.steps, start=1):
+        for row, lines in enumerate(frame.values):
+            found.setdefault((row, lines), []).append(number)
+    return [(row, lines, tuple(steps)) for (row, lines), steps in found.items()]
 
 
 def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int, ...]]]:
@@ -532,12 +619,12 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     drawer = _Drawer(spec, scenario, layout, prefix, _TOKENS, f"{prefix}-{variant}" if variant else prefix)
     pieces = drawer.draw()
     light, dark = pieces.coloured(_colouring(theme.LIGHT)), pieces.coloured(_colouring(theme.DARK))
-    css = drawer.css(inline=False)
-    inline_css = drawer.css(inline=True) if inline else ""
+    css = drawer.css(inline=False)  # its colours are placeholders: each file's, or the page's custom properties
+    inline_css = _colouring(_CUSTOM)(drawer.css(inline=True)) if inline else ""
     names = {k: still_names(spec, scenario, k) if k else ("", "") for k in stills}
-    return ScenarioSvgs(light.animated(css), {k: light.still(k, names[k]) for k in stills}, layout.width,
-                        light.animated(inline_css) if inline else "",
-                        dark.animated(css), {k: dark.still(k, names[k]) for k in stills},
+    return ScenarioSvgs(light.animated(_colouring(theme.LIGHT)(css)), {k: light.still(k, names[k]) for k in stills},
+                        layout.width, light.animated(inline_css) if inline else "",
+                        dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
                         inline_css, light.animated(None) if inline else "")
 
 

@@ -23,6 +23,14 @@ PERCENT_DECIMALS = 4
 #: Longest ease between two steps' highlights, in ms; never more than a third of the shortest step.
 EASE_MS = 250
 
+#: The loop holds its last step this many times the step's duration before it starts again, so that a reader
+#: sees where the scenario ends before step 1 comes back (the step's own duration is its time in the transcript).
+LAST_STEP_HOLD = 1.5
+
+#: A keyframe ``(percent, value, timing)``: ``timing`` is the CSS timing function from this keyframe to the next
+#: when it differs from the animation's own, else ``""``.
+Stop = tuple[str, float, str]
+
 
 class Window(Struct, frozen=True):
     """Step ``index`` (0-based) shows from ``start`` ms for ``duration`` ms."""
@@ -66,9 +74,11 @@ class Timeline(Struct, frozen=True):
 
     @classmethod
     def from_durations(cls, durations: list[int]) -> Timeline:
-        """Lay durations (ms) end to end."""
+        """Lay durations (ms) end to end, the last one held :data:`LAST_STEP_HOLD` times as long (rounded to the ms)."""
         windows, start = [], 0
         for i, duration in enumerate(durations):
+            if i == len(durations) - 1:
+                duration = round(duration * LAST_STEP_HOLD)
             windows.append(Window(i, start, duration))
             start += duration
         return cls(tuple(windows))
@@ -80,7 +90,7 @@ class Timeline(Struct, frozen=True):
 
     @property
     def total(self) -> int:
-        """Loop length in ms: the sum of the step durations."""
+        """Loop length in ms: the sum of the windows (the step durations, the last one held)."""
         return self.windows[-1].end
 
     @property
@@ -99,41 +109,46 @@ class Timeline(Struct, frozen=True):
     def _at(self, ms: float) -> str:
         return fmt_percent(100 * ms / self.total, self.percent_decimals)
 
-    def highlight_stops(self, on: list[bool]) -> list[tuple[str, int]]:
-        """Keyframes ``[(percent, opacity), ...]`` of a highlight that is shown in the steps where
-        ``on`` (one flag per window) is true.
+    def highlight_stops(self, on: list[bool]) -> list[Stop]:
+        """Keyframes ``[(percent, value, timing), ...]`` of a highlight that is shown (1) in the steps where
+        ``on`` (one flag per window) is true and hidden (0) elsewhere, for an animation timed ``ease-in-out``.
 
         Where a step boundary changes it, the highlight eases across the boundary: from
         ``ease_ms / 2`` before to ``ease_ms / 2`` after, so it is half-way exactly at the boundary,
-        to the millisecond.  Where the loop wraps, it eases in the last ``ease_ms`` of the loop, so
-        the first step starts fully shown.  Raises :class:`TimelineError` for a wrong count of flags.
+        to the millisecond, where the text of the step switches (:meth:`step_stops`).  The boundary where the
+        loop wraps is no exception: the ease's first half ends the loop (``ease-in``) at 0.5 and its second half
+        (``ease-out``) starts it, which join as one ``ease-in-out``.  Raises :class:`TimelineError` for a wrong
+        count of flags.
         """
         if len(on) != len(self.windows):
             raise TimelineError(f"{len(on)} highlight flags for {len(self.windows)} steps")
         half = self.ease_ms / 2
-        stops: list[tuple[str, int]] = [("0%", int(on[0]))]
+        wraps = on[-1] != on[0]
+        stops: list[Stop] = [("0%", 0.5, "ease-out"), (self._at(half), int(on[0]), "")] if wraps else \
+            [("0%", int(on[0]), "")]
         for window in self.windows[1:]:
             before, after = on[window.index - 1], on[window.index]
             if before != after:
-                stops += [(self._at(window.start - half), int(before)), (self._at(window.start + half), int(after))]
-        if on[-1] != on[0]:
-            stops += [(self._at(self.total - self.ease_ms), int(on[-1])), ("100%", int(on[0]))]
+                stops += [(self._at(window.start - half), int(before), ""),
+                          (self._at(window.start + half), int(after), "")]
+        if wraps:
+            stops += [(self._at(self.total - half), int(on[-1]), "ease-in"), ("100%", 0.5, "")]
         else:
-            stops.append(("100%", int(on[-1])))
+            stops.append(("100%", int(on[-1]), ""))
         return stops
 
-    def text_stops(self, window: Window) -> list[tuple[str, int]]:
-        """Keyframes ``[(percent, opacity), ...]`` of one step's state-panel text: it fades in over the
-        first ``ease_ms / 2`` of its window and out over the last, so two steps' text never show at
-        once and the text is gone exactly at the window's end."""
-        half = self.ease_ms / 2
-        stops: list[tuple[str, int]] = []
-        if window.start > 0:
-            stops.append(("0%", 0))
-        stops += [(self._at(window.start), 0), (self._at(window.start + half), 1),
-                  (self._at(window.end - half), 1), (self._at(window.end), 0)]
-        if window.end < self.total:
-            stops.append(("100%", 0))
+    def step_stops(self, on: list[bool]) -> list[Stop]:
+        """Keyframes ``[(percent, value, ""), ...]`` of text shown (1) in the steps where ``on`` (one flag per
+        window) is true and hidden (0) elsewhere, for an animation timed ``step-end``: it switches exactly at the
+        step boundaries (to within 0.1 ms of rounding), never fading, so that a step's text and the next one's
+        never show together and never leave a gap.  Raises :class:`TimelineError` for a wrong count of flags."""
+        if len(on) != len(self.windows):
+            raise TimelineError(f"{len(on)} text flags for {len(self.windows)} steps")
+        stops: list[Stop] = [("0%", int(on[0]), "")]
+        for window in self.windows[1:]:
+            if on[window.index] != on[window.index - 1]:
+                stops.append((self._at(window.start), int(on[window.index]), ""))
+        stops.append(("100%", int(on[-1]), ""))
         return stops
 
     def as_json(self) -> list[dict[str, int]]:

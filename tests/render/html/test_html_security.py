@@ -97,7 +97,8 @@ def test_player_data_equals_the_timeline(document):
     assert scenario["id"] == "one-request"
     assert [{"start": s["start"], "duration": s["duration"]} for s in scenario["steps"]] == timeline.as_json()
     assert [s["start"] for s in scenario["steps"]] == [0, 3000, 6000, 9000, 12000, 15000, 18000]
-    assert [s["duration"] for s in scenario["steps"]] == [3000] * 7
+    assert [s["duration"] for s in scenario["steps"]] == [3000] * 6 + [4500]  # the loop holds the last step 1.5 times
+    assert scenario["ease"] == 250
     announced = [s["announcement"] for s in scenario["steps"]]
     assert [a.split(". ")[0] for a in announced] == [f"Step {i} of 7: \u2068{step[0]}\u2069"
                                                      for i, step in enumerate(STEPS, 1)]
@@ -114,7 +115,7 @@ def test_player_data_with_unequal_durations_and_markup_in_text(tmp_path):
     root = parse_html(html)
     player = _player_data(root)
     steps = player["scenarios"][0]["steps"]
-    assert [(s["start"], s["duration"]) for s in steps] == [(0, 4321), (4321, 2000)]
+    assert [(s["start"], s["duration"]) for s in steps] == [(0, 4321), (4321, 3000)]  # 2000 ms held 1.5 times
     assert steps[1]["announcement"].startswith("Step 2 of 2: \u2068</script><script>alert(1)</script>\u2069.")
 
 

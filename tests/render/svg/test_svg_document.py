@@ -72,7 +72,7 @@ def test_author_text_is_escaped():
     assert b"<script>" not in svg and b"<b>" not in svg
     assert root.find(f"{SVG_NS}title").text == 'A <b>bold</b> & "quoted" title'
     labels = [text_of(e) for e in with_class(root, f"{TINY}-label")]
-    assert labels[0] == "<script>alert(1)</script>"
+    assert labels.count("<script>alert(1)</script>") == 1
 
 
 # --- prefixes --------------------------------------------------------------------------------------
@@ -140,9 +140,24 @@ def test_step_frames_show_their_active_targets_and_state(animated):
     for number, (title, _, active, stage, artifact) in enumerate(STEPS, start=1):
         frame = frames[number]
         assert [words(t) for t in with_class(frame, f"{PREFIX}-ptitle")] == [f"Step {number} of 7: \u2068{title}\u2069"]
-        assert [words(t) for t in with_class(frame, f"{PREFIX}-pval")] == [stage, artifact]
+        assert not with_class(frame, f"{PREFIX}-pval")  # the values are the panel's own, shown by step
+        values = [v for v in with_class(animated, f"{PREFIX}-val") if f"{PREFIX}-t{number}" in v.get("class").split()]
+        assert [words(t) for t in values] == [stage, artifact]
+        assert all(v.get("visibility") == "hidden" for v in values)  # until the style sheet shows them
         on = [g for g in with_class(animated, f"{PREFIX}-on") if str(number) in g.get("data-mech-steps").split()]
         assert len(on) == len(active)
+        lit = [t for t in with_class(animated, f"{PREFIX}-lit") if f"{PREFIX}-t{number}" in t.get("class").split()]
+        assert len(lit) == len(active)  # one text per active box, which the style sheet makes bold
+
+
+def test_a_row_the_step_does_not_change_keeps_its_one_text(animated):
+    """Each row has one text per distinct value, shown across every step that holds it."""
+    values = with_class(animated, f"{PREFIX}-val")
+    seen = [(v.get("y"), words(v)) for v in values]
+    assert len(seen) == len(set(seen))
+    for number in range(1, len(STEPS) + 1):
+        rows = [v.get("y") for v in values if f"{PREFIX}-t{number}" in v.get("class").split()]
+        assert len(rows) == len(set(rows)) == 2, number
 
 
 def test_unselected_nodes_are_dimmed():
