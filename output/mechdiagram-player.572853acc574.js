@@ -8,6 +8,8 @@
    the SVG keyframes, and every word it shows comes from the page (the build's message catalogue): this
    script holds none.  It never re-creates a control: it only changes text and attributes. */
 var HOVER_REST_MS = 300;  /* how long the mouse rests on the figure before the animation stops */
+var REVEAL_MARGIN_PX = 8;  /* room auto-scroll leaves beside the active boxes it brings into view */
+var HOLD_MARGIN = 12;  /* user units between a held state panel and its frame's edge */
 var REFERENCE_ATTRIBUTES = ["aria-labelledby", "aria-describedby", "aria-controls", "for"];
 
 /* Give the ids inside root a suffix when the same figure is inlined more than once on a page. */
@@ -61,11 +63,17 @@ function Player(root) {
   this.elapsed = 0;      /* ms already shown of the current step */
   this.startedAt = null; /* clock reading when the current run of the step began */
   this.timer = null;
+  this.early = null;     /* the timer that moves the picture to the next step half an ease before the text */
+  this.picture = null;   /* the step the picture shows (data-mech-shown): the text's, or the next one's */
   this.playing = false;
+  this.hoverPaused = false;  /* paused by a mouse resting on the figure: playing again when it leaves */
   this.reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 Player.prototype.steps = function () { return this.data.scenarios[this.scenario].steps; };
+
+/* How long a highlight eases between two steps, in ms (the style sheet's transition, from the same timeline). */
+Player.prototype.ease = function () { return this.reducedMotion ? 0 : (this.data.scenarios[this.scenario].ease || 0); };
 
 /* The current scene's drawings: one per layout (wide and narrow), of which the style sheet shows one by the
    figure's width.  The player keeps every one at the same step and play state, so that a change of width
@@ -109,8 +117,13 @@ Player.prototype.start = function () {
     self.canvases.forEach(function (canvas) {
       var scrolls = canvas.scrollWidth > canvas.clientWidth + 1;
       if (scrolls) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
+      self.hold(canvas);
     });
   };
+  /* While the drawing scrolls in its frame, its state panel moves with the frame, so it stays in view. */
+  this.canvases.forEach(function (canvas) {
+    canvas.addEventListener("scroll", function () { self.hold(canvas); }, { passive: true });
+  });
   /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
      tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
   var caption = this.root.querySelector("figcaption");  /* a site's figure.html may have none */
@@ -138,10 +151,11 @@ Player.prototype.start = function () {
   if (this.select) {
     this.select.addEventListener("change", function () { self.choose(Number(self.select.value)); });
   }
-  /* Rotation stops when keyboard focus enters the player or a mouse pointer rests on the figure for
-     HOVER_REST_MS, and restarts only when the user presses Play.  Only the figure counts, and only a
-     rest: a pointer on its way to "Pause animation" must find that label still there when it clicks.
-     Touch and pen have no dependable hover: their
+  /* Rotation stops when keyboard focus enters the player, and then restarts only when the user presses Play.
+     It also stops while a mouse pointer rests on the figure (for HOVER_REST_MS), and restarts when the pointer
+     leaves it, unless the reader pressed Pause (or focus came in) meanwhile: Pause is what stops it for good
+     (WCAG 2.2 SC 2.2.2).  Only the figure counts, and only a rest: a pointer on its way to "Pause animation"
+     must find that label still there when it clicks.  Touch and pen have no dependable hover: their
      pointerenter comes with the press itself, so pausing then would make a tap on "Pause animation"
      pause and at once play again.  For the same reason the focus that a press (not the keyboard)
      gives the Pause/Play button leaves the decision to that button's click. */
@@ -155,9 +169,14 @@ Player.prototype.start = function () {
   figure.addEventListener("pointerenter", function (event) {
     if (event.pointerType !== "mouse") { return; }
     window.clearTimeout(rest);
-    rest = window.setTimeout(function () { self.pause(); }, HOVER_REST_MS);
+    rest = window.setTimeout(function () {
+      if (self.playing) { self.pause(); self.hoverPaused = true; }
+    }, HOVER_REST_MS);
   });
-  figure.addEventListener("pointerleave", function () { window.clearTimeout(rest); });
+  figure.addEventListener("pointerleave", function () {
+    window.clearTimeout(rest);
+    if (self.hoverPaused) { self.play(); }
+  });
   this.show();
   if (this.reducedMotion) {
     this.pause();
@@ -170,14 +189,37 @@ Player.prototype.start = function () {
 /* "Step N of M: title." and the state, in the spec's language, author text isolated (written by the build). */
 Player.prototype.describe = function () { return this.steps()[this.step].announcement; };
 
-Player.prototype.show = function () {
+/* Mark step ``step``'s frame with ``name`` in every layout: data-mech-current, the step whose text shows (the
+   panel, the labels' colour and weight), or data-mech-shown, the step whose picture shows (the highlights). */
+Player.prototype.mark = function (name, step) {
+  this.svgs().forEach(function (svg) {
+    var old = svg.querySelector("[" + name + "]");
+    if (old) { old.removeAttribute(name); }
+    var frame = svg.querySelector("[data-mech-frame='" + (step + 1) + "']");
+    if (frame) { frame.setAttribute(name, ""); }
+  });
+};
+
+/* The picture of step ``step``: its highlights ease in, the others out.  ``jump`` (a step the reader chose) starts
+   the eases half-way, so that the picture changes with the text at once; otherwise the player moves the picture
+   half an ease before the text, so that both change together at the step boundary, as in the SVG. */
+Player.prototype.showPicture = function (step, jump) {
+  this.svgs().forEach(function (svg) {
+    if (jump) { svg.setAttribute("data-mech-jump", ""); } else { svg.removeAttribute("data-mech-jump"); }
+  });
+  if (this.picture === step) { return; }
+  this.picture = step;
+  this.mark("data-mech-shown", step);
   var self = this;
   this.svgs().forEach(function (svg) {
-    var current = svg.querySelector("[data-mech-current]");
-    if (current) { current.removeAttribute("data-mech-current"); }
-    var frame = svg.querySelector("[data-mech-frame='" + (self.step + 1) + "']");
-    if (frame) { frame.setAttribute("data-mech-current", ""); self.reveal(frame); }
+    var frame = svg.querySelector("[data-mech-frame='" + (step + 1) + "']");
+    if (frame) { self.reveal(frame); }
   });
+};
+
+Player.prototype.show = function (jump) {
+  this.mark("data-mech-current", this.step);
+  this.showPicture(this.step, Boolean(jump));
   var selected = this.step;
   this.tabs().forEach(function (tab, index) {
     tab.setAttribute("aria-selected", index === selected ? "true" : "false");
@@ -187,7 +229,9 @@ Player.prototype.show = function () {
 };
 
 /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view (of the drawing
-   shown: the hidden layout's boxes have no place on the page). */
+   shown: the hidden layout's boxes have no place on the page), moving the drawing only as far as that takes:
+   boxes already in view leave it where the reader put it, and the page itself never scrolls.  Boxes wider than
+   the frame show from their start. */
 Player.prototype.reveal = function (frame) {
   var canvas = this.scenes[this.scenario].querySelector("[data-mech-canvas]");
   var step = frame.getAttribute("data-mech-frame");
@@ -203,18 +247,49 @@ Player.prototype.reveal = function (frame) {
     left = Math.min(left, r.left);
     right = Math.max(right, r.right);
   });
-  if (left < view.left || right > view.right) {
-    canvas.scrollLeft += (left + right) / 2 - (view.left + view.right) / 2;
+  var shift = 0;
+  if (left - REVEAL_MARGIN_PX < view.left || right - left + 2 * REVEAL_MARGIN_PX > view.width) {
+    shift = left - REVEAL_MARGIN_PX - view.left;
+  } else if (right + REVEAL_MARGIN_PX > view.right) {
+    shift = right + REVEAL_MARGIN_PX - view.right;
   }
+  if (shift) { canvas.scrollLeft += shift; }
+};
+
+/* Hold the state panel of a drawing that scrolls in its frame in view: the drawing's style sheet moves the panel
+   (its box, heading and values) sideways by --mech-hold-x user units, as far as brings it HOLD_MARGIN units inside
+   the frame (a panel wider than the frame, to its left edge).  Measured from the boxes on the page, so the page's
+   direction does not matter. */
+Player.prototype.hold = function (canvas) {
+  var view = canvas.getBoundingClientRect();
+  Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (svg) {
+    var box = svg.getBoundingClientRect();
+    var panel = svg.querySelector("rect[class$='-panel']");
+    if (!box.width || !panel) { return; }
+    var unit = svg.viewBox.baseVal.width / box.width;
+    var left = (view.left - box.left) * unit + HOLD_MARGIN, right = (view.right - box.left) * unit - HOLD_MARGIN;
+    var x = Number(panel.getAttribute("x")), w = Number(panel.getAttribute("width"));
+    var shift = 0;
+    if (x < left) { shift = left - x; }
+    if (w <= right - left && x + w + shift > right) { shift = right - x - w; }
+    if (shift) { svg.style.setProperty("--mech-hold-x", shift.toFixed(1) + "px"); }
+    else { svg.style.removeProperty("--mech-hold-x"); }
+  });
 };
 
 Player.prototype.now = function () { return window.performance.now(); };
 
+/* The next step comes when the current one's window (the timeline's: the last step held longer) has passed; its
+   picture starts easing in half an ease before that. */
 Player.prototype.schedule = function () {
   var self = this;
   window.clearTimeout(this.timer);
+  window.clearTimeout(this.early);
   this.startedAt = this.now();
   var remaining = Math.max(0, this.steps()[this.step].duration - this.elapsed);
+  var next = (this.step + 1) % this.steps().length;
+  this.early = window.setTimeout(function () { self.showPicture(next, false); },
+                                 Math.max(0, remaining - this.ease() / 2));
   this.timer = window.setTimeout(function () {
     /* Steps that change by themselves are not announced (a step the user chose was, politely). */
     self.status.setAttribute("aria-live", "off");
@@ -237,6 +312,7 @@ Player.prototype.showPlaying = function (playing) {
 
 Player.prototype.play = function () {
   this.playing = true;
+  this.hoverPaused = false;
   this.status.setAttribute("aria-live", "off");
   this.showPlaying(true);
   this.svgs().forEach(function (svg) { svg.removeAttribute("data-mech-paused"); });
@@ -248,8 +324,11 @@ Player.prototype.pause = function () {
     this.elapsed += this.now() - this.startedAt;
   }
   window.clearTimeout(this.timer);
+  window.clearTimeout(this.early);
   this.timer = null;
   this.playing = false;
+  this.hoverPaused = false;
+  this.showPicture(this.step, false);  /* a picture already easing towards the next step goes back */
   this.status.setAttribute("aria-live", "polite");
   this.showPlaying(false);
   this.svgs().forEach(function (svg) { svg.setAttribute("data-mech-paused", ""); });
@@ -260,7 +339,7 @@ Player.prototype.go = function (step, byUser) {
   this.step = (step + count) % count;
   this.elapsed = 0;
   if (byUser) { this.status.setAttribute("aria-live", "polite"); }
-  this.show();
+  this.show(byUser);
   if (this.playing) { this.schedule(); }
 };
 
@@ -272,6 +351,7 @@ Player.prototype.choose = function (index) {
   this.tablists[this.scenario].hidden = true;
   this.scenario = index;
   this.scenes[index].hidden = false;
+  this.picture = null;
   this.tablists[index].hidden = false;
   this.go(0, true);
   if (wasPlaying) { this.play(); } else { this.pause(); }
