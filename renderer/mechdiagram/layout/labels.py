@@ -22,14 +22,16 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Point, Rect
 from mechdiagram.layout.measure import text_width
-from mechdiagram.layout.sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
+from mechdiagram.layout.sizes import BOX_AIR, LABEL_REACH, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
 
 #: Most tests of a candidate block against a route's segment that one layout's label placement may make: the
 #: gallery's figures make at most 1,000; 150 labelled arrows among 20 boxes made 9 million (7 s), and stop here
 #: after about 1 s.
 LABEL_BUDGET = 1_000_000
-#: Gap between a label and the segment it names.
+#: Gap between a label and the segment it names: above or below a horizontal one ...
 LABEL_GAP = 5.0
+#: ... and beside a vertical one, at most :data:`~mechdiagram.layout.sizes.LABEL_REACH`.
+SIDE_GAP = LABEL_REACH
 #: Baseline of a label's first line below the top of its block.
 FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
 
@@ -68,9 +70,9 @@ def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
             if a[1] == b[1]:  # horizontal: above, then below
                 found.append(Rect(mx - w / 2, my - LABEL_GAP - h, w, h))
                 found.append(Rect(mx - w / 2, my + LABEL_GAP, w, h))
-            else:  # vertical: right, then left
-                found.append(Rect(mx + LABEL_GAP + 2, my - h / 2, w, h))
-                found.append(Rect(mx - LABEL_GAP - 2 - w, my - h / 2, w, h))
+            else:  # vertical: right, then left (a glyph's side bearing needs a unit more than above a line)
+                found.append(Rect(mx + SIDE_GAP, my - h / 2, w, h))
+                found.append(Rect(mx - SIDE_GAP - w, my - h / 2, w, h))
     return found
 
 
