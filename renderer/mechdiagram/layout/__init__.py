@@ -37,6 +37,7 @@ from mechdiagram.layout.labels import PlacedLabel, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place
+from mechdiagram.layout.ports import port_room
 from mechdiagram.layout.routing import PathEnds, Route, route_all
 from mechdiagram.layout.sizes import (
     BAND_PAD,
@@ -228,6 +229,10 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
+    room = {} if narrow else port_room(boxes, ends)
+    if room:  # a side with more ports than it has room for: its box's row (or column) grows
+        placed = place(spec, cells, lane_labels, strips=strips, port_room=room)
+        boxes = placed.boxes
     down = True if narrow else _flows_down(cells, spec)
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
@@ -245,7 +250,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
-                          obstacles, _band_gaps(placed.bands))
+                          obstacles, _band_gaps(placed.bands), {key: route.head for key, route in routes.items()})
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values())]

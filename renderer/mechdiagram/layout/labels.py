@@ -143,15 +143,20 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
 
 
 def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
-                 obstacles: Sequence[Rect], strips: Sequence[Rect] = ()) -> dict[str, PlacedLabel]:
+                 obstacles: Sequence[Rect], strips: Sequence[Rect] = (),
+                 heads: dict[str, tuple[Point, Point, Point]] | None = None) -> dict[str, PlacedLabel]:
     """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
     preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
     found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
-    wherever a place clear of the obstacles and routes allows."""
+    wherever a place clear of the obstacles and routes allows.  ``heads`` (by route: an arrowhead's three
+    corners) count as their routes' lines when a label is weighed against the other routes."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
+    # Another route's arrowhead (its edges) counts as that route's line: a label beside it names that arrow.
+    outlines = {key: [*segs, *(itertools.pairwise((*heads[key], heads[key][0])) if heads and key in heads else ())]
+                for key, segs in segments.items()}
     placed: dict[str, PlacedLabel] = {}
     budget = _Budget()
     for key, points in routes.items():
@@ -162,7 +167,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         reach = 2 * max(max(label_size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
         xs, ys = [x for x, _ in points], [y for _, y in points]
         area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
-        others = [seg for other, segs in segments.items() if other != key for seg in segs
+        others = [seg for other, segs in outlines.items() if other != key for seg in segs
                   if area.overlaps(_segment_rect(seg).grown(1.0))]
         taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
         near_hard = [rect for rect in hard if area.overlaps(rect)]

@@ -15,6 +15,7 @@ from msgspec import Struct
 from mechdiagram.layout.geometry import Box, LaneBand, LaneHeader
 from mechdiagram.layout.layered import layered_cells
 from mechdiagram.layout.measure import balanced_wrap, even_wrap, text_width, whole_words, wrap
+from mechdiagram.layout.ports import PathEnds
 from mechdiagram.layout.sizes import (
     BAND_GAP,
     BAND_PAD,
@@ -40,11 +41,13 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    PORT_PITCH,
     PORT_SPREAD,
     ROUTE_PITCH,
     STRIP_AIR,
     TARGET_STUB,
 )
+from mechdiagram.layout.stacked import track_ports
 from mechdiagram.shared.model import Spec, parse_lane_key
 
 Cells = dict[str, tuple[int, int]]
@@ -231,14 +234,16 @@ def _widths(base: float, counts: list[int]) -> list[float]:
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
-          fill: bool = False) -> Placement:
+          fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
     bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
     the drawing's width) and ``gaps`` replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
     whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
     strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
-    lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
+    lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
+    ``port_room`` gives the least (height, width) of a box's row and column, by key: room for its ports
+    (:func:`~mechdiagram.layout.ports.port_room`)."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
     lines = {t.key: box_lines(t.label or "") for t in spec.nodes if t.key in cells}
@@ -251,6 +256,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
+    for key, (height, width) in (port_room or {}).items():  # room for the ports on its sides
+        r, c = cells[key]
+        row_h[r] = max(row_h[r], height)
+        col_w[c] = max(col_w[c], width)
     header_w, header_lines = lane_headers(lane_labels[:n_rows])
     gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
@@ -311,6 +320,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     lines = {key: box_lines(labels[key], width) if natural_width(lines[key]) < width else lines[key]
              for key in order}
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), NARROW_LABEL_WIDTH)
+    ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+                                if p.source in cells and p.dest in cells and p.source != p.dest])
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []
@@ -328,7 +339,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
             if header:
                 lanes.append(LaneHeader(MARGIN, y, width, len(header) * LINE_HEIGHT, header))
                 y += len(header) * LINE_HEIGHT + LANE_HEADER_GAP
-        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
+        # Room for the track routes' ports on its right side, PORT_PITCH apart (stacked._spread).
+        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, (ports[key] + 1) * PORT_PITCH), 1)
         boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
         y += h + gap_y
     bottom = y - gap_y

@@ -23,7 +23,11 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import EPSILON, Box, Point, Rect
 from mechdiagram.layout.ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
-from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
+from mechdiagram.layout.route_rules import MAX_BENDS
+from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, HEAD_CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
+
+#: Grid lines further apart than this get a line between them.
+MIDDLE_AT = 6 * CLEARANCE
 
 #: Cost of one bend, in user units of length.
 BEND_COST = 60.0
@@ -67,6 +71,8 @@ class Route(Struct, frozen=True):
     sides: tuple[str, str]
     clean: bool
     crowded: bool = False
+    #: The grid cells the route's search went through (none for a straight line, or outside :func:`route_all`).
+    cells: tuple[tuple[int, int], ...] = ()
 
 
 class _Grid:
@@ -108,7 +114,7 @@ class _Grid:
         out: list[float] = []
         for a, b in itertools.pairwise(values):
             out.append(a)
-            if b - a > 6 * CLEARANCE:
+            if b - a > MIDDLE_AT:
                 out.append(round((a + b) / 2, 1))
         if values:
             out.append(values[-1])
@@ -156,7 +162,36 @@ class _Usage:
         #: Every route's stub points (where it leaves its port and where it turns in to its target), by
         #: route: another route passing there would run into that route's first or last stretch.
         self.stubs: dict[tuple[int, int], str] = {}
+        #: The grid steps within HEAD_CLEARANCE of a route's arrowhead, with that route's key: another route
+        #: passing there would read as the head's line (:func:`~mechdiagram.layout.route_rules.near_heads`).
+        self.heads: dict[tuple[int, int, int, int], str] = {}
         self.current = ""
+
+    def add_head(self, grid: _Grid, zone: Rect, owner: str) -> None:
+        """Mark the grid steps through ``zone`` (an arrowhead grown by HEAD_CLEARANCE) as ``owner``'s head."""
+        e = EPSILON
+        gx, gy = grid.xs, grid.ys
+        rows = range(bisect.bisect_right(gy, zone.y + e), bisect.bisect_left(gy, zone.bottom - e))
+        x_steps = range(max(0, bisect.bisect_right(gx, zone.x + e) - 1),
+                        min(len(gx) - 1, bisect.bisect_left(gx, zone.right - e)))
+        for j in rows:
+            for i in x_steps:
+                self.heads.setdefault((i, j, i + 1, j), owner)
+        cols = range(bisect.bisect_right(gx, zone.x + e), bisect.bisect_left(gx, zone.right - e))
+        y_steps = range(max(0, bisect.bisect_right(gy, zone.y + e) - 1),
+                        min(len(gy) - 1, bisect.bisect_left(gy, zone.bottom - e)))
+        for i in cols:
+            for j in y_steps:
+                self.heads.setdefault((i, j, i, j + 1), owner)
+
+    def saved(self) -> tuple[dict[tuple[int, int, int, int], int], set[tuple[int, int]], set[tuple[int, int]]]:
+        """What the routes so far occupy, to :meth:`restore` after a route is tried and not taken."""
+        return dict(self.steps), set(self.points), set(self.turns)
+
+    def restore(self, state: tuple[dict[tuple[int, int, int, int], int], set[tuple[int, int]],
+                                   set[tuple[int, int]]]) -> None:
+        """Back to a :meth:`saved` state."""
+        self.steps, self.points, self.turns = dict(state[0]), set(state[1]), set(state[2])
 
     def add(self, cells: list[tuple[int, int]]) -> None:
         for a, b in itertools.pairwise(cells):
@@ -171,6 +206,10 @@ class _Usage:
         """The extra cost of a step ``length`` long from (i, j) to (ni, nj), turning at (i, j) or not."""
         owner = self.stubs.get((ni, nj))
         stub = SHARED_STEP if owner is not None and owner != self.current else 0.0
+        if self.heads:
+            head = self.heads.get((min(i, ni), min(j, nj), max(i, ni), max(j, nj)))
+            if head is not None and head != self.current:
+                stub += SHARED_STEP
         if not self.points:
             inner = self.inner
             if inner is not None:
@@ -327,7 +366,7 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     head, base = _head(port(dest, side_in, fraction_in), side_in)
     middle = [(grid.xs[i], grid.ys[j]) for i, j in cells]
     points = _simplified([port(source, side_out, fraction_out), *middle, base])
-    return Route(points, head, (side_out, side_in), True)
+    return Route(points, head, (side_out, side_in), True, cells=tuple(cells))
 
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
@@ -353,12 +392,12 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
                 found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core), budget)
                 if found.clean:
                     sides[p.key] = found.sides
-    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls)
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against)
     return {p.key: routes[p.key] for p in paths}
 
 
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
-            budget: _Budget, walls: Sequence[Rect] = ()) -> dict[str, Route]:
+            budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset()) -> dict[str, Route]:
     """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``."""
     every = dict.fromkeys(SIDES, 0.5)
     fractions = port_fractions(boxes, paths, sides)
@@ -373,14 +412,28 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         out_side, in_side = sides[p.key]
         used.stubs.setdefault(grid.index(out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
         used.stubs.setdefault(grid.index(out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
+        head, _ = _head(ports[(p.key, "dest")], in_side)
+        xs, ys = [x for x, _ in head], [y for _, y in head]
+        used.add_head(grid, Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(HEAD_CLEARANCE), p.key)
     routes = {}
     for p in paths:
         used.current = p.key
+        before = used.saved()
         out_side, in_side = sides[p.key]
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
         if not routes[p.key].clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
             routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
+        elif len(routes[p.key].points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0:
+            # Around a box in the way (a skip edge in a row or a column): out of and into other sides, when
+            # that takes fewer bends (a U beside the boxes, not a detour between them).
+            used.restore(before)
+            other = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
+            if other.clean and len(other.points) < len(routes[p.key].points):
+                routes[p.key] = other
+            else:
+                used.restore(before)
+                used.add(list(routes[p.key].cells))
     return routes
 
 

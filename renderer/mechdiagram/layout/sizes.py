@@ -84,6 +84,9 @@ HEAD_CLEARANCE = 6.0
 LABEL_REACH = 6.0
 #: A channel between columns or rows is as wide as two TARGET_STUBs and this much a route beyond one.
 ROUTE_PITCH = NEAR + 2.0
+#: Ports on one side of a box are at least this far apart (boxes grow to give them room): two arrowheads side
+#: by side, or a line beside a head, keep NEAR apart and HEAD_CLEARANCE from the head.
+PORT_PITCH = ROUTE_PITCH
 #: Room a path label keeps from every box: its active ring and a little air.
 BOX_AIR = 7.0
 #: Step badges of the poster: height and the padding either side of their text.
