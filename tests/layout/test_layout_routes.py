@@ -92,14 +92,7 @@ def test_parallel_routes_keep_their_clearance(name):
             assert gap >= NEAR, (name, k1, k2, gap, overlap)
 
 
-#: The lane grid's arrow from a2 down two lanes to c2 goes around b2 in a U beside the column (two bends, not
-#: four, issue 27), through the channel between b2 and b3, where the short "reply" sits 5 units from its own
-#: arrow and 6 from the U: nearer its own (the route rule holds), but not by the 4 units this test asks.
-NARROW_MARGIN = {"grid-skips"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="NARROW_MARGIN"))
-                                  if name in NARROW_MARGIN else name for name in sorted(SHAPES)])
+@pytest.mark.parametrize("name", sorted(SHAPES))
 def test_each_label_is_beside_its_own_route_and_nearer_it_than_any_other(name):
     _, layout = _layout(SHAPES[name])
     for key, arrow in layout.arrows.items():

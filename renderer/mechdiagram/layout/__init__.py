@@ -229,11 +229,12 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
-    room = {} if narrow else port_room(boxes, ends)
+    down = True if narrow else _flows_down(cells, spec)
+    flow = None if lane_labels else ("down" if down else "right")  # a layered layout's flow
+    room = {} if narrow else port_room(boxes, ends, flow)
     if room:  # a side with more ports than it has room for: its box's row (or column) grows
         placed = place(spec, cells, lane_labels, strips=strips, port_room=room)
         boxes = placed.boxes
-    down = True if narrow else _flows_down(cells, spec)
     layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
     against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
     label_wraps = {p.key: path_label_wraps(p.label, NARROW_LABEL_WIDTH if narrow else PATH_LABEL_WIDTH)
@@ -245,7 +246,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
-        routes = route_all(boxes, ends, against, walls)
+        routes = route_all(boxes, ends, against, walls, flow)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values())]
     labels = place_labels({key: route.points for key, route in routes.items()},

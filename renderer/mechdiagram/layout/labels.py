@@ -179,7 +179,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
                                  budget)
             if chosen is None or score[:5] < chosen[0][:5]:
                 chosen = (score, block, text)
-            if score[:3] == (0, 0, 0) or score == (0,):
+            if score[:4] == (0, 0, 0, 0) or score == (0,):  # a later wrap may name its own arrow better
                 break
         assert chosen is not None
         score, block, lines = chosen

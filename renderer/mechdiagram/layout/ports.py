@@ -100,12 +100,13 @@ def ports_length(count: int) -> float:
     return math.ceil((count - 1) * PORT_PITCH / (PORT_SPREAD_TWO if count == 2 else PORT_SPREAD))
 
 
-def port_room(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, tuple[float, float]]:
+def port_room(boxes: dict[str, Box], paths: Sequence[PathEnds],
+              flow: str | None = None) -> dict[str, tuple[float, float]]:
     """The boxes too small for their ports: by key, the least height and width that give the routes on each of
-    its sides (the sides that face the other end, :func:`facing`) PORT_PITCH between their ports."""
+    its sides (:func:`end_sides` in a layout flowing ``flow``) PORT_PITCH between their ports."""
     counts: dict[tuple[str, str], int] = {}
     for p in paths:
-        out_side, in_side = facing(boxes[p.source], boxes[p.dest])
+        out_side, in_side = end_sides(boxes[p.source], boxes[p.dest], flow)
         for key, side in ((p.source, out_side), (p.dest, in_side)):
             counts[(key, side)] = counts.get((key, side), 0) + 1
     room: dict[str, tuple[float, float]] = {}
@@ -115,6 +116,20 @@ def port_room(boxes: dict[str, Box], paths: Sequence[PathEnds]) -> dict[str, tup
         if height > box.h or width > box.w:
             room[key] = (height, width)
     return room
+
+
+#: The sides an arrow with the flow of a layered layout leaves and enters by (ELK Layered's, dagre's): the
+#: next layer's side, whatever the rows between them, so that a fan-out leaves one side as a fan.
+FLOW_SIDES = {"right": ("right", "left"), "down": ("bottom", "top")}
+
+
+def end_sides(source: Rect, dest: Rect, flow: str | None = None) -> tuple[str, str]:
+    """The sides a route leaves ``source`` and enters ``dest`` by: in a layered layout flowing ``flow`` (``"right"``
+    or ``"down"``), an arrow to a later layer takes :data:`FLOW_SIDES`; any other the sides that face each other
+    (:func:`facing`)."""
+    if (flow == "right" and dest.x >= source.right) or (flow == "down" and dest.y >= source.bottom):
+        return FLOW_SIDES[flow]
+    return facing(source, dest)
 
 
 def facing(source: Rect, dest: Rect) -> tuple[str, str]:

@@ -22,9 +22,18 @@ from collections.abc import Sequence
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import EPSILON, Box, Point, Rect
-from mechdiagram.layout.ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
+from mechdiagram.layout.ports import SIDES, PathEnds, end_sides, out, port, port_fractions, side_cost
 from mechdiagram.layout.route_rules import MAX_BENDS
-from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, HEAD_CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
+from mechdiagram.layout.sizes import (
+    ARROW_HEAD,
+    CLEARANCE,
+    HEAD_CLEARANCE,
+    HEAD_GAP,
+    NEAR,
+    ROUTE_PITCH,
+    SOURCE_STUB,
+    TARGET_STUB,
+)
 
 #: Grid lines further apart than this get a line between them.
 MIDDLE_AT = 6 * CLEARANCE
@@ -369,18 +378,25 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     return Route(points, head, (side_out, side_in), True, cells=tuple(cells))
 
 
-def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
-              against: frozenset[str] = frozenset(), walls: Sequence[Rect] = ()) -> dict[str, Route]:
+def _in_line(a: Rect, b: Rect) -> bool:
+    """Whether two boxes share a row or a column (their extents overlap across): a box between them is in the
+    way of a route on their facing sides."""
+    return (a.x < b.right and b.x < a.right) or (a.y < b.bottom and b.y < a.bottom)
+
+
+def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
+              walls: Sequence[Rect] = (), flow: str | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).
 
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
-    rather than back through it.
+    rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
+    sides of :func:`~mechdiagram.layout.ports.end_sides`.
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
-    sides = {p.key: facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
     forward = [p for p in paths if p.key not in against]
     if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid([*boxes.values(), *walls], [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
@@ -405,8 +421,23 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
     # The ports, and the middles of the boxes' sides for a route walled in on its own sides (it may use any).
-    grid = _Grid([*boxes.values(), *walls], [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values())],
-                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values())])
+    # And, beside a side that n routes use, n lanes ROUTE_PITCH apart: room for each to turn on a line of its own.
+    lanes_x: list[float] = []
+    lanes_y: list[float] = []
+    on_side: dict[tuple[str, str], int] = {}
+    for p in paths:
+        for box, side in ((p.source, sides[p.key][0]), (p.dest, sides[p.key][1])):
+            on_side[(box, side)] = on_side.get((box, side), 0) + 1
+    for (key, side), count in on_side.items():
+        if count > 1:
+            edge = port(boxes[key], side)
+            for k in range(count):
+                at = out(edge, side, TARGET_STUB + k * ROUTE_PITCH)
+                (lanes_x if side in ("left", "right") else lanes_y).append(round(at[0] if side in ("left", "right")
+                                                                             else at[1], 1))
+    grid = _Grid([*boxes.values(), *walls],
+                 [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values()), *lanes_x],
+                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values()), *lanes_y])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]
@@ -424,7 +455,8 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
         if not routes[p.key].clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
             routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
-        elif len(routes[p.key].points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0:
+        elif len(routes[p.key].points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0 and \
+                _in_line(boxes[p.source], boxes[p.dest]):
             # Around a box in the way (a skip edge in a row or a column): out of and into other sides, when
             # that takes fewer bends (a U beside the boxes, not a detour between them).
             used.restore(before)
