@@ -256,7 +256,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
-    for key, (height, width) in (port_room or {}).items():  # room for the ports on its sides
+    # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
+    # their size, centred in the room (a fan's source grows, not the target beside it).
+    plain_h, plain_w = list(row_h), list(col_w)
+    for key, (height, width) in (port_room or {}).items():
         r, c = cells[key]
         row_h[r] = max(row_h[r], height)
         col_w[c] = max(col_w[c], width)
@@ -273,6 +276,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     if not on_top:
         for r, hl in enumerate(header_lines[:n_rows]):
             row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+            plain_h[r] = max(plain_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     has_headers = any(header_lines)
     left = round(MARGIN + (header_w + gap_x / 2 if has_headers and not on_top else 0), 1)
     col_x = [left]
@@ -289,7 +293,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_y.append(round(row_y[-1] + h + gap + strip[r + 1], 1))
     boxes = {}
     for key, (r, c) in cells.items():
-        boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])
+        grown = port_room is not None and key in port_room
+        h, w = (row_h[r], col_w[c]) if grown else (plain_h[r], plain_w[c])
+        boxes[key] = Box(round(col_x[c] + (col_w[c] - w) / 2, 1), round(row_y[r] + (row_h[r] - h) / 2, 1), w, h,
+                         key=key, lines=lines[key])
     bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
     if on_top:
         lanes = tuple(LaneHeader(MARGIN, round(row_y[r] - strip[r], 1), right - MARGIN, len(hl) * LINE_HEIGHT, hl,
