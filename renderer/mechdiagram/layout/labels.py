@@ -150,12 +150,13 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
     found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
     wherever a place clear of the obstacles and routes allows.  ``heads`` (by route: an arrowhead's three
-    corners) count as their routes' lines when a label is weighed against the other routes."""
+    corners, tip first) count as their routes' lines when a label is weighed against the other routes."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
-    # Another route's arrowhead (its edges) counts as that route's line: a label beside it names that arrow.
-    outlines = {key: [*segs, *(itertools.pairwise((*heads[key], heads[key][0])) if heads and key in heads else ())]
+    # Another route's arrowhead (its base, the widest part) counts as that route's line: a label beside it names
+    # that arrow.
+    outlines = {key: [*segs, *([(heads[key][1], heads[key][2])] if heads and key in heads else [])]
                 for key, segs in segments.items()}
     placed: dict[str, PlacedLabel] = {}
     budget = _Budget()
