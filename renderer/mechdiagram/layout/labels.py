@@ -30,8 +30,9 @@ from mechdiagram.layout.sizes import BOX_AIR, LABEL_REACH, PATH_LABEL_LINE, PATH
 LABEL_BUDGET = 1_000_000
 #: Gap between a label and the segment it names: above or below a horizontal one ...
 LABEL_GAP = 5.0
-#: ... and beside a vertical one, at most :data:`~mechdiagram.layout.sizes.LABEL_REACH`.
-SIDE_GAP = LABEL_REACH
+#: ... and beside a vertical one, within :data:`~mechdiagram.layout.sizes.LABEL_REACH` once the route's points are
+#: written at 0.1 precision.
+SIDE_GAP = LABEL_REACH - 0.5
 #: Baseline of a label's first line below the top of its block.
 FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
 

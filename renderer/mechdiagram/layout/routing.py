@@ -45,6 +45,9 @@ SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
 SHARED_STEP = 400.0
 NEAR_COST = 3.0
+#: Extra cost per unit of length of a run across a route's shared side, per unit of its distance from that side:
+#: a tie-breaker between lanes equally short (see ``_Usage.lean``).
+LEAN_COST = 0.001
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
 CROSS_COST = 15.0
 JOIN_COST = 150.0
@@ -175,6 +178,9 @@ class _Usage:
         #: passing there would read as the head's line (:func:`~mechdiagram.layout.route_rules.near_heads`).
         self.heads: dict[tuple[int, int, int, int], str] = {}
         self.current = ""
+        #: For the current route, (axis, origin): its runs across that axis cost LEAN_COST a unit of length and
+        #: of distance from ``origin``, so that of lanes equally short it takes the one nearest its shared side.
+        self.lean: tuple[int, float] | None = None
 
     def add_head(self, grid: _Grid, zone: Rect, owner: str) -> None:
         """Mark the grid steps through ``zone`` (an arrowhead grown by HEAD_CLEARANCE) as ``owner``'s head."""
@@ -219,6 +225,12 @@ class _Usage:
             head = self.heads.get((min(i, ni), min(j, nj), max(i, ni), max(j, nj)))
             if head is not None and head != self.current:
                 stub += SHARED_STEP
+        if self.lean is not None:
+            axis, origin = self.lean
+            if axis == 0 and i == ni:
+                stub += LEAN_COST * abs(grid.xs[i] - origin) * length
+            elif axis == 1 and j == nj:
+                stub += LEAN_COST * abs(grid.ys[j] - origin) * length
         if not self.points:
             inner = self.inner
             if inner is not None:
@@ -447,8 +459,18 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         xs, ys = [x for x, _ in head], [y for _, y in head]
         used.add_head(grid, Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(HEAD_CLEARANCE), p.key)
     routes = {}
-    for p in paths:
+
+    def spread(p: PathEnds) -> float:  # how far from its side's middle the route's ports are, at most
+        return max(abs(fractions[(p.key, "source")] - 0.5), abs(fractions[(p.key, "dest")] - 0.5))
+
+    # The routes of a shared side nest: the outermost port's route first, on the lane nearest that side (LEAN_COST),
+    # the next around it, as ELK's and dagre's fans do.
+    for p in sorted(paths, key=lambda p: (p.key in against, -spread(p))):
         used.current = p.key
+        shared = (p.source, sides[p.key][0]) if on_side[(p.source, sides[p.key][0])] >= \
+            on_side[(p.dest, sides[p.key][1])] else (p.dest, sides[p.key][1])
+        at = ports[(p.key, "source" if shared[0] == p.source and shared[1] == sides[p.key][0] else "dest")]
+        used.lean = (0, at[0]) if shared[1] in ("left", "right") else (1, at[1])
         before = used.saved()
         out_side, in_side = sides[p.key]
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
