@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from mechdiagram.layout import ASPECT_RANGE, diagram, grid_cells
-from mechdiagram.layout.geometry import meetings
 from mechdiagram.layout.layered import folded
+from mechdiagram.layout.route_rules import crossing_count, junctions
 from mechdiagram.shared.model import spec_from_data
 from support.specs import minimal_spec
 
@@ -37,7 +37,8 @@ def _aspect(drawn) -> float:
 
 
 def _meetings(drawn) -> int:
-    return meetings([(*arrow.points, arrow.head[0]) for arrow in drawn.arrows.values()])
+    """Arrows that cross, or touch without crossing (a false junction)."""
+    return crossing_count(drawn.arrows) + len(junctions(drawn.arrows))
 
 
 def test_folded_cells_run_down_then_up_and_keep_each_chain_step_next_door():
@@ -47,13 +48,6 @@ def test_folded_cells_run_down_then_up_and_keep_each_chain_step_next_door():
     across = {f"n{i}": (0, i) for i in range(4)}  # ranks as columns: bands of rows, right then left
     assert folded(across, 2, down=False) == {"n0": (0, 0), "n1": (0, 1), "n2": (1, 1), "n3": (1, 0)}
     assert folded(cells, 1, down=True) == cells
-
-
-def test_meetings_count_crossings_and_touches_but_not_a_shared_port():
-    assert meetings([[(0, 5), (10, 5)], [(5, 0), (5, 10)]]) == 1  # a crossing
-    assert meetings([[(0, 5), (10, 5)], [(5, 0), (5, 5)]]) == 1  # a head that touches another's line
-    assert meetings([[(0, 0), (10, 0)], [(0, 0), (0, 10)]]) == 0  # two arrows that leave one port
-    assert meetings([[(0, 0), (10, 0)], [(0, 3), (10, 3)]]) == 0  # parallel, apart
 
 
 @pytest.mark.parametrize("count", [5, 6, 8, 12, 20])

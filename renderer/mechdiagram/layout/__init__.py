@@ -40,12 +40,13 @@ from mechdiagram.layout.geometry import (
     Point,
     Rect,
     TimeAxis,
-    meetings,
 )
 from mechdiagram.layout.labels import PlacedLabel, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place
+from mechdiagram.layout.ports import port_room
+from mechdiagram.layout.route_rules import crossing_count, junctions
 from mechdiagram.layout.routing import PathEnds, Route, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
@@ -185,7 +186,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
             drawn = column if column.unclean < drawn.unclean else drawn
         if not lane_labels and not spec.layout.positions:  # a layered graph (an author's cells stay as placed)
             cells, drawn = _shaped(spec, cells, drawn)
-    placed, routes, labels = drawn.placed, drawn.routes, drawn.labels
+    placed = drawn.placed
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
     columns, axis = placed.captions, None
@@ -203,11 +204,23 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
         left, top, right, _ = _bounds([header_box(h) for h in columns], [(left, top), (right, bottom)])
     dx, dy = round(MARGIN - left, 1), round(MARGIN - top, 1)
     boxes = {k: replace(b, x=round(b.x + dx, 1), y=round(b.y + dy, 1)) for k, b in boxes.items()}
+    arrows = _arrows(drawn, dx, dy)
+    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
+    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
+    columns = tuple(replace(h, x=round(h.x + dx, 1), y=round(h.y + dy, 1)) for h in columns)
+    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
+    direction = "grid" if lane_labels else ("down" if drawn.down else "right")
+    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction, columns=columns,
+                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None)
+
+
+def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow]:
+    """The arrows of a try, by path key: each route with its label, moved by ``dx``, ``dy``."""
     arrows = {}
-    for key, route in routes.items():
-        label = labels.get(key)
+    for key, route in drawn.routes.items():
+        label = drawn.labels.get(key)
         # Most of the label on a lane's band: its halo takes the band's colour (the drawing's "halo-band").
-        on_band = label is not None and 2 * _area_on(label.block, placed.bands) > label.block.w * label.block.h
+        on_band = label is not None and 2 * _area_on(label.block, drawn.placed.bands) > label.block.w * label.block.h
         arrows[key] = Arrow(
             key, tuple(_shift_point(p, dx, dy) for p in route.points),
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
@@ -216,13 +229,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
             route.clean and (label is None or label.clean), on_band,
             route.crowded or (label is not None and label.crowded))
-    lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
-    bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
-    columns = tuple(replace(h, x=round(h.x + dx, 1), y=round(h.y + dy, 1)) for h in columns)
-    width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
-    direction = "grid" if lane_labels else ("down" if drawn.down else "right")
-    return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction, columns=columns,
-                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None)
+    return arrows
 
 
 def _area_on(block: Rect, bands: Sequence[LaneBand]) -> float:
@@ -310,6 +317,11 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         down = True if narrow else _flows_down(cells, spec)
         layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
         rank = {key: cell[layer] for key, cell in cells.items()}
+    way = None if lane_labels else ("down" if down else "right")  # a layered layout's flow
+    room = {} if narrow else port_room(boxes, ends, way)
+    if room:  # a side with more ports than it has room for: its box's row (or column) grows
+        placed = place(spec, cells, lane_labels, strips=strips, port_room=room)
+        boxes = placed.boxes
     against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
     label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
@@ -321,12 +333,13 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
-        routes = route_all(boxes, ends, against, walls)
+        routes = route_all(boxes, ends, against, walls, way)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values()), *captions]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
-                          obstacles, _band_gaps(placed.bands), code)
+                          obstacles, _band_gaps(placed.bands), code,
+                          {key: route.head for key, route in routes.items()})
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
@@ -358,7 +371,8 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
     it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`.  Of the
     :data:`FOLDS_TRIED` numbers of bands whose boxes' extent comes nearest :data:`ASPECT_TARGET` (by placement
     alone, before any route), the routed one with the fewest arrows that meet
-    (:func:`~mechdiagram.layout.geometry.meetings`), then the fewest routes and labels that are not clean, then
+    (:func:`~mechdiagram.layout.route_rules.junctions` and crossings), then the fewest routes and labels that are
+    not clean, then
     one within the range, then the nearest the target; the unfolded drawing unless a folding does better."""
     lo, hi = ASPECT_RANGE
     layer = 0 if drawn.down else 1
@@ -383,8 +397,8 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
 
     def cost(tried: _Routed) -> tuple[int, int, bool, float]:
         aspect = _aspect(tried)
-        return (meetings([(*r.points, r.head[0]) for r in tried.routes.values()]), tried.unclean,
-                not lo <= aspect <= hi, miss(aspect))
+        arrows = _arrows(tried)
+        return (len(junctions(arrows)) + crossing_count(arrows), tried.unclean, not lo <= aspect <= hi, miss(aspect))
 
     best, best_cells = drawn, cells
     for _, _, candidate in shapes[:FOLDS_TRIED]:

@@ -1,6 +1,7 @@
 """The layout stage's own findings, on a valid spec: two nodes in one grid cell (``layout-position``, an
 error), more ``layout.columns`` than the grid has columns, or too few to size them all (``layout-columns``, an
-error), and a path whose route or label could not be kept clear (``route``, a warning).
+error), and a path whose route or label could not be kept clear or breaks a rule of
+:mod:`~mechdiagram.layout.route_rules` (``route``, a warning).
 
 :func:`lay_out` is the stage's entry for the one-spec API and ``validate``: it asks the placement where each
 node goes (so the rule and the drawing never disagree), then lays the figure out wide and narrow once each
@@ -12,6 +13,8 @@ from __future__ import annotations
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells
+from mechdiagram.layout.route_rules import KINDS, MAX_BACK_BENDS, MAX_BENDS, Fault, faults
+from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec, parse_lane_key
 from mechdiagram.shared.views import SEQUENCE
@@ -31,12 +34,15 @@ class LaidOut(Struct, frozen=True):
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
     the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there are none
-    :func:`rows_past_the_lanes` and :func:`unclean_routes`."""
+    :func:`rows_past_the_lanes`, :func:`unclean_routes` and :func:`broken_rules`."""
     errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
     if errors:
         return LaidOut(errors)
     wide, narrow = diagram(model), diagram(model, narrow=True)
-    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean_routes(loaded, wide, narrow)], wide, narrow)
+    unclean = unclean_routes(loaded, wide, narrow)
+    crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
+    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded)],
+                   wide, narrow)
 
 
 def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
@@ -60,6 +66,67 @@ def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
                                 f"{drawn}; give a row from 0 to {last}, or add the lane to layout.lanes",
                                 "layout-position", "warning", line, column))
     return findings
+
+
+
+def against_flow(model: Spec, drawn: Diagram, *, narrow: bool) -> frozenset[str]:
+    """The arrows of ``drawn`` that run against its flow: to a box in an earlier rank (a layered layout's layer,
+    a lane grid's column, the ``narrow`` column's order) than their source's."""
+    if narrow:
+        order = sorted(drawn.cells, key=lambda key: (drawn.cells[key], key))
+        rank = {key: (n,) for n, key in enumerate(order)}
+    else:
+        axis = 0 if drawn.direction == "down" else 1
+        rank = {key: (cell[axis],) for key, cell in drawn.cells.items()}
+    return frozenset(p.key for p in model.paths if p.key in drawn.arrows and p.source in rank and p.dest in rank
+                     and rank[p.dest] < rank[p.source])
+
+
+def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram,
+                 skip: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
+    """Rule route (warnings): every fault of :func:`~mechdiagram.layout.route_rules.faults` in the ``wide``
+    and the ``narrow`` layout, one finding per path and layout at the path's key, naming the layout (arrows in
+    ``skip``, drawn straight for want of time, have their own finding)."""
+    findings = []
+    for name, drawn in (("wide", wide), ("narrow", narrow)):
+        by_key: dict[str, list[Fault]] = {}
+        for fault in faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow)):
+            if fault.key not in skip:
+                by_key.setdefault(fault.key, []).append(fault)
+        for key, found in by_key.items():
+            pointer = pointer_join("targets", key)
+            line, column = loaded.locate(pointer, key=True)
+            said = "; ".join(_said([f for f in found if f.kind == kind]) for kind in KINDS
+                             if any(f.kind == kind for f in found))
+            advice = ("shorten its label or move the boxes near it apart (layout.positions)"
+                      if all(f.kind.startswith("label") for f in found)
+                      else "move its boxes or the ones near it (layout.positions), or draw fewer arrows here")
+            findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
+                                    f"{advice}", "route", "warning", line, column))
+    return findings
+
+
+def _said(found: list[Fault]) -> str:
+    """Faults of one kind in words, after "path X in the wide layout"."""
+    fault = found[0]
+    names = [quote(f.other) for f in found]
+    other = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if fault.kind == "junction":
+        return f"meets {other} where neither crosses the other (they read as one line)"
+    if fault.kind == "head":
+        return f"passes {min(f.value for f in found):g} units from the head of {other} (keep {HEAD_CLEARANCE:g})"
+    if fault.kind == "parallel":
+        return f"runs {min(f.value for f in found):g} units beside {other} (keep {NEAR:g})"
+    if fault.kind == "crossing":
+        return f"crosses {other}"
+    if fault.kind == "bends":
+        return (f"bends {int(fault.value)} times (at most {MAX_BENDS}, or {MAX_BACK_BENDS} for an arrow back "
+                "against the flow)")
+    if fault.kind == "label-far":
+        return f"has its label {fault.value:g} units from its arrow (at most {LABEL_REACH:g})"
+    if fault.kind == "label-nearer":
+        return f"has its label nearer {other} than its own arrow"
+    return f"has its label crossed by the line of {other}"
 
 
 def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[Finding]:

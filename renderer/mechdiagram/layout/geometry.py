@@ -7,9 +7,6 @@ of its own.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
-
 from msgspec import Struct, field
 
 from mechdiagram.layout.sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, RING_GAP
@@ -349,28 +346,3 @@ class Layout(Struct, frozen=True):
     columns: tuple[ColumnHeader, ...] = ()
     axis: TimeAxis | None = None
 
-
-def meetings(routes: Sequence[Sequence[Point]]) -> int:
-    """How many times two of the orthogonal polylines ``routes`` (each from its source port to its arrowhead's
-    tip) cross, touch or run along each other: each pair of segments of two routes that has a point in common
-    counts once, except where the point is an end of both (two arrows that leave or reach one port).  A layered
-    layout compares its tries by it: a crossing, and worse a touch that reads as a junction, costs the reader."""
-    segments = [[(a, b) for a, b in itertools.pairwise(route) if a != b] for route in routes]
-    ends = [{(round(p[0], 1), round(p[1], 1)) for p in (route[0], route[-1])} if route else set() for route in routes]
-    count = 0
-    for i, j in itertools.combinations(range(len(routes)), 2):
-        for a, b in segments[i]:
-            for c, d in segments[j]:
-                point = _common_point(a, b, c, d)
-                if point is not None and not (point in ends[i] and point in ends[j]):
-                    count += 1
-    return count
-
-
-def _common_point(a: Point, b: Point, c: Point, d: Point) -> Point | None:
-    """A point the axis-parallel segments a-b and c-d share (within :data:`EPSILON`), or ``None``."""
-    left, right = max(min(a[0], b[0]), min(c[0], d[0])), min(max(a[0], b[0]), max(c[0], d[0]))
-    top, bottom = max(min(a[1], b[1]), min(c[1], d[1])), min(max(a[1], b[1]), max(c[1], d[1]))
-    if left > right + EPSILON or top > bottom + EPSILON:
-        return None
-    return (round(left, 1), round(top, 1))

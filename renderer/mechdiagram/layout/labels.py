@@ -22,14 +22,17 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Point, Rect
 from mechdiagram.layout.measure import text_width
-from mechdiagram.layout.sizes import BOX_AIR, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
+from mechdiagram.layout.sizes import BOX_AIR, LABEL_REACH, PATH_LABEL_LINE, PATH_LABEL_SIZE, STRIP_AIR
 
 #: Most tests of a candidate block against a route's segment that one layout's label placement may make: the
 #: gallery's figures make at most 1,000; 150 labelled arrows among 20 boxes made 9 million (7 s), and stop here
 #: after about 1 s.
 LABEL_BUDGET = 1_000_000
-#: Gap between a label and the segment it names.
+#: Gap between a label and the segment it names: above or below a horizontal one ...
 LABEL_GAP = 5.0
+#: ... and beside a vertical one, within :data:`~mechdiagram.layout.sizes.LABEL_REACH` once the route's points are
+#: written at 0.1 precision.
+SIDE_GAP = LABEL_REACH - 0.5
 #: Baseline of a label's first line below the top of its block.
 FIRST_BASELINE = PATH_LABEL_SIZE * 0.85
 
@@ -68,9 +71,9 @@ def _candidates(points: Sequence[Point], w: float, h: float) -> list[Rect]:
             if a[1] == b[1]:  # horizontal: above, then below
                 found.append(Rect(mx - w / 2, my - LABEL_GAP - h, w, h))
                 found.append(Rect(mx - w / 2, my + LABEL_GAP, w, h))
-            else:  # vertical: right, then left
-                found.append(Rect(mx + LABEL_GAP + 2, my - h / 2, w, h))
-                found.append(Rect(mx - LABEL_GAP - 2 - w, my - h / 2, w, h))
+            else:  # vertical: right, then left (a glyph's side bearing needs a unit more than above a line)
+                found.append(Rect(mx + SIDE_GAP, my - h / 2, w, h))
+                found.append(Rect(mx - SIDE_GAP - w, my - h / 2, w, h))
     return found
 
 
@@ -142,16 +145,22 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
 
 def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
                  obstacles: Sequence[Rect], strips: Sequence[Rect] = (),
-                 code: frozenset[str] = frozenset()) -> dict[str, PlacedLabel]:
+                 code: frozenset[str] = frozenset(),
+                 heads: dict[str, tuple[Point, Point, Point]] | None = None) -> dict[str, PlacedLabel]:
     """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
     preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
     found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
     wherever a place clear of the obstacles and routes allows.  The labels of the routes in ``code`` are
-    measured in the monospace face."""
+    measured in the monospace face.  ``heads`` (by route: an arrowhead's three corners, tip first) count as their
+    routes' lines when a label is weighed against the other routes."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
+    # Another route's arrowhead (its base, the widest part) counts as that route's line: a label beside it names
+    # that arrow.
+    outlines = {key: [*segs, *([(heads[key][1], heads[key][2])] if heads and key in heads else [])]
+                for key, segs in segments.items()}
     placed: dict[str, PlacedLabel] = {}
     budget = _Budget()
     for key, points in routes.items():
@@ -162,7 +171,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         reach = 2 * max(max(label_size(lines, key in code)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
         xs, ys = [x for x, _ in points], [y for _, y in points]
         area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
-        others = [seg for other, segs in segments.items() if other != key for seg in segs
+        others = [seg for other, segs in outlines.items() if other != key for seg in segs
                   if area.overlaps(_segment_rect(seg).grown(1.0))]
         taken = [rect for rect in (label.block.grown(3.0) for label in placed.values()) if area.overlaps(rect)]
         near_hard = [rect for rect in hard if area.overlaps(rect)]
@@ -174,7 +183,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
                                  near, near_soft, budget)
             if chosen is None or score[:5] < chosen[0][:5]:
                 chosen = (score, block, text)
-            if score[:3] == (0, 0, 0) or score == (0,):
+            if score[:4] == (0, 0, 0, 0) or score == (0,):  # a later wrap may name its own arrow better
                 break
         assert chosen is not None
         score, block, lines = chosen

@@ -25,6 +25,7 @@ from mechdiagram.layout.measure import (
     whole_words,
     wrap,
 )
+from mechdiagram.layout.ports import PathEnds
 from mechdiagram.layout.sizes import (
     BAND_GAP,
     BAND_PAD,
@@ -53,12 +54,14 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    PORT_PITCH,
     PORT_SPREAD,
     ROUTE_PITCH,
     STRIP_AIR,
     TARGET_STUB,
     TIMED_BOX_MAX_WIDTH,
 )
+from mechdiagram.layout.stacked import track_ports
 from mechdiagram.shared.model import Spec, parse_lane_key
 
 Cells = dict[str, tuple[int, int]]
@@ -282,14 +285,16 @@ def _widths(base: float, counts: list[int]) -> list[float]:
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
-          fill: bool = False) -> Placement:
+          fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
     bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
     the drawing's width) and ``gaps`` replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
     whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
     strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
-    lane to another (it would have to cross a name) and the lanes are at least twice the column's width."""
+    lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
+    ``port_room`` gives the least (height, width) of a box's row and column, by key: room for its ports
+    (:func:`~mechdiagram.layout.ports.port_room`)."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
@@ -315,6 +320,13 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
+    # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
+    # their size, centred in the room (a fan's source grows, not the target beside it).
+    plain_h, plain_w = list(row_h), list(col_w)
+    for key, (height, width) in (port_room or {}).items():
+        r, c = cells[key]
+        row_h[r] = max(row_h[r], height)
+        col_w[c] = max(col_w[c], width)
     header_w, header_lines = lane_headers(lane_labels[:n_rows])
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
@@ -327,6 +339,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     if not on_top:
         for r, hl in enumerate(header_lines[:n_rows]):
             row_h[r] = max(row_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
+            plain_h[r] = max(plain_h[r], len(hl) * LINE_HEIGHT + 2 * PAD_Y)
     has_headers = any(header_lines)
     left = round(MARGIN + (header_w + gap_x / 2 if has_headers and not on_top else 0), 1)
     col_x = [left]
@@ -343,7 +356,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_y.append(round(row_y[-1] + h + gap + strip[r + 1], 1))
     boxes = {}
     for key, (r, c) in cells.items():
-        boxes[key] = Box(col_x[c], row_y[r], col_w[c], row_h[r], key=key, lines=lines[key])
+        grown = port_room is not None and key in port_room
+        h, w = (row_h[r], col_w[c]) if grown else (plain_h[r], plain_w[c])
+        boxes[key] = Box(round(col_x[c] + (col_w[c] - w) / 2, 1), round(row_y[r] + (row_h[r] - h) / 2, 1), w, h,
+                         key=key, lines=lines[key])
     bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
     if on_top:
         lanes = tuple(LaneHeader(MARGIN, round(row_y[r] - strip[r], 1), right - MARGIN, len(hl) * LINE_HEIGHT, hl,
@@ -381,6 +397,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     lines = {key: box_lines(labels[key], width, code[key], max(bound[key], width))
              if natural_width(lines[key], code[key], bound[key]) < width else lines[key] for key in order}
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
+    ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+                                if p.source in cells and p.dest in cells and p.source != p.dest])
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []
@@ -406,7 +424,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
             captions.append(ColumnHeader(MARGIN, round(y, 1), width, len(caption) * LINE_HEIGHT, caption,
                                          cells[key][1], centred=False))
             y += len(caption) * LINE_HEIGHT + CAPTION_GAP
-        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y), 1)
+        # Room for the track routes' ports on its right side, PORT_PITCH apart (stacked._spread).
+        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, (ports[key] + 1) * PORT_PITCH), 1)
         boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
         y += h + gap_y
     bottom = y - gap_y

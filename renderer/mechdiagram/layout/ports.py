@@ -8,12 +8,13 @@ the same boxes run apart, and a port alone on its side lines up with the other e
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, Point, Rect
-from mechdiagram.layout.sizes import PORT_SPREAD, PORT_SPREAD_TWO
+from mechdiagram.layout.sizes import PORT_PITCH, PORT_SPREAD, PORT_SPREAD_TWO
 
 #: Sides of a box and their outward unit normals.
 SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
@@ -89,6 +90,46 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
                 fractions[(p.key, end)] = fraction
             break
     return fractions
+
+
+def ports_length(count: int) -> float:
+    """The length of a box side that ``count`` ports share :data:`~mechdiagram.layout.sizes.PORT_PITCH` apart
+    (spread over PORT_SPREAD of it, or PORT_SPREAD_TWO for two: :func:`port_fractions`)."""
+    if count < 2:
+        return 0.0
+    return math.ceil((count - 1) * PORT_PITCH / (PORT_SPREAD_TWO if count == 2 else PORT_SPREAD))
+
+
+def port_room(boxes: dict[str, Box], paths: Sequence[PathEnds],
+              flow: str | None = None) -> dict[str, tuple[float, float]]:
+    """The boxes too small for their ports: by key, the least height and width that give the routes on each of
+    its sides (:func:`end_sides` in a layout flowing ``flow``) PORT_PITCH between their ports."""
+    counts: dict[tuple[str, str], int] = {}
+    for p in paths:
+        out_side, in_side = end_sides(boxes[p.source], boxes[p.dest], flow)
+        for key, side in ((p.source, out_side), (p.dest, in_side)):
+            counts[(key, side)] = counts.get((key, side), 0) + 1
+    room: dict[str, tuple[float, float]] = {}
+    for key, box in boxes.items():
+        height = ports_length(max(counts.get((key, "left"), 0), counts.get((key, "right"), 0)))
+        width = ports_length(max(counts.get((key, "top"), 0), counts.get((key, "bottom"), 0)))
+        if height > box.h or width > box.w:
+            room[key] = (height, width)
+    return room
+
+
+#: The sides an arrow with the flow of a layered layout leaves and enters by (ELK Layered's, dagre's): the
+#: next layer's side, whatever the rows between them, so that a fan-out leaves one side as a fan.
+FLOW_SIDES = {"right": ("right", "left"), "down": ("bottom", "top")}
+
+
+def end_sides(source: Rect, dest: Rect, flow: str | None = None) -> tuple[str, str]:
+    """The sides a route leaves ``source`` and enters ``dest`` by: in a layered layout flowing ``flow`` (``"right"``
+    or ``"down"``), an arrow to a later layer takes :data:`FLOW_SIDES`; any other the sides that face each other
+    (:func:`facing`)."""
+    if (flow == "right" and dest.x >= source.right) or (flow == "down" and dest.y >= source.bottom):
+        return FLOW_SIDES[flow]
+    return facing(source, dest)
 
 
 def facing(source: Rect, dest: Rect) -> tuple[str, str]:

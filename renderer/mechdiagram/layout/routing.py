@@ -22,8 +22,21 @@ from collections.abc import Sequence
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import EPSILON, Box, Point, Rect
-from mechdiagram.layout.ports import SIDES, PathEnds, facing, out, port, port_fractions, side_cost
-from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, HEAD_GAP, NEAR, SOURCE_STUB, TARGET_STUB
+from mechdiagram.layout.ports import SIDES, PathEnds, end_sides, out, port, port_fractions, side_cost
+from mechdiagram.layout.route_rules import MAX_BENDS
+from mechdiagram.layout.sizes import (
+    ARROW_HEAD,
+    CLEARANCE,
+    HEAD_CLEARANCE,
+    HEAD_GAP,
+    NEAR,
+    ROUTE_PITCH,
+    SOURCE_STUB,
+    TARGET_STUB,
+)
+
+#: Grid lines further apart than this get a line between them.
+MIDDLE_AT = 6 * CLEARANCE
 
 #: Cost of one bend, in user units of length.
 BEND_COST = 60.0
@@ -32,6 +45,9 @@ SHARED_COST = 20.0
 #: ... and a fixed amount per shared step, so that two routes share a stretch only when nothing else is free.
 SHARED_STEP = 400.0
 NEAR_COST = 3.0
+#: Extra cost per unit of length of a run across a route's shared side, per unit of its distance from that side:
+#: a tie-breaker between lanes equally short (see ``_Usage.lean``).
+LEAN_COST = 0.001
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
 CROSS_COST = 15.0
 JOIN_COST = 150.0
@@ -67,6 +83,8 @@ class Route(Struct, frozen=True):
     sides: tuple[str, str]
     clean: bool
     crowded: bool = False
+    #: The grid cells the route's search went through (none for a straight line, or outside :func:`route_all`).
+    cells: tuple[tuple[int, int], ...] = ()
 
 
 class _Grid:
@@ -108,7 +126,7 @@ class _Grid:
         out: list[float] = []
         for a, b in itertools.pairwise(values):
             out.append(a)
-            if b - a > 6 * CLEARANCE:
+            if b - a > MIDDLE_AT:
                 out.append(round((a + b) / 2, 1))
         if values:
             out.append(values[-1])
@@ -156,7 +174,39 @@ class _Usage:
         #: Every route's stub points (where it leaves its port and where it turns in to its target), by
         #: route: another route passing there would run into that route's first or last stretch.
         self.stubs: dict[tuple[int, int], str] = {}
+        #: The grid steps within HEAD_CLEARANCE of a route's arrowhead, with that route's key: another route
+        #: passing there would read as the head's line (:func:`~mechdiagram.layout.route_rules.near_heads`).
+        self.heads: dict[tuple[int, int, int, int], str] = {}
         self.current = ""
+        #: For the current route, (axis, origin): its runs across that axis cost LEAN_COST a unit of length and
+        #: of distance from ``origin``, so that of lanes equally short it takes the one nearest its shared side.
+        self.lean: tuple[int, float] | None = None
+
+    def add_head(self, grid: _Grid, zone: Rect, owner: str) -> None:
+        """Mark the grid steps through ``zone`` (an arrowhead grown by HEAD_CLEARANCE) as ``owner``'s head."""
+        e = EPSILON
+        gx, gy = grid.xs, grid.ys
+        rows = range(bisect.bisect_right(gy, zone.y + e), bisect.bisect_left(gy, zone.bottom - e))
+        x_steps = range(max(0, bisect.bisect_right(gx, zone.x + e) - 1),
+                        min(len(gx) - 1, bisect.bisect_left(gx, zone.right - e)))
+        for j in rows:
+            for i in x_steps:
+                self.heads.setdefault((i, j, i + 1, j), owner)
+        cols = range(bisect.bisect_right(gx, zone.x + e), bisect.bisect_left(gx, zone.right - e))
+        y_steps = range(max(0, bisect.bisect_right(gy, zone.y + e) - 1),
+                        min(len(gy) - 1, bisect.bisect_left(gy, zone.bottom - e)))
+        for i in cols:
+            for j in y_steps:
+                self.heads.setdefault((i, j, i, j + 1), owner)
+
+    def saved(self) -> tuple[dict[tuple[int, int, int, int], int], set[tuple[int, int]], set[tuple[int, int]]]:
+        """What the routes so far occupy, to :meth:`restore` after a route is tried and not taken."""
+        return dict(self.steps), set(self.points), set(self.turns)
+
+    def restore(self, state: tuple[dict[tuple[int, int, int, int], int], set[tuple[int, int]],
+                                   set[tuple[int, int]]]) -> None:
+        """Back to a :meth:`saved` state."""
+        self.steps, self.points, self.turns = dict(state[0]), set(state[1]), set(state[2])
 
     def add(self, cells: list[tuple[int, int]]) -> None:
         for a, b in itertools.pairwise(cells):
@@ -171,6 +221,16 @@ class _Usage:
         """The extra cost of a step ``length`` long from (i, j) to (ni, nj), turning at (i, j) or not."""
         owner = self.stubs.get((ni, nj))
         stub = SHARED_STEP if owner is not None and owner != self.current else 0.0
+        if self.heads:
+            head = self.heads.get((min(i, ni), min(j, nj), max(i, ni), max(j, nj)))
+            if head is not None and head != self.current:
+                stub += SHARED_STEP
+        if self.lean is not None:
+            axis, origin = self.lean
+            if axis == 0 and i == ni:
+                stub += LEAN_COST * abs(grid.xs[i] - origin) * length
+            elif axis == 1 and j == nj:
+                stub += LEAN_COST * abs(grid.ys[j] - origin) * length
         if not self.points:
             inner = self.inner
             if inner is not None:
@@ -327,21 +387,28 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     head, base = _head(port(dest, side_in, fraction_in), side_in)
     middle = [(grid.xs[i], grid.ys[j]) for i, j in cells]
     points = _simplified([port(source, side_out, fraction_out), *middle, base])
-    return Route(points, head, (side_out, side_in), True)
+    return Route(points, head, (side_out, side_in), True, cells=tuple(cells))
 
 
-def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
-              against: frozenset[str] = frozenset(), walls: Sequence[Rect] = ()) -> dict[str, Route]:
+def _in_line(a: Rect, b: Rect) -> bool:
+    """Whether two boxes share a row or a column (their extents overlap across): a box between them is in the
+    way of a route on their facing sides."""
+    return (a.x < b.right and b.x < a.right) or (a.y < b.bottom and b.y < a.bottom)
+
+
+def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
+              walls: Sequence[Rect] = (), flow: str | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).
 
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
-    rather than back through it.
+    rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
+    sides of :func:`~mechdiagram.layout.ports.end_sides`.
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
-    sides = {p.key: facing(boxes[p.source], boxes[p.dest]) for p in paths}
+    sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
     forward = [p for p in paths if p.key not in against]
     if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid([*boxes.values(), *walls], [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
@@ -353,12 +420,12 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds],
                 found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core), budget)
                 if found.clean:
                     sides[p.key] = found.sides
-    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls)
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against)
     return {p.key: routes[p.key] for p in paths}
 
 
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
-            budget: _Budget, walls: Sequence[Rect] = ()) -> dict[str, Route]:
+            budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset()) -> dict[str, Route]:
     """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``."""
     every = dict.fromkeys(SIDES, 0.5)
     fractions = port_fractions(boxes, paths, sides)
@@ -366,21 +433,61 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
     # The ports, and the middles of the boxes' sides for a route walled in on its own sides (it may use any).
-    grid = _Grid([*boxes.values(), *walls], [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values())],
-                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values())])
+    # And, beside a side that n routes use, n lanes ROUTE_PITCH apart: room for each to turn on a line of its own.
+    lanes_x: list[float] = []
+    lanes_y: list[float] = []
+    on_side: dict[tuple[str, str], int] = {}
+    for p in paths:
+        for box, side in ((p.source, sides[p.key][0]), (p.dest, sides[p.key][1])):
+            on_side[(box, side)] = on_side.get((box, side), 0) + 1
+    for (key, side), count in on_side.items():
+        if count > 1:
+            edge = port(boxes[key], side)
+            for k in range(count):
+                at = out(edge, side, TARGET_STUB + k * ROUTE_PITCH)
+                (lanes_x if side in ("left", "right") else lanes_y).append(round(at[0] if side in ("left", "right")
+                                                                             else at[1], 1))
+    grid = _Grid([*boxes.values(), *walls],
+                 [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values()), *lanes_x],
+                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values()), *lanes_y])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]
         used.stubs.setdefault(grid.index(out(ports[(p.key, "source")], out_side, SOURCE_STUB)), p.key)
         used.stubs.setdefault(grid.index(out(ports[(p.key, "dest")], in_side, TARGET_STUB)), p.key)
+        head, _ = _head(ports[(p.key, "dest")], in_side)
+        xs, ys = [x for x, _ in head], [y for _, y in head]
+        used.add_head(grid, Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(HEAD_CLEARANCE), p.key)
     routes = {}
-    for p in paths:
+
+    def spread(p: PathEnds) -> float:  # how far from its side's middle the route's ports are, at most
+        return max(abs(fractions[(p.key, "source")] - 0.5), abs(fractions[(p.key, "dest")] - 0.5))
+
+    # The routes of a shared side nest: the outermost port's route first, on the lane nearest that side (LEAN_COST),
+    # the next around it, as ELK's and dagre's fans do.
+    for p in sorted(paths, key=lambda p: (p.key in against, -spread(p))):
         used.current = p.key
+        shared = (p.source, sides[p.key][0]) if on_side[(p.source, sides[p.key][0])] >= \
+            on_side[(p.dest, sides[p.key][1])] else (p.dest, sides[p.key][1])
+        at = ports[(p.key, "source" if shared[0] == p.source and shared[1] == sides[p.key][0] else "dest")]
+        used.lean = (0, at[0]) if shared[1] in ("left", "right") else (1, at[1])
+        before = used.saved()
         out_side, in_side = sides[p.key]
         routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
                                                 "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
         if not routes[p.key].clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
             routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
+        elif len(routes[p.key].points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0 and \
+                _in_line(boxes[p.source], boxes[p.dest]):
+            # Around a box in the way (a skip edge in a row or a column): out of and into other sides, when
+            # that takes fewer bends (a U beside the boxes, not a detour between them).
+            used.restore(before)
+            other = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
+            if other.clean and len(other.points) < len(routes[p.key].points):
+                routes[p.key] = other
+            else:
+                used.restore(before)
+                used.add(list(routes[p.key].cells))
     return routes
 
 

@@ -92,8 +92,15 @@ SOURCE_STUB = 12.0
 TARGET_STUB = RING_GAP + 2.0 + ARROW_HEAD + 5.0
 #: Parallel lines closer than this look like one, or crowd each other: routes keep at least this apart.
 NEAR = 12.0
+#: Lines keep at least this far from another arrow's head: nearer, the head reads as theirs.
+HEAD_CLEARANCE = 6.0
+#: A path label's block lies at most this far from its own arrow (issue 27; Mermaid's labels sit on their edges).
+LABEL_REACH = 6.0
 #: A channel between columns or rows is as wide as two TARGET_STUBs and this much a route beyond one.
 ROUTE_PITCH = NEAR + 2.0
+#: Ports on one side of a box are at least this far apart (boxes grow to give them room): two arrowheads side
+#: by side, or a line beside a head, keep NEAR apart and HEAD_CLEARANCE from the head.
+PORT_PITCH = ROUTE_PITCH
 #: Room a path label keeps from every box: its active ring and a little air.
 BOX_AIR = 7.0
 #: Step badges of the poster: height and the padding either side of their text.

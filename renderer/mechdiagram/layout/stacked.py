@@ -147,6 +147,32 @@ def _ports(boxes: dict[str, Box], long: Sequence[PathEnds]) -> dict[tuple[str, s
     return port_y
 
 
+def on_tracks(order: Sequence[str], paths: Sequence[PathEnds]) -> tuple[dict[frozenset[str], list[str]],
+                                                                          list[PathEnds]]:
+    """Which ``paths`` between the boxes of the column (keys in ``order``, top first) run on a track: two paths
+    run straight between two neighbours (their labels either side), by pair of boxes; every other path takes a
+    track, where its label has room."""
+    position = {key: i for i, key in enumerate(order)}
+    long: list[PathEnds] = []
+    pairs: dict[frozenset[str], list[str]] = {}
+    for path in paths:
+        pair = frozenset((path.source, path.dest))
+        if abs(position[path.source] - position[path.dest]) == 1 and len(pairs.get(pair, [])) < 2:
+            pairs.setdefault(pair, []).append(path.key)
+        else:
+            long.append(path)
+    return pairs, long
+
+
+def track_ports(order: Sequence[str], paths: Sequence[PathEnds]) -> dict[str, int]:
+    """How many track routes meet each box of the column on its right side (:func:`on_tracks`)."""
+    counts = dict.fromkeys(order, 0)
+    for path in on_tracks(order, paths)[1]:
+        counts[path.source] += 1
+        counts[path.dest] += 1
+    return counts
+
+
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
                    headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset(),
                    captions: Sequence[Rect] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
@@ -163,16 +189,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
-    long: list[PathEnds] = []
-    pairs: dict[frozenset[str], list[str]] = {}
-    for path in paths:
-        pair = frozenset((path.source, path.dest))
-        # Two paths run straight between two neighbours (their labels either side); more take tracks, where
-        # their labels have room.
-        if abs(position[path.source] - position[path.dest]) == 1 and len(pairs.get(pair, [])) < 2:
-            pairs.setdefault(pair, []).append(path.key)
-        else:
-            long.append(path)
+    pairs, long = on_tracks(order, paths)
     for path in paths:
         a, b = boxes[path.source], boxes[path.dest]
         if path in long:

@@ -1,0 +1,156 @@
+"""The route rules (issue 27) on small hand-made arrows, one rule at a time, each with a case it must find and
+one it must not; then ``validate``'s ``route`` warnings for a layout that a ``layout.positions`` override
+forces to break one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mechdiagram.layout.checks import lay_out
+from mechdiagram.layout.geometry import Arrow, Point, Rect
+from mechdiagram.layout.route_rules import (
+    bends,
+    crossing_count,
+    crossings,
+    faults,
+    junctions,
+    label_faults,
+    near_heads,
+    parallel_runs,
+)
+from mechdiagram.layout.sizes import ARROW_HEAD
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import check_spec
+from support.topologies import with_graph
+
+
+def arrow(key: str, *points: Point, label: Rect | None = None) -> Arrow:
+    """An arrow along ``points`` (to the arrowhead's base), its head ARROW_HEAD long in the last run's direction."""
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    dx, dy = (bx > ax) - (bx < ax), (by > ay) - (by < ay)
+    tip = (bx + dx * ARROW_HEAD, by + dy * ARROW_HEAD)
+    half = ARROW_HEAD / 2
+    head = (tip, (bx - dy * half, by - dx * half), (bx + dy * half, by + dx * half))
+    return Arrow(key, tuple(points), head, label_lines=("label",) if label else (), label_box=label)
+
+
+def arrows(*items: Arrow) -> dict[str, Arrow]:
+    return {a.key: a for a in items}
+
+
+def kinds(found) -> list[tuple[str, str, str]]:
+    return sorted((f.key, f.kind, f.other) for f in found)
+
+
+def test_opposite_arrows_end_to_end_on_one_line_are_a_junction():
+    """The OAuth graph's fault: a -> b and b -> a drawn on one line read as one two-headed line."""
+    drawn = arrows(arrow("go", (0, 50), (190, 50)), arrow("back", (200, 50), (10, 50)))
+    assert kinds(junctions(drawn)) == [("back", "junction", "go")]
+    apart = arrows(arrow("go", (0, 44), (90, 44)), arrow("back", (200, 56), (110, 56)))
+    assert junctions(apart) == []
+
+
+def test_a_line_running_into_another_is_a_junction_but_a_crossing_is_not():
+    into = arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (100, 0), (100, 40)))  # b's head ends on a's line
+    assert kinds(junctions(into)) == [("b", "junction", "a")]
+    corner = arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (100, 50), (100, 100), (150, 100)))  # starts on it
+    assert kinds(junctions(corner)) == [("b", "junction", "a")]
+    across = arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (100, 0), (100, 90)))
+    assert junctions(across) == []
+    assert kinds(crossings(across)) == [("b", "crossing", "a")]
+
+
+def test_two_arrows_sharing_a_stretch_are_a_junction_even_from_one_port():
+    shared = arrows(arrow("a", (0, 50), (100, 50), (100, 200)), arrow("b", (0, 50), (150, 50), (150, 200)))
+    assert kinds(junctions(shared)) == [("b", "junction", "a")]
+    fan = arrows(arrow("a", (0, 50), (0, 100), (-100, 100), (-100, 200)), arrow("b", (0, 50), (0, 20)))
+    assert junctions(fan) == []  # they meet only at the port both leave from
+
+
+def test_a_line_near_another_arrows_head_is_found():
+    head = arrow("a", (0, 50), (90, 50))  # its tip at (100, 50), its base 10 units wide at x = 90
+    near = arrows(head, arrow("b", (104, 0), (104, 200)))
+    [fault] = near_heads(near)
+    assert (fault.key, fault.kind, fault.other, fault.value) == ("b", "head", "a", 4.0)
+    assert near_heads(arrows(head, arrow("b", (107, 0), (107, 200)))) == []
+    assert near_heads(arrows(head, arrow("b", (80, 62), (0, 62)))) == []  # 7 below the base's corner
+
+
+def test_parallel_runs_closer_than_twelve_units_are_found():
+    close = arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (50, 58), (150, 58)))
+    [fault] = parallel_runs(close)
+    assert (fault.key, fault.other, fault.value) == ("b", "a", 8.0)
+    assert parallel_runs(arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (50, 62), (150, 62)))) == []
+    # side by side but not along one another: no run beside the other
+    assert parallel_runs(arrows(arrow("a", (0, 50), (100, 50)), arrow("b", (130, 58), (230, 58)))) == []
+
+
+def test_crossings_are_counted_per_pair():
+    twice = arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (50, 0), (50, 100), (150, 100), (150, 0)))
+    [fault] = crossings(twice)
+    assert (fault.key, fault.other, fault.value) == ("b", "a", 2.0)
+    assert crossing_count(twice) == 2
+    assert crossing_count(arrows(arrow("a", (0, 50), (200, 50)), arrow("b", (0, 80), (200, 80)))) == 0
+
+
+def test_bends_beyond_one_jog_or_beyond_the_way_around_for_an_arrow_back():
+    three = arrow("a", (0, 0), (50, 0), (50, 50), (100, 50), (100, 100))
+    assert [(f.key, f.value) for f in bends(arrows(three))] == [("a", 3.0)]
+    assert bends(arrows(three), frozenset({"a"})) == []  # an arrow back may take four
+    jog = arrow("a", (0, 0), (50, 0), (50, 50), (100, 50))
+    assert bends(arrows(jog)) == []
+    five = arrow("a", (0, 0), (10, 0), (10, 10), (20, 10), (20, 20), (30, 20), (30, 30))
+    assert [(f.key, f.value) for f in bends(arrows(five), frozenset({"a"}))] == [("a", 5.0)]
+
+
+def test_a_label_far_from_its_arrow_nearer_another_or_crossed_is_found():
+    own = ((0.0, 100.0), (200.0, 100.0))
+    beside = arrows(arrow("a", *own, label=Rect(60, 80, 80, 15)))  # 5 above its line
+    assert label_faults(beside) == []
+    far = arrows(arrow("a", *own, label=Rect(60, 76, 80, 15)))  # 9 above
+    assert [(f.kind, f.value) for f in label_faults(far)] == [("label-far", 9.0)]
+    nearer = arrows(arrow("a", *own, label=Rect(60, 80, 80, 15)), arrow("b", (143, 0), (143, 70)))
+    assert kinds(label_faults(nearer)) == [("a", "label-nearer", "b")]
+    crossed = arrows(arrow("a", *own, label=Rect(60, 80, 80, 15)), arrow("b", (100, 0), (100, 60), (300, 60)),
+                     arrow("c", (120, 20), (120, 90), (300, 90)))
+    assert ("a", "label-crossed", "c") in kinds(label_faults(crossed))
+
+
+def test_all_rules_together_find_nothing_in_a_clean_drawing():
+    clean = arrows(arrow("a", (0, 44), (90, 44), label=Rect(5, 24, 80, 15)),
+                   arrow("b", (200, 56), (110, 56), label=Rect(115, 61, 80, 15)))
+    assert faults(clean) == []
+
+
+def _laid_out(data: dict):
+    text = json.dumps(data, indent=2)
+    loaded = parse_text(text.encode(), "x.mechanism.json")
+    validation = check_spec(loaded)
+    assert validation.spec is not None, validation.findings
+    return text, lay_out(loaded, validation.spec)
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
+    """A chain a -> b -> c -> d: the automatic layout draws it straight; an override that puts the four boxes
+    in a square with a -> b and c -> d on its diagonals forces them to cross (or to bend around the square),
+    and validate warns at a path's key, naming the wide layout (the narrow one ignores the override)."""
+    data = with_graph({"a": "first", "b": "second", "c": "third", "d": "fourth"},
+                      [("a", "b", None), ("b", "c", None), ("c", "d", None)])
+    if forced:
+        data["layout"] = {"positions": {"a": {"row": 0, "column": 0}, "b": {"row": 1, "column": 1},
+                                        "c": {"row": 0, "column": 1}, "d": {"row": 1, "column": 0}}}
+    text, laid_out = _laid_out(data)
+    route = [f for f in laid_out.findings if f.rule == "route"]
+    if not forced:
+        assert route == []
+        return
+    assert route, "the forced square draws no fault"
+    for finding in route:
+        key = finding.pointer.rsplit("/", 1)[1]
+        assert (finding.pointer, finding.severity) in (("/targets/e0", "warning"), ("/targets/e2", "warning"))
+        assert finding.line == text.splitlines().index(f'    "{key}": {{') + 1
+        assert finding.message.startswith(f'path "{key}" in the wide layout ')
+        assert "crosses" in finding.message or "bends" in finding.message, finding.message
