@@ -69,7 +69,7 @@ GEOMETRY_JS = r"""
       .reduce((acc, v, i, a) => (i % 2 ? acc : acc.concat([[v, a[i + 1]]])), []),
     bbox: rect(g)}));
   // The labels drawn (a sequence draws a message's label in its row's layers, one shown at a time).
-  const labels = all(`.${p}-plabel`).filter(shown).map(t => ({text: t.textContent, box: rect(t)}));
+  const labels = all(`.${p}-plabel:not(.${p}-tick)`).filter(shown).map(t => ({text: t.textContent, box: rect(t)}));
   const lanes = all(`.${p}-lane`).map(t => ({text: t.textContent, box: rect(t)}));
   const panel = rect(svg.querySelector(`.${p}-panel`));
   const frame = svg.querySelector("[data-mech-current]") ||
