@@ -30,7 +30,7 @@ def test_validate_writes_nothing(project):
     assert result.exit_code == 0, result.output
     assert result.stderr.strip().splitlines() == [
         "specs/reference.mechanism.json:20:15: warning: /sources/2/path: source notes/provenance.json has no "
-        "sha256, so it is not verified [source-unpinned]",
+        "sha256, so it is not verified; pin it with mechdiagram hash --write SPEC [source-unpinned]",
         "mechdiagram: 1 of 1 spec(s) valid"]
     assert snapshot(project) == before
     assert not (project / "output").exists()

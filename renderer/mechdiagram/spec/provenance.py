@@ -199,7 +199,8 @@ def check_source(index: int, source: Source, root: Path, *, allow_missing: bool 
                           "--allow-missing-sources to render without verifying it")
         return result(exc.status, f"source {source.path}: {exc}" + (f" ({where})" if exc.status == "refused" else ""))
     if source.sha256 is None:
-        return result("unpinned", f"source {source.path} has no sha256, so it is not verified")
+        return result("unpinned", f"source {source.path} has no sha256, so it is not verified; pin it with "
+                      "mechdiagram hash --write SPEC")
     try:
         actual = file_sha256(real)
     except OSError as exc:
