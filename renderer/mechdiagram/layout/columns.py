@@ -147,15 +147,16 @@ def label_extent(tick: AxisTick) -> tuple[float, float]:
 
 def _labels(edges: Sequence[float], texts: list[str]) -> list[str]:
     """The tick labels that keep :data:`TICK_LABEL_AIR` from their neighbours, left to right: the last always (it
-    carries the unit), each other one when it keeps clear of the last kept; ``""`` for those left out."""
+    carries the unit), each other one when it keeps clear of the last kept and says another time than it (an
+    instant's two edges are one time: "92", not "92 // 92"); ``""`` for those left out."""
     shown = [""] * len(texts)
     spans_ = [label_extent(AxisTick(x, text, _anchor(i, len(texts))))
               for i, (x, text) in enumerate(zip(edges, texts, strict=True))]
     last = len(texts) - 1
-    right = float("-inf")
+    right, said = float("-inf"), None
     for i, (left, end) in enumerate(spans_[:-1]):
-        if left >= right + TICK_LABEL_AIR and end + TICK_LABEL_AIR <= spans_[last][0]:
-            shown[i], right = texts[i], end
+        if texts[i] != said and left >= right + TICK_LABEL_AIR and end + TICK_LABEL_AIR <= spans_[last][0]:
+            shown[i], right, said = texts[i], end, texts[i]
     shown[last] = texts[last]
     return shown
 
