@@ -67,3 +67,28 @@ def test_a_bad_spec_or_scenario_prints_located_findings_and_fails(tmp_path):
     bad.write_text("{", "utf-8")
     result = invoke("embed", str(bad))
     assert result.exit_code == 1 and result.stdout == "" and ERROR.match(result.stderr.splitlines()[0])
+
+
+def test_alt_text_with_blank_lines_stays_one_html_block_in_markdown(tmp_path):
+    """An alt text with a blank line in it cannot end Markdown's HTML block inside the attribute (where CommonMark
+    would read the rest as Markdown and its link as attributes of the <img>): the picture is printed on lines
+    with no blank one, and its alt is the text with its white space collapsed."""
+    from markdown_it import MarkdownIt
+
+    data = json.loads(SPEC.read_text("utf-8"))
+    data["alt"] = "A figure.\n\n[x](onload=alert(document.domain)//)\n\n\tend"
+    (tmp_path / ".git").mkdir()  # the project: its sources as in ours
+    for source in data["sources"]:
+        (tmp_path / source["path"]).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / source["path"]).write_bytes((MECHANISMS.parent / source["path"]).read_bytes())
+    spec = tmp_path / "mechanisms" / "alt.mechanism.json"
+    spec.write_text(json.dumps(data), "utf-8")
+    assert invoke("build", str(spec), "-o", str(tmp_path / "out")).exit_code == 0
+    result = invoke("embed", str(spec), "-o", str(tmp_path / "out"), "--relative-to", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "\n\n" not in result.stdout.strip()
+    rendered = MarkdownIt("commonmark").render(result.stdout)
+    img = parse(rendered).find(".//h:img", NS)
+    assert img.get("alt") == "A figure. [x](onload=alert(document.domain)//) end"
+    assert not [e for e in parse(rendered).iter() if e.get("onload") is not None]
+    assert [a.get("href") for a in parse(rendered).iter("{http://www.w3.org/1999/xhtml}a")] == ["out/alt.html"]

@@ -66,7 +66,9 @@ def picture(spec: Path, *, output: Path, relative_to: Path, scenario: str | None
     stem = f"{rendered.slug}.{chosen}"
     url = {kind: _url(output / f"{stem}{kind}.svg", relative_to)
            for kind in ("", ".dark", ".narrow", ".narrow.dark") if f"{stem}{kind}.svg" in rendered.files}
-    alt = html.escape(record["alt"])
+    # One line: a line break in the attribute would let a blank line end Markdown's HTML block inside it, and the
+    # rest of the alt text would be read as Markdown (and its links as attributes of the <img>).
+    alt = html.escape(" ".join(record["alt"].split()))
     lines = ["<picture>"]
     readable = math.ceil(readable_width(record.get("width", 0)))
     if ".narrow" in url and column is not None and readable > column:
