@@ -89,3 +89,17 @@ def test_a_lane_grid_is_never_folded():
     grid = _spec(nodes, list(zip(nodes, nodes[1:], strict=False)))
     drawn = diagram(grid)
     assert drawn.direction == "grid" and {row for row, _ in drawn.cells.values()} == {0}
+
+
+def test_refolding_keeps_the_layered_order_and_puts_loose_nodes_under_the_bands():
+    """Folding works on the laid-out cells (the layered layout runs once, however many foldings are tried)."""
+    from mechdiagram.layout.placement import refolded
+
+    nodes = NAMES[:9]
+    spec = _spec([*nodes, "loner"], list(zip(nodes, nodes[1:], strict=False)))
+    cells, _ = grid_cells(spec)
+    assert cells["loner"] == (9, 0)  # nine ranks as rows, then the node without paths
+    folded_cells = refolded(spec, cells, 3, down=True)
+    assert [folded_cells[key] for key in nodes] == [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1), (0, 2), (1, 2),
+                                                   (2, 2)]
+    assert folded_cells["loner"] == (3, 0)

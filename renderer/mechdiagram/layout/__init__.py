@@ -44,7 +44,7 @@ from mechdiagram.layout.geometry import (
 from mechdiagram.layout.labels import PlacedLabel, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
-from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place
+from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place, refolded
 from mechdiagram.layout.ports import port_room
 from mechdiagram.layout.route_rules import crossing_count, junctions
 from mechdiagram.layout.routing import PathEnds, Route, route_all
@@ -52,6 +52,8 @@ from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, ro
 from mechdiagram.layout.sizes import (
     BAND_PAD,
     BOX_WORD_WIDTH,
+    GAP_X,
+    GAP_Y,
     LINE_HEIGHT,
     MARGIN,
     MIN_WIDTH,
@@ -369,8 +371,8 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
             drawn: _Routed) -> tuple[dict[str, tuple[int, int]], _Routed]:
     """A layered graph's cells and drawing, folded into bands (:func:`~mechdiagram.layout.layered.folded`) when
     it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`.  Of the
-    :data:`FOLDS_TRIED` numbers of bands whose boxes' extent comes nearest :data:`ASPECT_TARGET` (by placement
-    alone, before any route), the routed one with the fewest arrows that meet
+    :data:`FOLDS_TRIED` numbers of bands whose shape comes nearest :data:`ASPECT_TARGET` (estimated from the
+    unfolded drawing's extent, before any placement or route), the routed one with the fewest arrows that meet
     (:func:`~mechdiagram.layout.route_rules.junctions` and crossings), then the fewest routes and labels that are
     not clean, then
     one within the range, then the nearest the target; the unfolded drawing unless a folding does better."""
@@ -384,16 +386,18 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
     def miss(aspect: float) -> float:
         return abs(math.log(aspect / ASPECT_TARGET))
 
-    shapes: list[tuple[float, int, dict[str, tuple[int, int]]]] = []
-    for bands in range(2, layers + 1):
-        candidate, _ = grid_cells(spec, bands=bands)
-        if any(candidate == shape[2] for shape in shapes):
-            continue  # 8 layers in 5, 6 or 7 bands of 2 are 4 bands of 2
-        boxes = place(spec, candidate, []).boxes.values()
-        width = max(b.right for b in boxes) - min(b.x for b in boxes) + 2 * MARGIN
-        height = max(b.bottom for b in boxes) - min(b.y for b in boxes) + 2 * MARGIN
-        shapes.append((miss(width / height), bands, candidate))
-    shapes.sort(key=lambda shape: shape[:2])
+    # Each folding's shape, estimated from the unfolded drawing: a rank's pitch along the flow, a band as wide
+    # as the drawing is across it (and a gap between bands); one number of bands for each band length.
+    boxes = drawn.placed.boxes.values()
+    width = max(b.right for b in boxes) - min(b.x for b in boxes)
+    height = max(b.bottom for b in boxes) - min(b.y for b in boxes)
+    along, across, gap = (height, width, GAP_X) if drawn.down else (width, height, GAP_Y)
+    shapes: list[tuple[float, int]] = []
+    for bands in sorted({math.ceil(layers / per_band) for per_band in range(1, layers)}):
+        length = math.ceil(layers / bands) * along / layers + 2 * MARGIN
+        breadth = bands * (across + gap) - gap + 2 * MARGIN
+        shapes.append((miss(breadth / length if drawn.down else length / breadth), bands))
+    shapes.sort()
 
     def cost(tried: _Routed) -> tuple[int, int, bool, float]:
         aspect = _aspect(tried)
@@ -401,7 +405,8 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
         return (len(junctions(arrows)) + crossing_count(arrows), tried.unclean, not lo <= aspect <= hi, miss(aspect))
 
     best, best_cells = drawn, cells
-    for _, _, candidate in shapes[:FOLDS_TRIED]:
+    for _, bands in shapes[:FOLDS_TRIED]:
+        candidate = refolded(spec, cells, bands, down=drawn.down)
         folded = _routed(spec, candidate, [], flow=(rank, drawn.down))
         if cost(folded) < cost(best):
             best, best_cells = folded, candidate

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 
 from msgspec import Struct
 
@@ -71,16 +72,15 @@ def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
     return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
 
 
-def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
-               bands: int = 1) -> tuple[Cells, list[str | None]]:
+def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) -> tuple[Cells, list[str | None]]:
     """Every node's (row, column) cell, and each row's lane label (lane grids only).
 
     A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
     appearance (or ``layout.lanes``), the sorted distinct indexes are columns.  Otherwise the
     layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
-    direction from the graph's shape alone: down for more than four layers), its layers folded into
-    ``bands`` bands (:func:`~mechdiagram.layout.layered.folded`); nodes without paths follow in rows of
-    :data:`FLOW_COLUMNS`.  ``layout.positions`` then overrides cells (unless ``positions`` is False).
+    direction from the graph's shape alone: down for more than four layers); nodes without paths follow in rows
+    of :data:`FLOW_COLUMNS` (:func:`refolded` folds a long one into bands).  ``layout.positions`` then overrides
+    cells (unless ``positions`` is False).
     """
     nodes = [t.key for t in spec.nodes]
     parsed = {key: parse_lane_key(key) for key in nodes}
@@ -105,13 +105,28 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
             across = layered_cells(linked, edges, down=False)  # layers as columns
             if down is None:
                 down = max(c for _, c in across.values()) + 1 > 4
-            cells = folded({key: (c, r) for key, (r, c) in across.items()} if down else across, bands, down=down)
-        first_row = max((r for r, _ in cells.values()), default=-1) + 1
-        for i, key in enumerate(loose):
-            cells[key] = (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS)
+            cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
+        cells.update(_loose_cells(cells, loose))
     if positions:
         cells.update({k: v for k, v in spec.layout.positions.items() if k in cells})
     return cells, labels
+
+
+def _loose_cells(cells: Cells, loose: Sequence[str]) -> Cells:
+    """The cells of the nodes without paths: rows of :data:`FLOW_COLUMNS` under those of ``cells``."""
+    first_row = max((r for r, _ in cells.values()), default=-1) + 1
+    return {key: (first_row + i // FLOW_COLUMNS, i % FLOW_COLUMNS) for i, key in enumerate(loose)}
+
+
+def refolded(spec: Spec, cells: Cells, bands: int, *, down: bool) -> Cells:
+    """The layered layout's ``cells`` (:func:`grid_cells`, flowing down or not) with its linked nodes folded into
+    ``bands`` bands (:func:`~mechdiagram.layout.layered.folded`) and the nodes without paths in rows under them,
+    without laying the graph out again."""
+    nodes = [t.key for t in spec.nodes if t.key in cells]
+    edges = _edges(spec, nodes)
+    linked = {key for edge in edges for key in edge}
+    folding = folded({key: cells[key] for key in nodes if key in linked}, bands, down=down)
+    return {**folding, **_loose_cells(folding, [key for key in nodes if key not in linked])}
 
 
 def word_bound(code: bool = False, narrow_box_max: float | None = None) -> float:
