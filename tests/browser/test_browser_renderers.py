@@ -43,8 +43,9 @@ MEAN_TOLERANCE = 3.0
 #: missing-glyph boxes that push the rest of a panel heading right (up to 2.3 of a figure's mean: kreislauf, 3.95
 #: with them, 1.66 without); right-to-left text is not reordered and CJK text, without a fallback font, is
 #: missing-glyph boxes (lang-ar, lang-ja).  The bound is the largest measured and a little room; the label check
-#: below holds what a mean cannot (the halo over the labels moved the mean by 0.38 at most).
-CAIROSVG_TOLERANCE = 4.5
+#: below holds what a mean cannot (the halo over the labels moved the mean by 0.38 at most).  The narrow posters,
+#: a column of text-filled boxes with little else, drift the most: kv-cache-bytes' grouped-query measures 4.61.
+CAIROSVG_TOLERANCE = 4.8
 #: Least share of chromium's label-coloured pixels inside an arrow label's box: measured 0.87 to 1.18, and 0.00 for
 #: every one of the 132 labels in CairoSVG while the halo was the label's own stroke under paint-order.
 LABEL_INK = 0.5
