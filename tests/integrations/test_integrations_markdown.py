@@ -166,3 +166,22 @@ def test_only_a_fence_of_the_info_string_mechanism_is_taken(tmp_path):
         assert "mech-diagram" not in html and "mech-findings" not in html, other
     assert "<mech-diagram" in convert(PAGE.replace("```mechanism", "~~~~ {.mechanism}").replace("\n```\n", "\n~~~~\n"),
                                       root)
+
+
+@pytest.mark.parametrize("named", ["../creds.json", "{outside}/elsewhere.mechanism.json", "notes.md"])
+def test_a_fence_names_only_a_spec_of_the_sites_project_and_never_shows_another_files_contents(tmp_path, named,
+                                                                                             caplog):
+    """A page (a pull request's) cannot publish a file's contents, or whether it exists, through the findings block:
+    a spec is a *.mechanism.json file of the site's project, whatever the fence says."""
+    root = project(tmp_path / "site-project")
+    (tmp_path / "creds.json").write_text('{"version": "sk-live-SECRET123"}', "utf-8")
+    outside = tmp_path / "other"
+    outside.mkdir()
+    (outside / "elsewhere.mechanism.json").write_text(json.dumps(minimal_spec()), "utf-8")
+    shown = named.format(outside=outside.as_posix())
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        html = convert(f"```mechanism\n{shown}\n```\n", root)
+    assert "SECRET" not in html and "SECRET" not in caplog.text
+    assert "a figure&#x27;s spec is a file *.mechanism.json of the site&#x27;s project" in html
+    assert "[spec-path]" in caplog.text and "<mech-diagram" not in html
+    assert not (root / "site" / "assets").exists() or not any((root / "site" / "assets").iterdir())

@@ -10,6 +10,7 @@ the files the figure depends on (the spec and its sources, for a watcher or an i
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import html
 import json
@@ -23,11 +24,11 @@ from msgspec import Struct, field
 
 from mechdiagram import __version__
 from mechdiagram.api import render_player, render_spec
-from mechdiagram.shared.config import Embedding, Project, spec_project
+from mechdiagram.shared.config import Embedding, Project, outside_project, project_folder, spec_project
 from mechdiagram.shared.errors import MechdiagramError, RenderError
 from mechdiagram.shared.files import display_path, write_file
 from mechdiagram.shared.findings import Finding
-from mechdiagram.spec.discovery import slug_for
+from mechdiagram.spec.discovery import SPEC_GLOB, slug_for
 
 #: The cache folder's default, relative to the site's project folder (where ``mkdocs.yml`` or Sphinx's
 #: ``conf.py`` is): beside the ``.cache/`` folders other docs plugins keep.
@@ -72,6 +73,12 @@ class _Record(Struct):
     dependencies: list[str]
 
 
+def site_project(folder: Path) -> Path:
+    """The project of a site whose config file is in ``folder``: the nearest folder at or above it that holds a
+    ``pyproject.toml`` or a ``.git`` (:func:`~mechdiagram.shared.config.project_folder`), else ``folder``; resolved."""
+    return project_folder(folder / "mkdocs.yml") or folder.resolve()
+
+
 def located(finding: Finding) -> str:
     """``finding`` as one line, as the command line reports it (:meth:`~mechdiagram.shared.findings.Finding.as_line`:
     ``FILE:LINE:COLUMN: SEVERITY: POINTER: MESSAGE [RULE]``)."""
@@ -112,11 +119,13 @@ class FigureBuilder:
     (:class:`~mechdiagram.shared.config.Embedding`); ``cache_dir`` is the folder of cache entries (one folder a
     key, created when first needed; ``None``: no cache); ``output_dir``, when given, is the folder of the site's
     output that :meth:`write` writes the figures' and the player's files into (the one ``embedding.player_url``
-    leads to).
+    leads to); ``site`` is a folder of the site (its config file's), whose project (:func:`site_project`) holds
+    every spec a page may name.
     """
 
     def __init__(self, *, embedding: Embedding | None = None, cache_dir: Path | None = CACHE_DIR,
-                 output_dir: Path | None = None) -> None:
+                 output_dir: Path | None = None, site: Path | None = None) -> None:
+        self.root = site_project(site or Path.cwd())
         self.embedding = embedding or Embedding()
         self.cache_dir = cache_dir
         self.output_dir = output_dir
@@ -141,6 +150,13 @@ class FigureBuilder:
         the spec's path as the page wrote it (for the findings block; default: ``spec``).  Never raises for bad
         input: an unreadable spec, a project setting that fails, an unknown scenario are findings."""
         shown = shown or spec.as_posix()
+        # A page names a spec of the site's project, never another file: a docs change (a pull request built
+        # in CI) must not publish a file's contents, or whether it exists, through the findings block.
+        if (not fnmatch.fnmatchcase(spec.name, SPEC_GLOB) or outside_project(spec)
+                or not spec.resolve().is_relative_to(self.root)):
+            return self._failed(spec, shown, [Finding(shown, None, f"a figure's spec is a file {SPEC_GLOB} of the "
+                                                      "site's project (the folder of its pyproject.toml or .git)",
+                                                      "spec-path")], [])
         try:
             data = spec.read_bytes()
             project = spec_project(spec)

@@ -28,7 +28,15 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.preprocessors import Preprocessor
 
-from mechdiagram.integrations.figures import CACHE_DIR, Figure, FigureBuilder, findings_html, located, parse_scenario
+from mechdiagram.integrations.figures import (
+    CACHE_DIR,
+    Figure,
+    FigureBuilder,
+    findings_html,
+    located,
+    parse_scenario,
+    site_project,
+)
 from mechdiagram.shared.config import Embedding, player_url
 from mechdiagram.shared.errors import MechdiagramError
 from mechdiagram.shared.findings import Finding
@@ -82,9 +90,10 @@ class MechanismExtension(Extension):
         output = str(self.getConfig("output_dir"))
         output_dir = Path(output) if output else None
         current = self._builder
-        if current is None or (current.embedding, current.cache_dir, current.output_dir) != (
-                embedding, cache_dir, output_dir):
-            self._builder = current = FigureBuilder(embedding=embedding, cache_dir=cache_dir, output_dir=output_dir)
+        if current is None or (current.embedding, current.cache_dir, current.output_dir, current.root) != (
+                embedding, cache_dir, output_dir, site_project(base)):
+            self._builder = current = FigureBuilder(embedding=embedding, cache_dir=cache_dir, output_dir=output_dir,
+                                                    site=base)
         return current
 
     def base_dir(self) -> Path:

@@ -58,7 +58,7 @@ def _builder(app: Sphinx) -> FigureBuilder:
         from sphinx.errors import ConfigError
 
         raise ConfigError(exc.message) from exc
-    builder = FigureBuilder(embedding=embedding,
+    builder = FigureBuilder(embedding=embedding, site=Path(app.confdir),
                             cache_dir=Path(app.confdir) / cache if cache else None,
                             output_dir=Path(app.outdir) / "_static" / STATIC)
     _BUILDERS[app.env] = builder
