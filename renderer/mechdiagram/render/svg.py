@@ -313,6 +313,11 @@ class _Drawer:
             classes, group = self._highlight_group(base + offset, steps)
             leaf = Leaf("g", {**group, "class": self.cls(*classes, "row", f"row-{mode}")})
             add(self.row(layout.rows[number - 1], mode, leaf))
+        self.steps(add, dimmed)
+
+    def steps(self, add: Callable[[Leaf], None], dimmed: set[str]) -> None:
+        """The layers every view draws over its structure: the highlights, the labels of the highlighted boxes
+        (``dimmed``: the scenario's dimmed targets), the poster's and each step's frame, and the panel's values."""
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
         if self.lit:
@@ -446,14 +451,7 @@ class _Drawer:
         add(paths)
         add(self.nodes())
         add(self.state())
-        for index, (key, steps) in enumerate(self.highlights):
-            add(self.highlight(index, key, steps))
-        if self.lit:
-            add(self.lit_labels(dimmed))
-        add(self.frame(0))
-        for number in range(1, len(self.scenario.steps) + 1):
-            add(self.frame(number))
-        add(self.panel_values())
+        self.steps(add, dimmed)
         # On top: never hidden by a box or a highlight.
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
