@@ -185,3 +185,14 @@ def test_a_fence_names_only_a_spec_of_the_sites_project_and_never_shows_another_
     assert "a figure&#x27;s spec is a file *.mechanism.json of the site&#x27;s project" in html
     assert "[spec-path]" in caplog.text and "<mech-diagram" not in html
     assert not (root / "site" / "assets").exists() or not any((root / "site" / "assets").iterdir())
+
+
+def test_a_mechanism_fence_shown_inside_a_longer_fence_stays_text(tmp_path):
+    """A page that explains the fence shows it in a longer fence: that is code, not a figure."""
+    root = project(tmp_path)
+    page = "Write:\n\n````markdown\n```mechanism\nspecs/tiny.mechanism.json\n```\n````\n\n" + PAGE
+    settings = {"base_dir": str(root), "output_dir": str(root / "site" / "assets")}
+    html = markdown.Markdown(extensions=["fenced_code", EXTENSION], extension_configs={EXTENSION: settings}).convert(page)
+    assert html.count("<mech-diagram") == 1  # the page's own fence, after the example
+    code = body(html).find(".//h:pre/h:code", NS)
+    assert "```mechanism\nspecs/tiny.mechanism.json\n```" in code.text

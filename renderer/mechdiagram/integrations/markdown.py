@@ -52,6 +52,9 @@ INFO = "mechanism"
 #: same fence (CommonMark 4.5, as Python-Markdown's fenced_code takes it, at the start of a line).
 FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?" + INFO + r"(?=[ \t}]|\n)(?P<options>[^\n`]*?)\}?[ \t]*\n"
                    r"(?P<body>.*?)(?<=\n)(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+#: Any fenced code block, whatever its info string: a mechanism fence shown inside a longer one (a page that explains
+#: the fence) is the outer block's text, not a figure.
+ANY_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[^\n]*\n(?:.*?(?<=\n))?(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 
 
 class MechanismExtension(Extension):
@@ -132,7 +135,8 @@ class MechanismExtension(Extension):
 
 
 class MechanismFences(Preprocessor):
-    """Replaces each :data:`FENCE` with a placeholder of the figure's HTML, on a block of its own."""
+    """Replaces each :data:`FENCE` that is not inside another fenced block (:data:`ANY_FENCE`) with a placeholder of
+    the figure's HTML, on a block of its own."""
 
     def __init__(self, md: Markdown, extension: MechanismExtension) -> None:
         super().__init__(md)
@@ -142,13 +146,16 @@ class MechanismFences(Preprocessor):
         """The page's lines with every mechanism fence replaced."""
         text = "\n".join(lines)
 
-        def replace(match: re.Match[str]) -> str:
+        def replace(block: re.Match[str]) -> str:
+            match = FENCE.fullmatch(block.group(0))
+            if match is None:
+                return block.group(0)  # another fence, and whatever it holds
             stashed = self.md.htmlStash.store(self.extension.render(match.group("body"), match.group("options")))
             # Blank lines around: the placeholder is a paragraph of its own, which the raw HTML postprocessor
             # replaces whole with the figure's <div> (a block-level element), never wraps in a <p>.
             return f"\n\n{stashed}\n\n"
 
-        return FENCE.sub(replace, text).split("\n")
+        return ANY_FENCE.sub(replace, text).split("\n")
 
 
 def _extension(md: Markdown) -> MechanismExtension:
