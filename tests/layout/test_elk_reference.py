@@ -39,11 +39,13 @@ MORE_THAN_ELK: dict[str, tuple[int, int]] = {
 
 
 @pytest.fixture(scope="module")
-def elkjs(request) -> Path:
-    """The folder holding the pinned elkjs (installed once into pytest's cache)."""
+def elkjs() -> Path:
+    """The folder holding the pinned elkjs (installed once into the checkout's ``build/elkjs``, which git ignores;
+    ``make test`` runs pytest without its cache plugin)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are needed to run the ELK Layered reference (elkjs)")
-    folder = Path(request.config.cache.mkdir("elkjs"))
+    folder = Path(__file__).resolve().parents[2] / "build" / "elkjs"
+    folder.mkdir(parents=True, exist_ok=True)
     if not (folder / "node_modules" / "elkjs" / "package.json").exists():
         done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(folder), ELKJS],
                               capture_output=True, text=True, timeout=300, check=False)
