@@ -7,6 +7,7 @@ draws more are listed in :data:`MORE_THAN_ELK` (each must still draw more: stric
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -47,8 +48,12 @@ def elkjs() -> Path:
     folder = Path(__file__).resolve().parents[2] / "build" / "elkjs"
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / "node_modules" / "elkjs" / "package.json").exists():
+        # node trusts only its own certificate store and NODE_EXTRA_CA_CERTS, not the SSL_CERT_FILE that .ci/run
+        # passes (as scripts/install-checker does for the Nu checker)
+        extra = os.environ.get("NODE_EXTRA_CA_CERTS") or os.environ.get("SSL_CERT_FILE")
         done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(folder), ELKJS],
-                              capture_output=True, text=True, timeout=300, check=False)
+                              capture_output=True, text=True, timeout=300, check=False,
+                              env={**os.environ, **({"NODE_EXTRA_CA_CERTS": extra} if extra else {})})
         if done.returncode != 0:
             pytest.skip(f"could not install {ELKJS} from the npm registry: {done.stderr.strip()[-300:]}")
     return folder / "node_modules"
