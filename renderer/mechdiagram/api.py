@@ -22,6 +22,7 @@ import traceback
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+import msgspec
 from msgspec import Struct, field
 
 from mechdiagram.layout import Diagram
@@ -63,7 +64,8 @@ class RenderedSpec(Struct):
 
 def render_spec(path: Path | str, *, source_root: Path | str | None = None, allow_missing_sources: bool | None = None,
                 template_dir: Path | str | None = None, render: bool = True, project: Project | None = None,
-                extra_formats: Collection[str] = (), embedding: Embedding | None = None) -> RenderedSpec:
+                extra_formats: Collection[str] = (), embedding: Embedding | None = None,
+                scenario: str | None = None) -> RenderedSpec:
     """Load, validate, verify the sources of, lay out (a valid spec) and (when ``render`` and the spec passed)
     render the spec at ``path``: each stage once, in that order.
 
@@ -75,7 +77,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     ``extra_formats`` names the optional format groups to render too (``{"frames", "png", "gif"}``);
     ``embedding`` says where the fragment finds the player's files and which colour-mode switches of a site the
     figure follows (:class:`~mechdiagram.shared.config.Embedding`; write the files of :func:`render_player` where
-    its ``player_url`` leads).
+    its ``player_url`` leads);
+    ``scenario`` (a scenario ``id``) draws that scenario alone, under the output name ``SLUG-SCENARIO`` so that its
+    files never overwrite the whole figure's in one folder; a valid spec without it gets an ``unknown-scenario``
+    finding at ``/scenarios``.
     Bad input never raises: it is in :attr:`RenderedSpec.findings`.  Raises
     :class:`~mechdiagram.shared.errors.TemplateError` when a template of ``template_dir`` fails, and
     :class:`~mechdiagram.shared.errors.RenderError` or :class:`~mechdiagram.shared.errors.TimelineError` only for a spec
@@ -105,6 +110,13 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     if not loaded.ok:
         return rendered
     validation = check_spec(loaded)
+    spec = validation.spec
+    if scenario is not None and validation.spec is not None:
+        spec = _scenario_alone(validation.spec, scenario)
+        if spec is None:
+            rendered.findings.append(_unknown_scenario(loaded, validation.spec, scenario))
+            return rendered
+        rendered.slug = slug_for(Path(f"{rendered.slug}-{scenario}.mechanism.json"))
     if source_root is None or allow_missing_sources is None:
         project = project or spec_project(path)
     root = source_root if source_root is not None else project.source_root if project else Path(".")
@@ -115,10 +127,10 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
         loaded, [source for _, source in validation.sources], root,
         allow_missing=allow, indexes=[index for index, _ in validation.sources])
     # The layout stage, on a valid spec (also when only validating: its findings are the author's to see).
-    laid_out = lay_out(loaded, validation.spec) if validation.spec is not None else LaidOut([])
+    laid_out = lay_out(loaded, spec) if spec is not None else LaidOut([])
     rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
-    if rendered.ok and render and validation.spec is not None and laid_out.wide is not None:
-        job = (validation.spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
+    if rendered.ok and render and spec is not None and laid_out.wide is not None:
+        job = (spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
                laid_out.narrow, templates, loaded.display, embedded)
         if templates is None:
             rendered.files, rendered.figure = _render(*job)
@@ -141,6 +153,21 @@ def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: fro
     with _template_errors(template_dir, display):
         return (render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow, embedding),
                 figure_record(spec, wide))
+
+
+def _scenario_alone(spec: Spec, scenario: str) -> Spec | None:
+    """``spec`` with the scenario whose ``id`` is ``scenario`` alone, or ``None`` when it has none of that id."""
+    chosen = tuple(s for s in spec.scenarios if s.id == scenario)
+    return msgspec.structs.replace(spec, scenarios=chosen) if chosen else None
+
+
+def _unknown_scenario(loaded: LoadedSpec, spec: Spec, scenario: str) -> Finding:
+    """The finding, located at ``/scenarios``, that ``spec`` has no scenario ``scenario`` (a page or a caller
+    asked for it)."""
+    line, column = loaded.locate("/scenarios")
+    return Finding(loaded.display, "/scenarios",
+                   f"the page asks for scenario {scenario!r}, which the spec does not have: name one of "
+                   + ", ".join(s.id for s in spec.scenarios), "unknown-scenario", line=line, column=column)
 
 
 def render_player(*, template_dir: Path | str | None = None, embedding: Embedding | None = None) -> dict[str, bytes]:

@@ -55,6 +55,29 @@ def test_render_spec_without_rendering_validates_only(write_spec):
     assert rendered.ok and rendered.files == {} and rendered.slug == "tiny"
 
 
+def test_render_spec_draws_one_scenario_alone_under_its_own_name(write_spec):
+    data = minimal_spec()
+    other = json.loads(json.dumps(data["scenarios"][0]))
+    other["id"], other["title"] = "other", "Other"
+    data["scenarios"].append(other)
+    path = write_spec(data)
+    whole = render_spec(path)
+    alone = render_spec(path, scenario="other")
+    assert alone.ok and alone.slug == "tiny-other"
+    assert sorted(alone.files) == sorted(fmt.file_name("tiny-other", "other") for fmt in formats() if not fmt.optional)
+    fragment = alone.files["tiny-other.fragment.html"].decode("utf-8")
+    assert "Other" in fragment and whole.files["tiny.fragment.html"].decode("utf-8") != fragment
+    assert "tiny-other.main.svg" not in alone.files and {"tiny.main.svg", "tiny.other.svg"} <= set(whole.files)
+
+
+def test_render_spec_names_an_unknown_scenario_where_the_spec_lists_them(write_spec):
+    rendered = render_spec(write_spec(minimal_spec()), scenario="nosuch")
+    assert not rendered.ok and rendered.files == {}
+    [finding] = rendered.findings
+    assert (finding.pointer, finding.rule, finding.line) == ("/scenarios", "unknown-scenario", finding.line)
+    assert finding.line is not None and "name one of" in finding.message
+
+
 def _readme_api_example() -> str:
     readme = (ROOT / "README.md").read_text("utf-8")
     section = readme.split("### Python API", 1)[1]

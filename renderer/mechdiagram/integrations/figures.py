@@ -15,8 +15,6 @@ import hashlib
 import html
 import json
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import msgspec
@@ -24,11 +22,11 @@ from msgspec import Struct, field
 
 from mechdiagram import __version__
 from mechdiagram.api import render_player, render_spec
-from mechdiagram.shared.config import Embedding, Project, outside_project, project_folder, spec_project
-from mechdiagram.shared.errors import MechdiagramError, RenderError
+from mechdiagram.shared.config import Embedding, Project, enclosing_project, outside_project, spec_project
+from mechdiagram.shared.errors import MechdiagramError
 from mechdiagram.shared.files import display_path, write_file
 from mechdiagram.shared.findings import Finding
-from mechdiagram.spec.discovery import SPEC_GLOB, slug_for
+from mechdiagram.spec.discovery import SPEC_GLOB
 
 #: The cache folder's default, relative to the site's project folder (where ``mkdocs.yml`` or Sphinx's
 #: ``conf.py`` is): beside the ``.cache/`` folders other docs plugins keep.
@@ -75,8 +73,9 @@ class _Record(Struct):
 
 def site_project(folder: Path) -> Path:
     """The project of a site whose config file is in ``folder``: the nearest folder at or above it that holds a
-    ``pyproject.toml`` or a ``.git`` (:func:`~mechdiagram.shared.config.project_folder`), else ``folder``; resolved."""
-    return project_folder(folder / "mkdocs.yml") or folder.resolve()
+    ``pyproject.toml`` or a ``.git`` (:func:`~mechdiagram.shared.config.enclosing_project`), else ``folder``;
+    resolved."""
+    return enclosing_project(folder) or folder.resolve()
 
 
 def located(finding: Finding) -> str:
@@ -171,20 +170,11 @@ class FigureBuilder:
         cached = self._cached(key)
         if cached is not None:
             return cached
-        rendered = render_spec(spec, project=project, embedding=self.embedding, render=scenario is None)
+        rendered = render_spec(spec, project=project, embedding=self.embedding, scenario=scenario)
         if not rendered.ok:
             return self._failed(spec, shown, rendered.findings, dependencies)
         files = rendered.files
         slug = rendered.slug
-        if scenario is not None:
-            ids = [str(s.get("id")) for s in rendered.loaded.data["scenarios"]]
-            if scenario not in ids:
-                line, column = rendered.loaded.locate("/scenarios")
-                unknown = Finding(rendered.loaded.display, "/scenarios",
-                                  f"the page asks for scenario {scenario!r}, which the spec does not have: name one "
-                                  f"of {', '.join(ids)}", "unknown-scenario", line=line, column=column)
-                return self._failed(spec, shown, [*rendered.findings, unknown], dependencies)
-            slug, files = _one_scenario(spec, data, scenario, project, self.embedding)
         figure = Figure(files[f"{slug}.fragment.html"].decode("utf-8"), files, list(rendered.findings),
                         dependencies)
         self._store(key, figure, f"{slug}.fragment.html")
@@ -256,29 +246,6 @@ def _source_files(data: bytes, source_root: Path) -> list[Path]:
     sources = parsed.get("sources") if isinstance(parsed, dict) else None
     return [source_root / s["path"] for s in sources or []
             if isinstance(s, dict) and isinstance(s.get("path"), str) and "\0" not in s["path"]]
-
-
-def _one_scenario(spec: Path, data: bytes, scenario: str, project: Project,
-                  embedding: Embedding) -> tuple[str, dict[str, bytes]]:
-    """The files of the figure of ``spec`` (valid, its bytes ``data``) drawn with scenario ``scenario`` alone, and
-    their slug: ``SLUG-SCENARIO``, so that they never overwrite the whole figure's files in the same folder.  The
-    spec is copied, with that one scenario, into a temporary folder and rendered from there, its sources from its
-    own project's source root."""
-    parsed = json.loads(data)
-    parsed["scenarios"] = [s for s in parsed["scenarios"] if s.get("id") == scenario]
-    slug = slug_for(Path(f"{slug_for(spec)}-{scenario}.mechanism.json"))
-    folder = Path(tempfile.mkdtemp(prefix="mechdiagram-scenario-"))
-    try:
-        copy = folder / f"{slug}.mechanism.json"
-        copy.write_text(json.dumps(parsed, ensure_ascii=False), "utf-8")
-        rendered = render_spec(copy, source_root=project.source_root.resolve(),
-                               allow_missing_sources=bool(project.allow_missing_sources), embedding=embedding)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    if not rendered.ok:  # the whole spec was valid, so one of its scenarios is: a bug of ours
-        raise RenderError(f"{display_path(spec)}: scenario {scenario!r} alone did not render: "
-                               + "; ".join(located(f) for f in rendered.findings))
-    return slug, rendered.files
 
 
 __all__ = ["CACHE_DIR", "Figure", "FigureBuilder", "findings_html", "located", "parse_scenario"]

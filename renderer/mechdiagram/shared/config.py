@@ -161,7 +161,13 @@ class Project(Struct, frozen=True):
 def project_folder(spec: Path) -> Path | None:
     """The folder of the project of the spec file at ``spec`` (which need not exist yet): the nearest folder
     above it that holds a ``pyproject.toml`` or a ``.git``, resolved; ``None`` when there is none."""
-    folder = spec.resolve().parent
+    return enclosing_project(spec.resolve().parent)
+
+
+def enclosing_project(folder: Path) -> Path | None:
+    """The project ``folder`` belongs to: the nearest of ``folder`` (resolved) and the folders above it that holds a
+    ``pyproject.toml`` or a ``.git``; ``None`` when there is none."""
+    folder = folder.resolve()
     return next((f for f in [folder, *folder.parents] if (f / "pyproject.toml").is_file() or (f / ".git").exists()),
                 None)
 
