@@ -7,7 +7,6 @@ draws more are listed in :data:`MORE_THAN_ELK` (each must still draw more: stric
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,7 +22,7 @@ from support.specs import MECHANISMS
 from support.topologies import topologies
 
 #: The elkjs release the reference runs.
-ELKJS = "elkjs@0.9.3"
+ELKJS_VERSION = "0.9.3"
 SCRIPT = Path(__file__).with_name("elk") / "layered.mjs"
 
 #: Layered figures (no lane grid: ELK has no lanes) of the gallery and the generated topologies.
@@ -45,17 +44,12 @@ def elkjs() -> Path:
     ``make test`` runs pytest without its cache plugin)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are needed to run the ELK Layered reference (elkjs)")
-    folder = Path(__file__).resolve().parents[2] / "build" / "elkjs"
-    folder.mkdir(parents=True, exist_ok=True)
-    if not (folder / "node_modules" / "elkjs" / "package.json").exists():
-        # node trusts only its own certificate store and NODE_EXTRA_CA_CERTS, not the SSL_CERT_FILE that .ci/run
-        # passes (as scripts/install-checker does for the Nu checker)
-        extra = os.environ.get("NODE_EXTRA_CA_CERTS") or os.environ.get("SSL_CERT_FILE")
-        done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(folder), ELKJS],
-                              capture_output=True, text=True, timeout=300, check=False,
-                              env={**os.environ, **({"NODE_EXTRA_CA_CERTS": extra} if extra else {})})
-        if done.returncode != 0:
-            pytest.skip(f"could not install {ELKJS} from the npm registry: {done.stderr.strip()[-300:]}")
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "build" / "elkjs"
+    done = subprocess.run([str(root / "scripts" / "npm-install"), str(folder), "elkjs", ELKJS_VERSION],
+                          capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"could not install elkjs {ELKJS_VERSION} from the npm registry: {done.stderr.strip()[-300:]}")
     return folder / "node_modules"
 
 
