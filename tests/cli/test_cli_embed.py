@@ -7,6 +7,7 @@ import json
 import math
 
 import html5lib
+import pytest
 
 from mechdiagram.render.html import readable_width
 from support.cli import ERROR, invoke
@@ -92,3 +93,15 @@ def test_alt_text_with_blank_lines_stays_one_html_block_in_markdown(tmp_path):
     assert img.get("alt") == "A figure. [x](onload=alert(document.domain)//) end"
     assert not [e for e in parse(rendered).iter() if e.get("onload") is not None]
     assert [a.get("href") for a in parse(rendered).iter("{http://www.w3.org/1999/xhtml}a")] == ["out/alt.html"]
+
+
+def test_a_column_that_is_not_a_finite_width_is_refused(tmp_path):
+    for value, said in [("nan", "not a number"), ("inf", "100000"), ("0.5", "1")]:
+        result = invoke("embed", str(SPEC), "-o", str(tmp_path), "--column", value)
+        assert result.exit_code == 2 and "--column" in result.stderr and said in result.stderr, (value, result.stderr)
+    from mechdiagram.integrations.embed import picture
+    from mechdiagram.shared.errors import UsageError
+
+    for value in [float("nan"), float("inf"), 0.0]:
+        with pytest.raises(UsageError, match="finite width"):
+            picture(SPEC, output=tmp_path, relative_to=tmp_path, column=value)

@@ -10,6 +10,13 @@ import click
 from mechdiagram.cli.common import translated
 
 
+def finite(context: click.Context, parameter: click.Parameter, value: float | None) -> float | None:
+    """``value`` when it is a number (click's float type also takes ``nan``); else a usage error naming the option."""
+    if value is not None and value != value:
+        raise click.BadParameter("not a number: give a width in CSS px, such as 830", context, parameter)
+    return value
+
+
 @click.command("embed", short_help="Print the <picture> that embeds a figure in a README or a page.",
                epilog="Example: mechdiagram embed mechanisms/queue.mechanism.json --relative-to .")
 @click.argument("spec", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -18,7 +25,7 @@ from mechdiagram.cli.common import translated
 @click.option("--relative-to", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="The folder of the page or README: the paths are relative to it.")
 @click.option("--scenario", default=None, help="The scenario's id [default: the spec's first].")
-@click.option("--column", type=click.FloatRange(min=1), default=None,
+@click.option("--column", type=click.FloatRange(min=1, max=100_000), default=None, callback=finite,
               help="The widest the picture's column gets, in CSS px (a GitHub README: 830): a wide drawing that "
                    "would not read at 12 px there is left out [default: as wide as the window].")
 @translated

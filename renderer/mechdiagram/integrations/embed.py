@@ -19,6 +19,7 @@ from msgspec import Struct, field
 
 from mechdiagram.api import render_spec
 from mechdiagram.render.html import readable_width
+from mechdiagram.shared.errors import UsageError
 from mechdiagram.shared.findings import Finding
 
 #: The link under the picture, to the figure's page (the README's words for it).
@@ -51,7 +52,10 @@ def picture(spec: Path, *, output: Path, relative_to: Path, scenario: str | None
     build writes to the folder ``output``, by URLs relative to the folder ``relative_to`` (where the page or README
     that embeds it is).  ``column`` is the widest the picture's column gets, CSS px (``None``: as wide as the
     window): when the wide drawing would not read at 12 px there, the picture has the narrow one alone.  Bad input
-    never raises: an invalid spec or an unknown scenario is a finding."""
+    never raises: an invalid spec or an unknown scenario is a finding.  Raises
+    :class:`~mechdiagram.shared.errors.UsageError` for a ``column`` that is not a finite number of at least 1."""
+    if column is not None and not (math.isfinite(column) and column >= 1):
+        raise UsageError(f"column must be a finite width of at least 1 CSS px, not {column!r}")
     rendered = render_spec(spec)
     if not rendered.ok or rendered.figure is None:
         return Picture("", rendered.findings)
