@@ -103,3 +103,16 @@ def test_refolding_keeps_the_layered_order_and_puts_loose_nodes_under_the_bands(
     assert [folded_cells[key] for key in nodes] == [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1), (0, 2), (1, 2),
                                                    (2, 2)]
     assert folded_cells["loner"] == (3, 0)
+
+
+def test_a_folded_chain_runs_with_its_flow_where_its_bands_turn_back():
+    from mechdiagram.layout.checks import against_flow
+
+    chain = NAMES[:12]
+    edges = list(zip(chain, chain[1:], strict=False))
+    spec = _spec(chain, [*edges, (chain[7], chain[2])])  # one arrow back, from the eighth box to the third
+    drawn = diagram(spec)
+    unfolded = {key: cell[1] if drawn.direction == "right" else cell[0] for key, cell in drawn.cells.items()}
+    # the layout folded: some forward arrow runs to an earlier row or column of its cells
+    assert any(unfolded[b] < unfolded[a] for a, b in edges)
+    assert against_flow(spec, drawn, narrow=False) == drawn.against == {f"{chain[7]}-{chain[2]}"}

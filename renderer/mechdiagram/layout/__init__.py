@@ -86,7 +86,8 @@ def _bounds(rects: list[Rect], points: list[Point]) -> tuple[float, float, float
 class Diagram(Struct, frozen=True):
     """The part of a figure every scenario shares: boxes, routed arrows, lanes and bands, each node's
     cell and the flow direction, the canvas ``width`` and the ``bottom`` of the diagram; a lane grid's column
-    headers and time axis (:mod:`.columns`)."""
+    headers and time axis (:mod:`.columns`); in a layered graph, the arrows routed against its flow (``against``:
+    to an earlier rank, which a folded layout's cells do not tell once its bands turn back)."""
 
     width: float
     bottom: float
@@ -99,6 +100,7 @@ class Diagram(Struct, frozen=True):
     sequence: Participants | None = None  # the sequence view's participants (direction "sequence")
     columns: tuple[ColumnHeader, ...] = ()
     axis: TimeAxis | None = None
+    against: frozenset[str] = frozenset()
 
 
 def name_box(header: LaneHeader) -> Rect:
@@ -213,7 +215,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if drawn.down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction, columns=columns,
-                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None)
+                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None, against=drawn.against)
 
 
 def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow]:
@@ -279,7 +281,8 @@ def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
 
 class _Routed(Struct, frozen=True):
     """One try at a figure's geometry before it is moved to its margin: the placement, the routes, the placed
-    labels, the bounds of it all (left, top, right, bottom) and whether its layers run down."""
+    labels, the bounds of it all (left, top, right, bottom), whether its layers run down and the arrows routed
+    against a layered graph's flow."""
 
     placed: Placement
     routes: dict[str, Route]
@@ -289,6 +292,7 @@ class _Routed(Struct, frozen=True):
     right: float
     bottom: float
     down: bool
+    against: frozenset[str]
 
     @property
     def unclean(self) -> int:
@@ -347,7 +351,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
                          *captions]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), down)
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against)
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it

@@ -71,10 +71,12 @@ def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
 
 def against_flow(model: Spec, drawn: Diagram, *, narrow: bool) -> frozenset[str]:
     """The arrows of ``drawn`` that run against its flow: to a box in an earlier rank (a layered layout's layer,
-    a lane grid's column, the ``narrow`` column's order) than their source's."""
+    as routed, folded or not; a lane grid's column; the ``narrow`` column's order) than their source's."""
     if narrow:
         order = sorted(drawn.cells, key=lambda key: (drawn.cells[key], key))
         rank = {key: (n,) for n, key in enumerate(order)}
+    elif drawn.direction in ("down", "right"):
+        return drawn.against
     else:
         axis = 0 if drawn.direction == "down" else 1
         rank = {key: (cell[axis],) for key, cell in drawn.cells.items()}
