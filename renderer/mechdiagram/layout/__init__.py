@@ -41,7 +41,7 @@ from mechdiagram.layout.geometry import (
     Rect,
     TimeAxis,
 )
-from mechdiagram.layout.labels import PlacedLabel, place_labels
+from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place, refolded
@@ -339,7 +339,9 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
-        routes = route_all(boxes, ends, against, walls, way)
+        # An arc's label sits between it and the next arc around it, which keeps that far out.
+        across = {key: label_size(wraps[0], key in code) for key, wraps in label_wraps.items() if wraps}
+        routes = route_all(boxes, ends, against, walls, way, across)
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values()), *captions]
     labels = place_labels({key: route.points for key, route in routes.items()},

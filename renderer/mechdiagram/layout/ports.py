@@ -8,8 +8,9 @@ the same boxes run apart, and a port alone on its side lines up with the other e
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from msgspec import Struct
 
@@ -52,23 +53,34 @@ def side_cost(box: Rect, other: Rect, side: str) -> float:
 
 
 def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
-                    sides: dict[str, tuple[str, str]]) -> dict[tuple[str, str], float]:
+                    sides: dict[str, tuple[str, str]],
+                    arcs: Mapping[str, int] | None = None) -> dict[tuple[str, str], float]:
     """Where each route meets its box, as a fraction along the side, by (path key, "source" or "dest"):
     the routes on one side share it out, ordered by where they go; a port alone on its side lines up
-    with the other end's port, so that the route runs straight."""
-    users: dict[tuple[str, str], list[tuple[float, float, str, str]]] = {}
+    with the other end's port, so that the route runs straight.  The ``arcs`` (:func:`arc_sides`, by key, with
+    their depths: :func:`arc_depths`) come first on a side, those that go back along it before those that go on,
+    so that they nest: an arc that goes back nearer the side's start than one inside it, one that goes on
+    further."""
+    arcs = arcs or {}
+    users: dict[tuple[str, str], list[tuple[float, float, float, str, str]]] = {}
     for p in paths:
         out_side, in_side = sides[p.key]
         # Routes to one box are ordered by where they meet it (the middle of the side each uses), so that they
         # nest instead of crossing: one into its left side above one out of its bottom.
-        users.setdefault((p.source, out_side), []).append(
-            (_along(out_side, boxes[p.dest]), _toward(out_side, port(boxes[p.dest], in_side)), p.key, "source"))
-        users.setdefault((p.dest, in_side), []).append(
-            (_along(in_side, boxes[p.source]), _toward(in_side, port(boxes[p.source], out_side)), p.key, "dest"))
+        for end, box, side, other, other_side in (("source", p.source, out_side, p.dest, in_side),
+                                                   ("dest", p.dest, in_side, p.source, out_side)):
+            order: tuple[float, float, float]
+            if p.key in arcs:
+                here, far = _along(side, boxes[box]), _along(side, boxes[other])
+                back = far < here  # arcs towards the side's start first, the inner one first; then the others
+                order = (-1.0 if back else 1.0e9, -far, arcs[p.key] if back else -arcs[p.key])
+            else:
+                order = (_along(side, boxes[other]), _toward(side, port(boxes[other], other_side)), 0.0)
+            users.setdefault((box, side), []).append((*order, p.key, end))
     fractions: dict[tuple[str, str], float] = {}
     for items in users.values():
         items.sort()
-        for n, (_, _, key, end) in enumerate(items):
+        for n, (_, _, _, key, end) in enumerate(items):
             # Spread over the middle half of the side, or 70 % of it for three or more, so that labels of
             # routes side by side have room between them.
             spread = PORT_SPREAD_TWO if len(items) <= 2 else PORT_SPREAD
@@ -90,6 +102,79 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
                 fractions[(p.key, end)] = fraction
             break
     return fractions
+
+
+def arc_sides(boxes: dict[str, Box], paths: Sequence[PathEnds], flow: str | None) -> dict[str, tuple[str, str]]:
+    """The sides of the arcs of a layered layout (``flow`` ``"down"`` or ``"right"``; none in a lane grid): the
+    arrows between two boxes of one column or one row (the same extent across it) with a box of it between
+    them, which run around that box beside the line, as the arcs of an arc diagram do.  Two arcs on one side
+    cross when their spans interleave (one starts inside the other and ends outside it), so each line's arcs are
+    shared between its two sides to leave the fewest such pairs on one side (every sharing is tried up to
+    :data:`ARC_SEARCH` arcs, else each arc in turn takes the side where it interleaves with fewer), ties to the
+    first side (right of a column, below a row).  Both ends of an arc use its side."""
+    if flow not in ("down", "right"):
+        return {}
+    lines: dict[tuple[bool, float, float], list[tuple[float, float, str]]] = {}
+    for p in paths:
+        a, b = boxes[p.source], boxes[p.dest]
+        for down in (True, False):
+            across = (a.x, a.right) if down else (a.y, a.bottom)
+            if across != ((b.x, b.right) if down else (b.y, b.bottom)):
+                continue
+            start, end = sorted((a.cy, b.cy) if down else (a.cx, b.cx))
+            if any(key not in (p.source, p.dest) and start < (box.cy if down else box.cx) < end
+                   and ((box.x < a.right and a.x < box.right) if down else (box.y < a.bottom and a.y < box.bottom))
+                   for key, box in boxes.items()):
+                lines.setdefault((down, *across), []).append((start, end, p.key))
+    sides: dict[str, tuple[str, str]] = {}
+    for (down, _, _), arcs in lines.items():
+        first, second = ("right", "left") if down else ("bottom", "top")
+        def clash(s: tuple[float, float, str], t: tuple[float, float, str]) -> bool:
+            return s[0] < t[0] < s[1] < t[1] or t[0] < s[0] < t[1] < s[1]
+
+        pairs = [(i, j) for i, j in itertools.combinations(range(len(arcs)), 2) if clash(arcs[i], arcs[j])]
+        if len(arcs) <= ARC_SEARCH:
+            best = min(range(2 ** len(arcs)),
+                       key=lambda mask: (sum((mask >> i & 1) == (mask >> j & 1) for i, j in pairs), mask))
+            chosen = [bool(best >> i & 1) for i in range(len(arcs))]
+        else:
+            chosen = []
+            for i, arc in enumerate(arcs):
+                on_second = sum(clash(arc, arcs[j]) for j in range(i) if chosen[j])
+                on_first = sum(clash(arc, arcs[j]) for j in range(i) if not chosen[j])
+                chosen.append(on_second < on_first)
+        for (_, _, key), other in zip(arcs, chosen, strict=True):
+            side = second if other else first
+            sides[key] = (side, side)
+    return sides
+
+
+def arc_span(boxes: dict[str, Box], path: PathEnds, side: str) -> tuple[float, float]:
+    """Where an arc on ``side`` starts and ends along its line: its boxes' centres, the smaller first."""
+    a, b = boxes[path.source], boxes[path.dest]
+    low, high = sorted((a.cy, b.cy) if side in ("left", "right") else (a.cx, b.cx))
+    return low, high
+
+
+def arc_depths(boxes: dict[str, Box], paths: Sequence[PathEnds],
+               sides: Mapping[str, tuple[str, str]]) -> dict[str, int]:
+    """How deep each arc of ``sides`` (:func:`arc_sides`) lies: 0 when no arc of its side and line lies inside it,
+    else one more than the deepest that does (one whose span is within its own; of two equal spans, the one whose
+    key sorts first is inside).  An arc runs that many pitches further out than the innermost."""
+    chosen = {p.key: p for p in paths if p.key in sides}
+    spans = {key: arc_span(boxes, p, sides[key][0]) for key, p in chosen.items()}
+    line = {key: (sides[key][0], boxes[p.source].x if sides[key][0] in ("left", "right") else boxes[p.source].y)
+            for key, p in chosen.items()}
+    depths: dict[str, int] = {}
+    for key in sorted(chosen, key=lambda k: (spans[k][1] - spans[k][0], k)):  # the inner ones first
+        low, high = spans[key]
+        inside = [depths[k] for k in depths if line[k] == line[key] and low <= spans[k][0] and spans[k][1] <= high]
+        depths[key] = 1 + max(inside) if inside else 0
+    return depths
+
+
+#: The most arcs of one line whose every sharing between the two sides :func:`arc_sides` tries (2 ** n).
+ARC_SEARCH = 10
 
 
 def ports_length(count: int) -> float:

@@ -17,12 +17,23 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import EPSILON, Box, Point, Rect
-from mechdiagram.layout.ports import SIDES, PathEnds, end_sides, out, port, port_fractions, side_cost
+from mechdiagram.layout.ports import (
+    SIDES,
+    PathEnds,
+    arc_depths,
+    arc_sides,
+    arc_span,
+    end_sides,
+    out,
+    port,
+    port_fractions,
+    side_cost,
+)
 from mechdiagram.layout.route_rules import MAX_BENDS
 from mechdiagram.layout.sizes import (
     ARROW_HEAD,
@@ -49,7 +60,7 @@ NEAR_COST = 3.0
 #: a tie-breaker between lanes equally short (see ``_Usage.lean``).
 LEAN_COST = 0.001
 #: Passing straight across another route, and meeting one where either turns (which reads as a join).
-CROSS_COST = 15.0
+CROSS_COST = 40.0
 JOIN_COST = 150.0
 #: Extra cost per unit of length of an arrow against the flow running between the boxes rather than around
 #: them, when its sides are chosen: the way back around the figure keeps clear of the flow's routes.
@@ -390,6 +401,87 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     return Route(points, head, (side_out, side_in), True, cells=tuple(cells))
 
 
+def _cells(grid: _Grid, points: Sequence[Point]) -> list[tuple[int, int]]:
+    """The grid cells along the horizontal and vertical runs between ``points`` (each a grid point), in order."""
+    cells = [grid.index(points[0])]
+    for point in points[1:]:
+        i, j = cells[-1]
+        ti, tj = grid.index(point)
+        while (i, j) != (ti, tj):
+            i += (ti > i) - (ti < i)
+            j += (tj > j) - (tj < j) if i == ti else 0
+            cells.append((i, j))
+    return cells
+
+
+def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
+               fractions: dict[tuple[str, str], float], arcs: dict[str, int],
+               labels: Mapping[str, tuple[float, float]]) -> dict[str, tuple[Point, ...]]:
+    """The points of each arc (:func:`~mechdiagram.layout.ports.arc_sides`, with its depth) drawn as an arc diagram
+    draws it: out of its source's side, along the line of boxes beside them all, and back into its target's side
+    (two bends).  An arc runs beyond every arc of its side that it holds (one whose span lies within its own), by
+    :data:`ROUTE_PITCH` or, where that one has a label (its size in ``labels``), by room for the label between
+    them (:data:`ARC_LABEL_AIR` each side), so that the arcs of a side nest, never cross, and each label lies
+    nearer its own arc than the next; none is given for an arc whose run would pass through a box (the search
+    routes it)."""
+    chosen = sorted((p for p in paths if p.key in arcs), key=lambda p: (arcs[p.key], p.key))
+    spans = {p.key: arc_span(boxes, p, sides[p.key][0]) for p in chosen}
+    # The line an arc runs beside: its side, and where its boxes' line lies across.
+    line = {p.key: (sides[p.key][0], boxes[p.source].x if sides[p.key][0] in ("left", "right") else boxes[p.source].y)
+            for p in chosen}
+    offset: dict[str, float] = {}
+    for p in chosen:  # the inner ones first
+        low, high = spans[p.key]
+        inside = [q for q in offset if line[q] == line[p.key] and arcs[q] < arcs[p.key]
+                  and low <= spans[q][0] and spans[q][1] <= high]
+        offset[p.key] = max((offset[q] + _arc_room(labels.get(q), sides[q][0]) for q in inside), default=0.0)
+    lines: dict[str, tuple[Point, ...]] = {}
+    for p in chosen:
+        side = sides[p.key][0]
+        vertical = side in ("left", "right")
+        a, b = boxes[p.source], boxes[p.dest]
+        low, high = arc_span(boxes, p, side)
+        spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
+                   and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
+        away = SOURCE_STUB + offset[p.key]
+        if side == "right":
+            level = max(box.right for box in spanned) + away
+        elif side == "left":
+            level = min(box.x for box in spanned) - away
+        elif side == "bottom":
+            level = max(box.bottom for box in spanned) + away
+        else:
+            level = min(box.y for box in spanned) - away
+        level = round(level, 1)
+        start = port(a, side, fractions[(p.key, "source")])
+        _, base = _head(port(b, side, fractions[(p.key, "dest")]), side)
+        corners = ((level, start[1]), (level, base[1])) if vertical else ((start[0], level), (base[0], level))
+        points = (start, *corners, base)
+        if not any(_segment_hits(s, box.grown(CLEARANCE - 0.5)) for s in itertools.pairwise(points)
+                   for key, box in boxes.items() if key not in (p.source, p.dest)):
+            lines[p.key] = points
+    return lines
+
+
+#: The room between an arc's label and each arc beside it: the label keeps nearer its own.
+ARC_LABEL_AIR = 8.0
+
+
+def _arc_room(label: tuple[float, float] | None, side: str) -> float:
+    """How far beyond an arc on ``side`` the next arc around it runs: :data:`ROUTE_PITCH`, or room for the arc's
+    ``label`` block (width, height) across the line with :data:`ARC_LABEL_AIR` each side."""
+    if label is None:
+        return ROUTE_PITCH
+    return max(ROUTE_PITCH, (label[0] if side in ("left", "right") else label[1]) + 2 * ARC_LABEL_AIR)
+
+
+def _segment_hits(segment: tuple[Point, Point], box: Rect) -> bool:
+    """Whether the horizontal or vertical ``segment`` passes through ``box``'s interior."""
+    (x0, y0), (x1, y1) = segment
+    return (min(x0, x1) < box.right and box.x < max(x0, x1) if x0 != x1 else box.x < x0 < box.right) and \
+        (min(y0, y1) < box.bottom and box.y < max(y0, y1) if y0 != y1 else box.y < y0 < box.bottom)
+
+
 def _in_line(a: Rect, b: Rect) -> bool:
     """Whether two boxes share a row or a column (their extents overlap across): a box between them is in the
     way of a route on their facing sides."""
@@ -397,9 +489,12 @@ def _in_line(a: Rect, b: Rect) -> bool:
 
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
-              walls: Sequence[Rect] = (), flow: str | None = None) -> dict[str, Route]:
+              walls: Sequence[Rect] = (), flow: str | None = None,
+              labels: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
-    No route crosses ``walls`` either (the lane names of a grid).
+    No route crosses ``walls`` either (the lane names of a grid).  ``labels`` are the sizes (width, height) of
+    the paths' label blocks: an arc (:func:`~mechdiagram.layout.ports.arc_sides`) keeps room for the labels of
+    the arcs inside it.
 
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
@@ -409,26 +504,35 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
     sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
+    arcs = arc_sides(boxes, paths, flow)
+    sides.update(arcs)
+    depths = arc_depths(boxes, paths, arcs)
     forward = [p for p in paths if p.key not in against]
-    if against:  # each arrow back on the sides that cost least, preferring the way around the figure
+    if set(against) - set(arcs):  # each arrow back on the sides that cost least, preferring the way around
         grid = _Grid([*boxes.values(), *walls], [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])
         core = Rect(min(b.x for b in boxes.values()), min(b.y for b in boxes.values()), 0, 0)
         core = Rect(core.x, core.y, max(b.right for b in boxes.values()) - core.x,
                     max(b.bottom for b in boxes.values()) - core.y)
         for p in paths:
-            if p.key in against:
+            if p.key in against and p.key not in arcs:
                 found = _route(grid, boxes, p, {"source": every, "dest": every}, _Usage(inner=core), budget)
                 if found.clean:
                     sides[p.key] = found.sides
-    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against)
+    routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against,
+                     depths, labels or {})
     return {p.key: routes[p.key] for p in paths}
 
 
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
-            budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset()) -> dict[str, Route]:
-    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``."""
+            budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset(),
+            arcs: dict[str, int] | None = None,
+            labels: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Route]:
+    """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``;
+    the ``arcs`` (:func:`~mechdiagram.layout.ports.arc_sides`, with their depths) first, each as an arc diagram
+    draws it (:func:`_arc_lines`), those it cannot draw so last, the shortest first."""
+    arcs = arcs or {}
     every = dict.fromkeys(SIDES, 0.5)
-    fractions = port_fractions(boxes, paths, sides)
+    fractions = port_fractions(boxes, paths, sides, arcs)
     ports = {(p.key, end): port(boxes[box], side, fractions[(p.key, end)])
              for p in paths for end, box, side in (("source", p.source, sides[p.key][0]),
                                                    ("dest", p.dest, sides[p.key][1]))}
@@ -447,9 +551,12 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
                 at = out(edge, side, TARGET_STUB + k * ROUTE_PITCH)
                 (lanes_x if side in ("left", "right") else lanes_y).append(round(at[0] if side in ("left", "right")
                                                                              else at[1], 1))
+    drawn_arcs = _arc_lines(boxes, paths, sides, fractions, arcs, labels or {})
     grid = _Grid([*boxes.values(), *walls],
-                 [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values()), *lanes_x],
-                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values()), *lanes_y])
+                 [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values()), *lanes_x,
+                  *(x for line in drawn_arcs.values() for x, _ in line)],
+                 [*(y for _, y in ports.values()), *(b.cy for b in boxes.values()), *lanes_y,
+                  *(y for line in drawn_arcs.values() for _, y in line)])
     used = _Usage()
     for p in paths:
         out_side, in_side = sides[p.key]
@@ -459,13 +566,26 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         xs, ys = [x for x, _ in head], [y for _, y in head]
         used.add_head(grid, Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(HEAD_CLEARANCE), p.key)
     routes = {}
+    for key, line in drawn_arcs.items():  # the arcs first: the searches then keep off them
+        side = sides[key][0]
+        cells = _cells(grid, line)
+        used.add(cells)
+        head, _ = _head(port(boxes[next(p.dest for p in paths if p.key == key)], side,
+                             fractions[(key, "dest")]), side)
+        routes[key] = Route(line, head, (side, side), True, cells=tuple(cells))
 
     def spread(p: PathEnds) -> float:  # how far from its side's middle the route's ports are, at most
         return max(abs(fractions[(p.key, "source")] - 0.5), abs(fractions[(p.key, "dest")] - 0.5))
 
     # The routes of a shared side nest: the outermost port's route first, on the lane nearest that side (LEAN_COST),
     # the next around it, as ELK's and dagre's fans do.
-    for p in sorted(paths, key=lambda p: (p.key in against, -spread(p))):
+    def span(p: PathEnds) -> float:
+        a, b = boxes[p.source], boxes[p.dest]
+        return abs(a.cx - b.cx) + abs(a.cy - b.cy)
+
+    for p in sorted((p for p in paths if p.key not in drawn_arcs),
+                    key=lambda p: (p.key in arcs, p.key in against and p.key not in arcs,
+                                   span(p) if p.key in arcs else -spread(p))):
         used.current = p.key
         shared = (p.source, sides[p.key][0]) if on_side[(p.source, sides[p.key][0])] >= \
             on_side[(p.dest, sides[p.key][1])] else (p.dest, sides[p.key][1])
