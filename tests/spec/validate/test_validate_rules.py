@@ -341,7 +341,7 @@ def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
 
     class Counted(real):  # type: ignore[misc, valid-type]
         def __init__(self) -> None:
-            super().__init__(200)
+            super().__init__(100)
             taken.append(0)
 
     monkeypatch.setattr(routing, "_Budget", Counted)
@@ -355,7 +355,7 @@ def test_the_routes_of_one_layout_share_a_bounded_search(monkeypatch):
 def test_arrows_drawn_straight_for_want_of_time_are_one_warning(monkeypatch, tmp_path):
     from mechdiagram.layout import routing
 
-    monkeypatch.setattr(routing, "SEARCH_BUDGET", 200)
+    monkeypatch.setattr(routing, "SEARCH_BUDGET", 100)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "busy.mechanism.json").write_text(json.dumps(_arrows_spec(30, 60)), "utf-8")
     result = run_cli("validate", "--source-root", ".", "busy.mechanism.json")
