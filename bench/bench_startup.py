@@ -9,6 +9,12 @@ module top and the interpreter's normal exit (no start-up tricks):
 - ``validate`` of a valid spec at most 60 ms above ``import click, jsonschema``;
 - ``--version`` at most 10 ms above ``import click``.
 
+Where the time above a floor goes is measured in the same run (``--no-breakdown`` skips it): for ``build`` and
+``validate``, two more children beside the floor import, without running anything, the other libraries the
+command loads (the standard library's and msgspec's modules outside the floor), then those and mechdiagram's
+own modules (the names come from one ``python -X importtime`` run of the command).  The steps between the
+rows are the extra libraries, our own modules, and the command's work with the interpreter's teardown.
+
 Run from the repository root with the package installed:
 
     python bench/bench_startup.py [--runs 10] [--spec FILE] [--source-root DIR]
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -56,11 +63,26 @@ def seconds(command: list[str], cwd: Path) -> tuple[float, float]:
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
+def imported(command: list[str], cwd: Path, floor: str) -> tuple[list[str], list[str]]:
+    """The modules ``command`` imports beyond those ``python -c floor`` imports, in the order ``-X importtime``
+    finishes them: the other libraries' (standard library and third party), then mechdiagram's."""
+    def names(argv: list[str]) -> list[str]:
+        done = subprocess.run(argv, cwd=cwd, env={**ENV, "PYTHONPROFILEIMPORTTIME": "1"},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        return re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", done.stderr, re.MULTILINE)
+    before = set(names([sys.executable, "-c", floor]))
+    found = [name for name in dict.fromkeys(names(command)) if name not in before and name != "__main__"]
+    ours = [name for name in found if name == "mechdiagram" or name.startswith("mechdiagram.")]
+    return [name for name in found if name not in ours], ours
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="processes per command and per floor")
     parser.add_argument("--spec", type=Path, default=REFERENCE if REFERENCE.is_file() else OWN)
     parser.add_argument("--source-root", type=Path, default=ROOT)
+    parser.add_argument("--no-breakdown", dest="breakdown", action="store_false",
+                        help="time the commands and floors only, not the rows that split the time above a floor")
     args = parser.parse_args()
     beside = Path(sys.executable).parent / "mechdiagram"
     exe = str(beside) if beside.is_file() else shutil.which("mechdiagram")
@@ -81,11 +103,21 @@ def main() -> int:
         ]
         for _, command, _, _ in measures:  # warm-up: bytecode written, files in the page cache
             seconds(command(-1), work)
+        # (command, floor + the other libraries, floor + those + our modules, how many of ours) for the breakdown
+        parts: list[tuple[str, str, str, int]] = []
+        if args.breakdown:
+            for name, command, floor, _ in measures[:2]:
+                others, ours = imported(command(-2), work, floor)
+                parts.append((name, "; ".join([floor, *(f"import {m}" for m in others)]),
+                              "; ".join([floor, *(f"import {m}" for m in others + ours)]), len(ours)))
         times: dict[str, list[tuple[float, float]]] = {}
         for n in range(args.runs):
             for name, command, floor, _ in measures:
                 times.setdefault(name, []).append(seconds(command(n), work))
                 times.setdefault(floor, []).append(seconds([python, "-c", floor], work))
+            for _, others, ours, _ in parts:
+                for code in (others, ours):
+                    times.setdefault(code, []).append(seconds([python, "-c", code], work))
 
     def median_ms(name: str, part: int) -> float:
         return statistics.median(t[part] for t in times[name]) * 1000
@@ -99,6 +131,13 @@ def main() -> int:
         print(f"{name:<10} {median_ms(name, 0):>4.0f} ms {median_ms(name, 1):>4.0f} ms   {floor:<37} "
               f"{median_ms(floor, 0):>4.0f} ms {median_ms(floor, 1):>4.0f} ms   {above:>6.0f} ms {above_cpu:>4.0f} ms "
               f"{budget:>4.0f} ms  {'ok' if above_cpu <= budget else 'MISSED'}")
+    for name, others, ours, count in parts:
+        floor = next(f for n, _, f, _ in measures if n == name)
+        steps = [("other libraries", median_ms(others, 1) - median_ms(floor, 1)),
+                 ("our modules", median_ms(ours, 1) - median_ms(others, 1)),
+                 ("work and teardown", median_ms(name, 1) - median_ms(ours, 1))]
+        print(f"{name} above its floor (CPU): " + ", ".join(f"{label} {ms:.0f} ms" for label, ms in steps)
+              + f" ({count} modules of ours)")
     print(f"spec: {args.spec.name}; {args.runs} processes each, medians; the target is on CPU time (user and "
           f"system); targets {'met' if ok else 'MISSED'}")
     return 0 if ok else 1
