@@ -20,7 +20,8 @@ root => {
   const svg = Array.from(root.querySelectorAll("svg")).find(s => s.getClientRects().length);
   const P = svg.getAttribute("class").split(/\s+/)[0];
   const visible = el => getComputedStyle(el).visibility === "visible" && getComputedStyle(el).display !== "none";
-  const words = el => el.textContent.replace(/\s+/g, " ").trim();
+  const words = el => (el.children.length ? Array.from(el.children, c => c.textContent).join(" ") : el.textContent)
+    .replace(/\s+/g, " ").trim();
   return {
     labels: Array.from(svg.querySelectorAll("." + P + "-label")).filter(visible).map(words).sort(),
     plabels: Array.from(svg.querySelectorAll("." + P + "-plabel")).filter(visible).map(words).sort(),
