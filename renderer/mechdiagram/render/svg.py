@@ -23,8 +23,8 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Message, Rect, SequenceRow, TimeAxis, first_baseline
-from mechdiagram.layout.measure import CONTINUATION
+from mechdiagram.layout.geometry import Message, PanelRow, Rect, SequenceRow, TimeAxis, first_baseline
+from mechdiagram.layout.measure import CONTINUATION, text_width
 from mechdiagram.layout.sizes import (
     BAND_RADIUS,
     BOX_RADIUS,
@@ -183,7 +183,7 @@ class _Drawer:
             x, y = panel.value_x, panel.rows[row].value_baseline
             if changed:  # the step changes it: bold in the active colour, beside the changed mark
                 classes = self.cls("val", f"v{index}", *(f"t{k}" for k in steps))
-                body = self.changed_mark(x, y) + self.text_block(lines, x, y, ("pval", "pval-on"))
+                body = self.changed_mark(panel.rows[row]) + self.text_block(lines, x, y, ("pval", "pval-on"))
                 layer.add_stepped("g", f'{self.shapes.start("g", (), {}, {"class": classes, "visibility": "hidden"})}>'
                                   f"{body}</g>", "", f"<g>{body}</g>", steps)
                 continue
@@ -193,11 +193,21 @@ class _Drawer:
                               "", self.text_block(lines, x, y, ("pval",)), steps)
         return layer
 
-    def changed_mark(self, x: float, y: float) -> str:
-        """The state panel's changed mark of a value at ``x`` whose first baseline is ``y``: a diamond in the gap
-        left of the value (:data:`~mechdiagram.layout.sizes.PANEL_MARK`), drawn as a shape, not a glyph, so
-        that every renderer draws it alike."""
-        cx, cy, r = x - PANEL_COLUMN_GAP / 2, y - PANEL_MARK_RISE, PANEL_MARK
+    def changed_mark(self, row: PanelRow) -> str:
+        """The state panel's changed mark of ``row``: a diamond (:data:`~mechdiagram.layout.sizes.PANEL_MARK`) in
+        the gap left of its value, or, where the value is under the row's label (a stacked panel, whose values
+        start near its edge), after the label's last line; drawn as a shape, not a glyph, so that every renderer
+        draws it alike."""
+        panel, r = self.layout.panel, PANEL_MARK
+        if row.value_y is None:
+            cx, cy = panel.value_x - PANEL_COLUMN_GAP / 2, row.y - PANEL_MARK_RISE
+        else:
+            last = row.label[-1] if row.label else ""
+            # The label's measured width holds the measure's safety margin (8 %): room enough between them.
+            cx = panel.label_x + text_width(last) + r + 2
+            cy = row.y + (len(row.label) - 1) * LINE_HEIGHT - PANEL_MARK_RISE
+            if cx + r > panel.x + panel.w - PANEL_COLUMN_GAP / 2:  # a label as wide as the panel: beside the value
+                cx, cy = panel.value_x - PANEL_COLUMN_GAP / 2, row.value_baseline - PANEL_MARK_RISE
         return self.shape("path", ("pmark",), {"d": f"M{fmt(cx)} {fmt(cy - r)} L{fmt(cx + r)} {fmt(cy)} "
                                                      f"L{fmt(cx)} {fmt(cy + r)} L{fmt(cx - r)} {fmt(cy)} Z"})
 
