@@ -108,3 +108,21 @@ def test_a_sequences_rows_take_the_label_their_step_has_from_the_changing_step_o
     rows = layout_scenario(spec, spec.scenarios[0]).rows
     texts = [" ".join(row.messages[0].arrow.label_lines) for row in rows]
     assert texts == ["GET /page", "GET /page?retry=1", "GET /page?retry=1"]
+
+
+def test_a_code_labels_changed_texts_break_only_between_tokens():
+    from mechdiagram.layout.measure import CODE_BREAKS, CONTINUATION
+
+    data = minimal_spec()
+    data["targets"]["a0"].update({"label": "/authorize", "text": "code"})
+    data["targets"]["ab"].update({"label": "code_verifier", "text": "code"})
+    long = "/callback?code=Sstw_cMq_long_value&state=xyz_state_value"
+    data["scenarios"][0]["steps"][0]["labels"] = {"a0": long, "ab": "code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URW"}
+    spec = spec_from_data(data)
+    for narrow in (False, True):
+        drawn = diagram(spec, narrow=narrow)
+        for lines in (dict(drawn.boxes["a0"].texts)[long], *(lines for _, lines in drawn.arrows["ab"].texts)):
+            # after a separator, or (a token wider than the narrow layout's label, as any code label's) with the mark
+            assert all(line[-1] in CODE_BREAKS or (narrow and line[-1] == CONTINUATION) for line in lines[:-1]), lines
+            assert narrow or not any(CONTINUATION in line for line in lines), lines
+        assert "".join(dict(drawn.boxes["a0"].texts)[long]) == long
