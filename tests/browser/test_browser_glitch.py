@@ -3,7 +3,8 @@ never the wall clock): in every animated SVG of every gallery and generated figu
 its fake clock, every 25 ms across every step boundary (the loop's wrap included):
 
 - one visible text per label (never a regular and a bold one at once), one title, and in the state panel one
-  visible, non-empty value per row; a row the step does not change never changes;
+  visible, non-empty value per row; a row the step does not change never changes; a label a step changes (a step's
+  ``labels``) shows one text at a time, switched with the step's text, as do the path labels;
 - the text (heading, values, the labels' weight; in the player the step tab and status too) and the picture (the
   highlights, half-way through their ease) switch within 50 ms of each other;
 - the loop holds its last step 1.5 times its duration;
@@ -40,7 +41,8 @@ SVG_SWEEP_JS = r"""
     anims.forEach(a => { a.currentTime = t; });
     out.push(Object.assign({t}, sample(svg, P)));
   }
-  return {steps: Array.from(svg.querySelectorAll("." + P + "-hl")).map(h => h.dataset.mechSteps.split(" ").map(Number)),
+  return {relabels: svg.querySelectorAll("." + P + "-relabels ." + P + "-val").length,
+          steps: Array.from(svg.querySelectorAll("." + P + "-hl")).map(h => h.dataset.mechSteps.split(" ").map(Number)),
           lit: Array.from(svg.querySelectorAll("." + P + "-lit")).map(l => Array.from(l.classList)
             .filter(c => /-t\d+$/.test(c)).map(c => Number(c.replace(/^.*-t/, "")))),
           samples: out};
@@ -68,7 +70,14 @@ SAMPLE_JS = r"""
     svg.querySelectorAll("." + P + "-pval").forEach(v => {
       if (shown(v) > 0.02) { (rows[at(v).split(",")[1]] = rows[at(v).split(",")[1]] || []).push(v.textContent.trim()); }
     });
+    // Path labels outside the sequence view's rows: the arrows' own and those a step changes, one text each.
+    const plabels = Array.from(svg.querySelectorAll(
+      "." + P + "-plabels ." + P + "-plabel, ." + P + "-relabels ." + P + "-plabel")).filter(p => shown(p) > 0.02);
     return {
+      plabels: plabels.length,
+      ptexts: plabels.map(p => p.textContent.trim()).sort().join("|"),
+      relabelled: Array.from(svg.querySelectorAll("." + P + "-relabels ." + P + "-val")).filter(g => shown(g) > 0.02)
+        .map(g => g.textContent.trim()).sort().join("|"),
       doubled: Object.keys(labels).filter(k => labels[k] > 1),
       labels: Object.keys(labels).length,
       boxes: svg.querySelectorAll("." + P + "-nodes ." + P + "-node").length,
@@ -146,6 +155,14 @@ def check_sync(samples: list[dict], steps: list[list[int]], lit: list[list[int]]
         assert set(weights) <= {400, 700}, (where, weights)
         expected = [700 if (after if n >= switch else before) in k else 400 for n in range(len(samples))]
         assert weights == expected, (where, j, weights, expected)
+    # the changed labels switch with the text, once, at the same sample
+    for key in ("relabelled", "ptexts"):
+        texts = [s[key] for s in samples]
+        if texts[0] != texts[-1]:
+            assert texts[:switch] == [texts[0]] * switch and texts[switch:] == [texts[-1]] * (len(texts) - switch), (
+                where, key, texts)
+        else:
+            assert set(texts) == {texts[0]}, (where, key, texts)
     rows = [s["rows"] for s in samples]
     for y in rows[0]:
         values = [r[y][0] for r in rows]
@@ -177,7 +194,7 @@ def svg_files(site) -> list[tuple[str, str, str]]:
 
 
 def test_svg_no_doubled_label_no_blank_value_text_and_picture_together(site, svg_page):
-    checked = files = 0
+    checked = files = relabelled = 0
     for slug, scenario_id, name in svg_files(site):
         scenario = next(s for s in site.specs[slug]["scenarios"] if s["id"] == scenario_id)
         bounds = windows([step["duration"] for step in scenario["steps"]])
@@ -185,8 +202,10 @@ def test_svg_no_doubled_label_no_blank_value_text_and_picture_together(site, svg
         svg_page.evaluate(SAMPLE_JS)
         result = svg_page.evaluate(SVG_SWEEP_JS, sweep_times(bounds))
         samples = result["samples"]
+        relabelled += result["relabels"]
         for sample in samples:
             check_frame(sample, name)
+            assert sample["plabels"] == samples[0]["plabels"], (name, sample["t"], "a path label doubled or missing")
             assert sample["titles"] == [step_at(bounds, sample["t"])], (name, sample["t"], sample["titles"])
         count = len(bounds)
         if count == 1:
@@ -197,6 +216,7 @@ def test_svg_no_doubled_label_no_blank_value_text_and_picture_together(site, svg
             checked += check_sync(around, result["steps"], result["lit"], before, after, (name, boundary))
         files += 1
     assert files >= 2 * len(site.all_slugs) and checked, (files, checked)
+    assert relabelled, "no figure changes a label (a step's labels): the gallery's KV-cache bytes figure should"
 
 
 #: Every dot's position along its route at each of ``times`` ms: (dot index, route length, period ms, [(t, s)]).

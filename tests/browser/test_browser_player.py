@@ -39,6 +39,28 @@ def states(spec: dict, index: int) -> list[list[tuple[str, str]]]:
     return rows
 
 
+def said_of_steps(spec: dict, index: int) -> list[list[str]]:
+    """What the live text says of each step of scenario ``index`` after its heading: the labels the step changes
+    (``labelChanged``: the text before, the new one) and its state rows, each a row the step changes said so
+    (``stateRowChanged``) in a figure whose steps change labels."""
+    scenario = spec["scenarios"][index]
+    marks = any("labels" in step for s in spec["scenarios"] for step in s["steps"])
+    labels = {key: target.get("label") for key, target in spec["targets"].items()}
+    before = [(label, (scenario.get("initial", {}).get(k, "") or "–")) for k, label in spec["stateLabels"].items()]
+    out = []
+    for step, rows in zip(scenario["steps"], states(spec, index), strict=True):
+        said = []
+        for key, text in step.get("labels", {}).items():
+            if labels[key] != text:
+                said.append(bs.say(spec, "labelChanged", label=labels[key], value=text))
+                labels[key] = text
+        said += [bs.say(spec, "stateRowChanged" if marks and row != old else "stateRow", label=row[0], value=row[1])
+                 for row, old in zip(rows, before, strict=True)]
+        before = rows
+        out.append(said)
+    return out
+
+
 def click(page, selector: str, figure: int = 0) -> None:
     """A click event on a control, with neither pointer movement nor focus (the control's own behaviour)."""
     bs.figures(page).nth(figure).locator(selector).dispatch_event("click")
@@ -278,9 +300,8 @@ def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_thre
         spec_steps = site.specs[slug]["scenarios"][index]["steps"]
         assert [bs.unisolated(st["announcement"]) for st in scenario["steps"]] == [bs.unisolated(
             " ".join(bs.say(site.specs[slug], "sentence", text=t) for t in [bs.say(
-                site.specs[slug], "stepOf", n=str(n), total=str(len(spec_steps)), title=st["title"])] + [
-                bs.say(site.specs[slug], "stateRow", label=label, value=value) for label, value in state]))
-            for n, (st, state) in enumerate(zip(spec_steps, states(site.specs[slug], index)), 1)]
+                site.specs[slug], "stepOf", n=str(n), total=str(len(spec_steps)), title=st["title"])] + said))
+            for n, (st, said) in enumerate(zip(spec_steps, said_of_steps(site.specs[slug], index)), 1)]
     periods = page.evaluate("""() => Array.from(document.querySelectorAll('svg *'))
         .map(el => getComputedStyle(el)).filter(cs => cs.animationName !== 'none')
         .map(cs => [cs.animationName, cs.animationDuration])""")

@@ -39,12 +39,13 @@ from mechdiagram.layout.geometry import (
     PanelRow,
     Point,
     Rect,
+    Texts,
     TimeAxis,
 )
 from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
-from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place, refolded
+from mechdiagram.layout.placement import Placement, grid_cells, path_label_lines, path_label_wraps, place, refolded
 from mechdiagram.layout.ports import port_room
 from mechdiagram.layout.route_rules import crossing_count, junctions
 from mechdiagram.layout.routing import PathEnds, Route, route_all
@@ -232,7 +233,7 @@ def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow
             _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
             Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
             route.clean and (label is None or label.clean), on_band,
-            route.crowded or (label is not None and label.crowded))
+            route.crowded or (label is not None and label.crowded), drawn.texts.get(key, ()))
     return arrows
 
 
@@ -293,6 +294,7 @@ class _Routed(Struct, frozen=True):
     bottom: float
     down: bool
     against: frozenset[str]
+    texts: dict[str, Texts] = {}  # the lines of every text of each path label a step changes (msgspec copies it)
 
     @property
     def unclean(self) -> int:
@@ -331,11 +333,16 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
     label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
+    # A label some step changes (labels): its block is as wide and as tall as the largest of its texts needs.
+    texts = {p.key: tuple((text, path_label_lines(text, narrow, p.code)) for text in spec.texts(p.key))
+             for p in spec.paths if p.key in spec.relabelled}
+    least = {key: (max(label_size(lines, key in code)[0] for _, lines in each),
+                   max(label_size(lines, key in code)[1] for _, lines in each)) for key, each in texts.items()}
     on_tracks: dict[str, PlacedLabel] = {}
     captions = [header_box(h) for h in placed.captions]
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
-                                           placed.lanes, code=code, captions=captions)
+                                           placed.lanes, code=code, captions=captions, least=least)
     else:
         # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
         walls = [name_box(h) for h in placed.lanes if h.above]
@@ -347,13 +354,13 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
                           obstacles, _band_gaps(placed.bands), code,
-                          {key: route.head for key, route in routes.items()})
+                          {key: route.head for key, route in routes.items()}, least)
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
                          *captions]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against)
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts)
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
-from mechdiagram.layout.sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, RING_GAP
+from mechdiagram.layout.sizes import BADGE_BASELINE, LINE_HEIGHT, PANEL_TEXT_INSET, PATH_LABEL_LINE, RING_GAP
 
 Point = tuple[float, float]
 
 #: Coordinates are written at 0.1 precision; closer than this is the same place.
 EPSILON = 0.05
+#: A horizontal run at most this far from a label block is the one the label names (its gap and a little more).
+LABEL_NEAR = 8.0
 
 
 def first_baseline(y: float, h: float, lines: int) -> float:
@@ -77,11 +79,22 @@ class Rect(Struct, frozen=True):
         return self.x + e < a[0] < self.right - e and low < self.bottom - e and self.y + e < high
 
 
+#: The lines of every text a target's label shows, by text (``(text, lines)`` pairs), for a target whose label
+#: a step changes (``labels``); empty for any other.
+Texts = tuple[tuple[str, tuple[str, ...]], ...]
+
+
 class Box(Rect, frozen=True):
-    """A node's box and its wrapped label ``lines``; ``key`` is its target key."""
+    """A node's box and its wrapped label ``lines``; ``key`` is its target key.  ``texts`` holds the lines of
+    every text the label shows when a step changes it (:data:`Texts`): the box is sized for all of them."""
 
     key: str = ""
     lines: tuple[str, ...] = ()
+    texts: Texts = ()
+
+    def lines_of(self, text: str | None) -> tuple[str, ...]:
+        """The lines of ``text``, one of :attr:`texts` (else the label's own :attr:`lines`)."""
+        return dict(self.texts).get(text or "", self.lines)
 
     @property
     def first_baseline(self) -> float:
@@ -117,6 +130,34 @@ class Arrow(Struct, frozen=True):
     clean: bool = True
     label_on_band: bool = False
     crowded: bool = False
+    texts: Texts = ()
+
+    def lines_of(self, text: str | None) -> tuple[str, ...]:
+        """The lines of label ``text``, one of :attr:`texts` (:data:`Texts`: the label block is sized for all of
+        them), else the label's own :attr:`label_lines`."""
+        return dict(self.texts).get(text or "", self.label_lines)
+
+    def anchor_of(self, lines: int) -> Point:
+        """Where a text of ``lines`` lines of :attr:`texts` is anchored (centre x, first baseline) in the label
+        block, which is sized for the largest: against the block's edge nearest the route (its foot above a
+        horizontal run, its top below one), else in its middle (beside a vertical run)."""
+        box = self.label_box
+        if box is None:
+            return self.label_at
+        spare = box.h - lines * PATH_LABEL_LINE
+        runs = [a[1] for a, b in zip(self.points, self.points[1:], strict=False)
+                if a[1] == b[1] and min(a[0], b[0]) < box.right and box.x < max(a[0], b[0])]
+        below = [y for y in runs if y >= box.bottom - EPSILON]
+        above = [y for y in runs if y <= box.y + EPSILON]
+        near_below = min((y - box.bottom for y in below), default=float("inf"))
+        near_above = min((box.y - y for y in above), default=float("inf"))
+        if near_below <= near_above and near_below <= LABEL_NEAR:
+            shift = spare  # the route runs under the block: the text sits on its foot
+        elif near_above <= LABEL_NEAR:
+            shift = 0.0
+        else:
+            shift = spare / 2
+        return self.label_at[0], round(self.label_at[1] + shift, 1)
 
     @property
     def start(self) -> Point:

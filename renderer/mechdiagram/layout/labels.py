@@ -146,14 +146,16 @@ def _crosses(block: Rect, segments: Sequence[tuple[Point, Point]]) -> int:
 def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tuple[str, ...], ...]],
                  obstacles: Sequence[Rect], strips: Sequence[Rect] = (),
                  code: frozenset[str] = frozenset(),
-                 heads: dict[str, tuple[Point, Point, Point]] | None = None) -> dict[str, PlacedLabel]:
+                 heads: dict[str, tuple[Point, Point, Point]] | None = None,
+                 least: dict[str, tuple[float, float]] | None = None) -> dict[str, PlacedLabel]:
     """Place the label of every route that has ``wraps`` (its lines, wrapped in the ways it may be,
     preferred first), in the order of ``routes``.  A later wrap is tried only when the ones before it
     found no place clear of boxes, labels and routes.  Labels keep :data:`BOX_AIR` from ``obstacles``,
     and off ``strips`` (the thin strips between lane bands, which a label's text should not straddle)
     wherever a place clear of the obstacles and routes allows.  The labels of the routes in ``code`` are
     measured in the monospace face.  ``heads`` (by route: an arrowhead's three corners, tip first) count as their
-    routes' lines when a label is weighed against the other routes."""
+    routes' lines when a label is weighed against the other routes.  ``least`` gives, by route, the least width
+    and height of its label's block: a label a step changes is placed as large as its largest text."""
     hard = [rect.grown(BOX_AIR) for rect in obstacles]
     soft = [rect.grown(STRIP_AIR) for rect in strips]
     segments = {key: list(itertools.pairwise(points)) for key, points in routes.items()}
@@ -168,7 +170,13 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         if not ways or len(points) < 2:
             continue
         # Only what lies near the route can touch a candidate or change its score: the rest is left out.
-        reach = 2 * max(max(label_size(lines, key in code)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
+        floor = (least or {}).get(key, (0.0, 0.0))
+
+        def size(lines: tuple[str, ...], key: str = key, floor: tuple[float, float] = floor) -> tuple[float, float]:
+            w, h = label_size(lines, key in code)
+            return max(w, floor[0]), max(h, floor[1])
+
+        reach = 2 * max(max(size(lines)) for lines in ways) + CLEAR_AIR + AMBIGUOUS + LABEL_GAP
         xs, ys = [x for x, _ in points], [y for _, y in points]
         area = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(reach)
         others = [seg for other, segs in outlines.items() if other != key for seg in segs
@@ -179,7 +187,7 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         near_soft = [rect for rect in soft if area.overlaps(rect)]
         chosen: tuple[tuple[int, ...], Rect, tuple[str, ...]] | None = None
         for text in ways:
-            score, block = _best(points, segments[key], others, label_size(text, key in code), near_hard, taken,
+            score, block = _best(points, segments[key], others, size(text), near_hard, taken,
                                  near, near_soft, budget)
             if chosen is None or score[:5] < chosen[0][:5]:
                 chosen = (score, block, text)

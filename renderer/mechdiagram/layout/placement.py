@@ -129,6 +129,11 @@ def refolded(spec: Spec, cells: Cells, bands: int, *, down: bool) -> Cells:
     return {**folding, **_loose_cells(folding, [key for key in nodes if key not in linked])}
 
 
+def _other_texts(spec: Spec, labels: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """The texts other than its own label that each node of ``labels`` shows (a step's ``labels``), by key."""
+    return {key: tuple(text for text in spec.texts(key) if text != label) for key, label in labels.items()}
+
+
 def word_bound(code: bool = False, narrow_box_max: float | None = None) -> float:
     """The widest a box may grow to keep a word (a code label's token) whole: :data:`BOX_WORD_WIDTH`; for a code
     label :data:`BOX_CODE_WIDTH` in the wide layout, and in the narrow one its widest box, ``narrow_box_max``
@@ -229,22 +234,23 @@ def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_
     that the line does not run through its text."""
     gap_x, gap_y = least
     for path in spec.paths:
-        if path.source not in cells or path.dest not in cells or not path.label:
+        if path.source not in cells or path.dest not in cells:
             continue
-        lines = path_label_lines(path.label, narrow, path.code)
-        wide = max(text_width(line, PATH_LABEL_SIZE, path.code) for line in lines)
-        (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
-        if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
-            gap_x = max(gap_x, wide + 24)
-        else:  # the label sits beside a vertical run or above a horizontal one in a row gap
-            gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
-            if banded:
-                half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
-                gap_y = max(gap_y, 2 * half + BAND_GAP)
-            if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
-                narrowest = path_label_wraps(path.label, narrow, path.code)[-1]
-                gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
-                gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
+        for text in spec.texts(path.key):  # every text the label shows (a step's labels): room for each
+            lines = path_label_lines(text, narrow, path.code)
+            wide = max(text_width(line, PATH_LABEL_SIZE, path.code) for line in lines)
+            (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+            if r1 == r2:  # the route runs along a row, its label above it, in the gap between columns
+                gap_x = max(gap_x, wide + 24)
+            else:  # the label sits beside a vertical run or above a horizontal one in a row gap
+                gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
+                if banded:
+                    half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
+                    gap_y = max(gap_y, 2 * half + BAND_GAP)
+                if c1 == c2:  # beside a vertical run between two rows: room for the narrower wrap too
+                    narrowest = path_label_wraps(text, narrow, path.code)[-1]
+                    gap_y = max(gap_y, len(narrowest) * PATH_LABEL_LINE + 2 * BOX_AIR + 2)
+                    gap_x = max(gap_x, min(wide, PATH_LABEL_WIDTH) / 2 + 16)
     return round(gap_x, 1), round(gap_y, 1)
 
 
@@ -266,7 +272,8 @@ def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
         if path.source in cells and path.dest in cells:
             (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
             if r1 == r2 and abs(c1 - c2) == 1:
-                count = len(path_label_lines(path.label, code=path.code))
+                count = max((len(path_label_lines(text, code=path.code)) for text in spec.texts(path.key)),
+                            default=0)
                 pairs.setdefault(frozenset((path.source, path.dest)), []).append(count)
     rows: dict[int, float] = {}
     for pair, lines in pairs.items():
@@ -317,22 +324,27 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     timed = spans(spec, n_cols) if lane_labels else None
     labels = {t.key: t.label or "" for t in spec.nodes if t.key in cells}
     code = {t.key: t.code for t in spec.nodes}
-    lines = {key: box_lines(label, _timed_box_max(label) if timed else BOX_MAX_WIDTH, code[key], word_bound(code[key]))
+    others = _other_texts(spec, labels)
+    texts = {key: {text: box_lines(text, _timed_box_max(text) if timed else BOX_MAX_WIDTH, code[key],
+                                   word_bound(code[key])) for text in (label, *others[key])}
              for key, label in labels.items()}
+    lines = {key: texts[key][label] for key, label in labels.items()}
     col_w = [BOX_MIN_WIDTH] * n_cols
     row_h = [BOX_MIN_HEIGHT] * n_rows
-    for key, (_, c) in cells.items():
-        col_w[c] = max(col_w[c], natural_width(lines[key], code[key], word_bound(code[key])))
+    for key, (_, c) in cells.items():  # as wide as the widest of the texts it shows
+        col_w[c] = max(col_w[c], *(natural_width(each, code[key], word_bound(code[key]))
+                                   for each in texts[key].values()))
     gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
     to_scale: tuple[bool, ...] = ()
     if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
         inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
         slots, to_scale = slot_widths(timed, [w + k * gap_x / 2 for w, k in zip(col_w, inner, strict=True)])
         col_w = [round(slot - k * gap_x / 2, 1) for slot, k in zip(slots, inner, strict=True)]
-        lines = {key: box_lines(labels[key], col_w[c], code[key], word_bound(code[key]))
+        texts = {key: {text: box_lines(text, col_w[c], code[key], word_bound(code[key])) for text in texts[key]}
                  for key, (_, c) in cells.items()}
-    for key, (r, _) in cells.items():
-        row_h[r] = max(row_h[r], round(len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, 1))
+        lines = {key: texts[key][labels[key]] for key in labels}
+    for key, (r, _) in cells.items():  # as tall as the tallest of the texts it shows
+        row_h[r] = max(row_h[r], *(round(len(each) * LINE_HEIGHT + 2 * PAD_Y, 1) for each in texts[key].values()))
     for r, height in _side_by_side(spec, cells).items():
         row_h[r] = max(row_h[r], height)
     # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
@@ -374,7 +386,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         grown = port_room is not None and key in port_room
         h, w = (row_h[r], col_w[c]) if grown else (plain_h[r], plain_w[c])
         boxes[key] = Box(round(col_x[c] + (col_w[c] - w) / 2, 1), round(row_y[r] + (row_h[r] - h) / 2, 1), w, h,
-                         key=key, lines=lines[key])
+                         key=key, lines=lines[key], texts=tuple(texts[key].items()) if others[key] else ())
     bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
     if on_top:
         lanes = tuple(LaneHeader(MARGIN, round(row_y[r] - strip[r], 1), right - MARGIN, len(hl) * LINE_HEIGHT, hl,
@@ -404,13 +416,17 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     labels = {t.key: t.label or "" for t in spec.nodes}
     code = {t.key: t.code for t in spec.nodes}
     bound = {key: word_bound(code[key], box_max) for key in order}
-    lines = {key: box_lines(labels[key], box_max, code[key], bound[key]) for key in order}
-    width = max([BOX_MIN_WIDTH, *(natural_width(lines[key], code[key], bound[key]) for key in order),
-                 *([box_max] if fill else [])])
+    others = _other_texts(spec, labels)
+    texts = {key: {text: box_lines(text, box_max, code[key], bound[key]) for text in (labels[key], *others[key])}
+             for key in order}
+    width = max([BOX_MIN_WIDTH, *(natural_width(each, code[key], bound[key]) for key in order
+                                  for each in texts[key].values()), *([box_max] if fill else [])])
     # Every box is the column's width: a label wrapped for a narrower box takes the room it has (a long
     # word in one box widened the column).
-    lines = {key: box_lines(labels[key], width, code[key], max(bound[key], width))
-             if natural_width(lines[key], code[key], bound[key]) < width else lines[key] for key in order}
+    texts = {key: {text: box_lines(text, width, code[key], max(bound[key], width))
+                   if natural_width(each, code[key], bound[key]) < width else each for text, each in texts[key].items()}
+             for key in order}
+    lines = {key: texts[key][labels[key]] for key in order}
     _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
                                 if p.source in cells and p.dest in cells and p.source != p.dest])
@@ -440,8 +456,10 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
                                          cells[key][1], centred=False))
             y += len(caption) * LINE_HEIGHT + CAPTION_GAP
         # Room for the track routes' ports on its right side, PORT_PITCH apart (stacked._spread).
-        h = round(max(BOX_MIN_HEIGHT, len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y, (ports[key] + 1) * PORT_PITCH), 1)
-        boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key])
+        tallest = max(len(each) for each in texts[key].values())
+        h = round(max(BOX_MIN_HEIGHT, tallest * LINE_HEIGHT + 2 * PAD_Y, (ports[key] + 1) * PORT_PITCH), 1)
+        boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key],
+                         texts=tuple(texts[key].items()) if others[key] else ())
         y += h + gap_y
     bottom = y - gap_y
     if lane_labels and lane is not None:

@@ -168,7 +168,9 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
     for path in spec.paths:
         if path.source not in index or path.dest not in index:
             continue
-        w = label_size(path_label_lines(path.label, PATH_LABEL_WIDTH))[0] if path.label else 0.0
+        # As wide as the widest text the label shows (a step's labels change it from that step's row on).
+        w = max((label_size(path_label_lines(text, PATH_LABEL_WIDTH))[0] for text in spec.texts(path.key)),
+                default=0.0)
         a, b = sorted((index[path.source], index[path.dest]))
         if a == b:
             need = max(SELF_WIDTH, SELF_LABEL_START + w) + LABEL_INSET
@@ -293,9 +295,10 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             span = SELF_WIDTH if self_loop else abs(x1 - x0)
             # Its span's width, but no narrower than PATH_LABEL_WIDTH or its longest word (it may reach past the span,
             # in its own band of the row), nor wider than the drawing.
-            room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, _longest_word(path.label or "", PATH_LABEL_SIZE)),
+            text = step.label_of(path)  # its label as this step has it (a step's labels, from that step on)
+            room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, _longest_word(text or "", PATH_LABEL_SIZE)),
                        high - low)
-            lines = path_label_lines(path.label, room)
+            lines = path_label_lines(text, room)
             label_h = label_size(lines)[1] if lines else 0.0
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
             out = BAR_WIDTH / 2 if source in active else 0.0

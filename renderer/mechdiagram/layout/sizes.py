@@ -84,6 +84,11 @@ DOT_RADIUS = 4.0
 PANEL_TEXT_INSET = 12.0
 #: The state panel: the room between the row labels and their values.
 PANEL_COLUMN_GAP = 12.0
+#: The state panel's changed mark (a value the step changes): a diamond this far from its middle to each corner,
+#: its middle half PANEL_COLUMN_GAP left of the value (in that gap; in a stacked panel, in the value's inset) and
+#: this far above the value's first baseline (the middle of its lower-case letters).
+PANEL_MARK = 3.5
+PANEL_MARK_RISE = 5.0
 TITLE_LINE_HEIGHT = LINE_HEIGHT + 2
 #: Where a route leaves its source: this far out of the box, clear of an active box's ring.
 SOURCE_STUB = 12.0

@@ -175,7 +175,9 @@ def track_ports(order: Sequence[str], paths: Sequence[PathEnds]) -> dict[str, in
 
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
                    headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset(),
-                   captions: Sequence[Rect] = ()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+                   captions: Sequence[Rect] = (),
+                   least: dict[str, tuple[float, float]] | None = None
+                   ) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
     other tracks, labels and stubs.  A straight run between neighbours keeps off the text of the lane
@@ -183,7 +185,8 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     the column leaves :data:`RUN_ROOM` beside it.  The search for label places is
     bounded (:data:`LABEL_PLACES` a track position, :data:`TRACK_LABEL_BUDGET` in all); past it a route is
     ``crowded`` and its label is not among those returned.  The labels of the paths in ``code`` are measured in
-    the monospace face."""
+    the monospace face.  ``least`` gives, by path, the least width and height of its label's block (a label a step
+    changes is placed as large as its largest text)."""
     texts = [*(Rect(h.x, h.y, max(text_width(line, FONT_SIZE) for line in h.lines), h.h) for h in headers if h.lines),
              *captions]
     order = sorted(boxes, key=lambda key: boxes[key].y)
@@ -223,6 +226,8 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         stubs = placed_stubs + [(y, right, right + 1e6) for y, _ in pending]  # unplaced stubs: extent unknown
         text = labels.get(path.key, ())
         w, h = label_size(text, path.key in code) if text else (0.0, 0.0)
+        if text and least and path.key in least:
+            w, h = max(w, least[path.key][0]), max(h, least[path.key][1])
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
         ends_of = (boxes[path.source], boxes[path.dest])

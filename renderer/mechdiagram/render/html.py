@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -92,7 +93,10 @@ def player_script_source() -> str:
 
 
 class StepContext(TypedDict):
-    """One transcript entry and step tab: durations in ms; ``state`` as (label, value) pairs; ``tab_name`` the
+    """One transcript entry and step tab: durations in ms; ``state`` as (label, value, changed) triples
+    (``changed``: the step changes the row's value); ``relabels`` one phrase for each label the step changes
+    (a step's ``labels``: message ``labelChanged`` with the text before and the text from this step on), as
+    (text, author) pieces, the author's text to isolate; ``tab_name`` the
     step tab's accessible name and ``announcement`` what the live region says of the step (plain text, author
     text isolated); ``seconds`` the duration in the tool's words."""
 
@@ -102,7 +106,8 @@ class StepContext(TypedDict):
     description: str
     duration: int
     seconds: str
-    state: list[tuple[str, str]]
+    state: list[tuple[str, str, bool]]
+    relabels: list[list[tuple[str, bool]]]
 
 
 class LayoutContext(TypedDict):
@@ -177,13 +182,38 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
 
 
+def _phrase(message: str, **values: str) -> list[tuple[str, bool]]:
+    """``message`` in pieces ``(text, author)``: the tool's words, and each ``{name}`` filled from ``values``
+    (``author`` True: the template isolates it in a ``<bdi>``); a name not given stays as it is written."""
+    pieces: list[tuple[str, bool]] = []
+    for i, part in enumerate(re.split(r"\{([A-Za-z]+)\}", message)):
+        if i % 2 and part in values:
+            pieces.append((values[part], True))
+        elif part:
+            pieces.append((part if i % 2 == 0 else "{" + part + "}", False))
+    return pieces
+
+
 def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
+    """Each step's transcript entry and tab: its title, the labels it changes (``labelChanged``: the text before,
+    the text from this step on) and the state, each row the step changes said so (``stateRowChanged``) where the
+    panel marks changes (:attr:`~mechdiagram.shared.model.Spec.marks_changes`)."""
     total = str(len(scenario.steps))
     steps: list[StepContext] = []
+    before = scenario.initial
+    shown: dict[str, str] = {}  # the labels changed so far, by target key
     for i, step in enumerate(scenario.steps):
-        state = [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels]
+        state = [(label, step.state.get(k, ""),
+                  spec.marks_changes and (step.state.get(k, "") or "–") != (before.get(k, "") or "–"))
+                 for k, label in spec.state_labels.items()]
+        before = step.state
+        relabels = [(shown.get(key) or spec.targets[key].label or "", step.labels[key]) for key in step.relabelled]
+        phrases = [_phrase(words["labelChanged"], label=old, value=new) for old, new in relabels]
+        shown = dict(step.labels)
         sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
-        sentences += [words.say("stateRow", label=label, value=value or "–") for label, value in state]
+        sentences += [words.say("labelChanged", label=old, value=new) for old, new in relabels]
+        sentences += [words.say("stateRowChanged" if changed else "stateRow", label=label, value=value or "–")
+                      for label, value, changed in state]
         steps.append({
             "title": step.title,
             "tab_name": words.say("stepTab", n=str(i + 1), title=step.title),
@@ -192,6 +222,7 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
             "duration": step.duration,
             "seconds": words.say("duration", seconds=_seconds(step.duration)),
             "state": state,
+            "relabels": phrases,
         })
     return steps
 

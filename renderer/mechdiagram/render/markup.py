@@ -102,6 +102,11 @@ class Stepped(Leaf):
         self.add(tag, markup)
         self.stills.append((off, on, frozenset(steps)))
 
+    def add_still(self, off: str, on: str, steps: Iterable[int]) -> None:
+        """A still's markup alone, with none in the animated drawing: ``on`` in the stills of ``steps``, ``off`` in
+        the others (a child whose look a still shows in some of its steps, :meth:`add_stepped` in the rest)."""
+        self.stills.append((off, on, frozenset(steps)))
+
     def still_markup(self, number: int) -> str:
         """The layer in still ``number`` (0 the poster)."""
         body = "".join([on if number in steps else off for off, on, steps in self.stills])

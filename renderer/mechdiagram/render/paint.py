@@ -98,8 +98,18 @@ SEQUENCE_STYLES: dict[str, dict[str, str]] = {
     "rownum": {"fill": "@muted", "font-size": _SMALL, "text-anchor": "middle"},
 }
 
+#: Paint of the roles only a figure whose panel marks changes draws
+#: (:attr:`~mechdiagram.shared.model.Spec.marks_changes`): a state value the step changes, bold in the active colour
+#: beside a diamond (``pmark``), so that the change is told by a shape and the weight as well as the colour
+#: (WCAG 2.2 SC 1.4.1).  Kept apart from :data:`STYLES`, as
+#: :data:`SEQUENCE_STYLES` is, so that the colour rules of other drawings stay as they were.
+CHANGE_STYLES: dict[str, dict[str, str]] = {
+    "pval-on": {"fill": "@active_stroke", "font-weight": "700"},
+    "pmark": {"fill": "@active_stroke"},
+}
+
 #: Every role's paint.
-ALL_STYLES = {**STYLES, **SEQUENCE_STYLES}
+ALL_STYLES = {**STYLES, **SEQUENCE_STYLES, **CHANGE_STYLES}
 
 #: The drawing's smallest font size, in user units (path labels and step badges): what decides how far a
 #: drawing may shrink before some text falls below :data:`~mechdiagram.layout.sizes.MIN_TEXT_PX` CSS px.
@@ -121,12 +131,14 @@ def attributes(roles: tuple[str, ...], palette: theme.Palette) -> dict[str, str]
             for name, value in merged.items()}
 
 
-def colour_rules(sequence: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
+def colour_rules(sequence: bool = False, changes: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(role, [(property, "--mech-…"), …]), …]``: the colour properties of each role as custom
-    properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing), for the style
-    sheet of an SVG inlined in HTML."""
+    properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing, and
+    :data:`CHANGE_STYLES`' for a drawing whose panel marks ``changes``), for the style sheet of an SVG inlined in
+    HTML."""
     rules = []
-    for role, paint in (ALL_STYLES if sequence else STYLES).items():
+    styles = {**STYLES, **(SEQUENCE_STYLES if sequence else {}), **(CHANGE_STYLES if changes else {})}
+    for role, paint in styles.items():
         colours = [(name, _custom_property(value[1:])) for name, value in paint.items() if value.startswith("@")]
         if colours:
             rules.append((role, colours))

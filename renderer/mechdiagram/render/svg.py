@@ -23,9 +23,19 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Message, Rect, SequenceRow, TimeAxis
-from mechdiagram.layout.measure import CONTINUATION
-from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
+from mechdiagram.layout.geometry import Message, PanelRow, Rect, SequenceRow, TimeAxis, first_baseline
+from mechdiagram.layout.measure import CONTINUATION, text_width
+from mechdiagram.layout.sizes import (
+    BAND_RADIUS,
+    BOX_RADIUS,
+    DOT_RADIUS,
+    PANEL_COLUMN_GAP,
+    PANEL_MARK,
+    PANEL_MARK_RISE,
+    PANEL_RADIUS,
+    RING_RADIUS,
+    TITLE_LINE_HEIGHT,
+)
 from mechdiagram.render import theme
 from mechdiagram.render.markup import Leaf, Pieces, Shapes, Stepped, element, shell
 from mechdiagram.render.paint import FONT_FAMILY, attributes
@@ -82,7 +92,9 @@ class _Drawer:
         # One speed for every dot of the drawing: along its active paths, or a sequence's messages.
         self.speed = travel_speed([*(layout.arrows[key] for key, _ in self.highlights if key in layout.arrows),
                                    *(message.arrow for row in layout.rows for message in row.messages)])
-        self.values = _values(layout)
+        self.values = _values(layout, spec.marks_changes)
+        self.relabels = _relabels(spec, scenario, layout)
+        self.relabelled = frozenset(key for key, _, _, _ in self.relabels)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -147,6 +159,8 @@ class _Drawer:
         layer = Stepped("g", {"class": self.cls("labels"), "aria-hidden": "true"})
         ids = {target.key: target.id for target in self.spec.nodes}
         for key, index in self.lit.items():
+            if key in self.relabelled:  # its texts are relabel_layer's, each lit in its steps
+                continue
             box, steps = self.layout.boxes[key], self.highlights[index][1]
             roles: tuple[str, ...] = ("label", "label-dim") if key in dimmed else ("label",)
             if self.spec.targets[key].code:
@@ -165,12 +179,90 @@ class _Drawer:
         stays as it is and no row is ever blank.  A still shows its step's values."""
         panel = self.layout.panel
         layer = Stepped("g", {"class": self.cls("values"), "aria-hidden": "true"})
-        for index, (row, lines, steps) in enumerate(self.values):
-            classes = self.cls("pval", "val", f"v{index}", *(f"t{k}" for k in steps))
+        for index, (row, lines, steps, changed) in enumerate(self.values):
             x, y = panel.value_x, panel.rows[row].value_baseline
+            if changed:  # the step changes it: bold in the active colour, beside the changed mark
+                classes = self.cls("val", f"v{index}", *(f"t{k}" for k in steps))
+                body = self.changed_mark(panel.rows[row]) + self.text_block(lines, x, y, ("pval", "pval-on"))
+                layer.add_stepped("g", f'{self.shapes.start("g", (), {}, {"class": classes, "visibility": "hidden"})}>'
+                                  f"{body}</g>", "", f"<g>{body}</g>", steps)
+                continue
+            classes = self.cls("pval", "val", f"v{index}", *(f"t{k}" for k in steps))
             hidden = {"class": classes, "visibility": "hidden"}  # until the style sheet shows it
             layer.add_stepped("text", self.text_block(lines, x, y, ("pval",), extra=hidden),
                               "", self.text_block(lines, x, y, ("pval",)), steps)
+        return layer
+
+    def changed_mark(self, row: PanelRow) -> str:
+        """The state panel's changed mark of ``row``: a diamond (:data:`~mechdiagram.layout.sizes.PANEL_MARK`) in
+        the gap left of its value, or, where the value is under the row's label (a stacked panel, whose values
+        start near its edge), after the label's last line; drawn as a shape, not a glyph, so that every renderer
+        draws it alike."""
+        panel, r = self.layout.panel, PANEL_MARK
+        if row.value_y is None:
+            cx, cy = panel.value_x - PANEL_COLUMN_GAP / 2, row.y - PANEL_MARK_RISE
+        else:
+            last = row.label[-1] if row.label else ""
+            # The label's measured width holds the measure's safety margin (8 %): room enough between them.
+            cx = panel.label_x + text_width(last) + r + 2
+            cy = row.y + (len(row.label) - 1) * LINE_HEIGHT - PANEL_MARK_RISE
+            if cx + r > panel.x + panel.w - PANEL_COLUMN_GAP / 2:  # a label as wide as the panel: beside the value
+                cx, cy = panel.value_x - PANEL_COLUMN_GAP / 2, row.value_baseline - PANEL_MARK_RISE
+        return self.shape("path", ("pmark",), {"d": f"M{fmt(cx)} {fmt(cy - r)} L{fmt(cx + r)} {fmt(cy)} "
+                                                     f"L{fmt(cx)} {fmt(cy + r)} L{fmt(cx - r)} {fmt(cy)} Z"})
+
+    def relabel_texts(self, key: str, lines: tuple[str, ...], look: str = "") -> str:
+        """The markup of target ``key``'s label drawn as ``lines`` (a text its label shows in some step):
+        a node's centred in its box, a path's over its halo at its label's place; ``look`` is ``"on"`` for a
+        highlighted box's label, or names the classes of its text (``"lit"``: switched as a highlighted box's
+        label is, :meth:`lit_labels`)."""
+        dimmed = key in self.scenario.unselected
+        code = self.spec.targets[key].code
+        box = self.layout.boxes.get(key)
+        if box is not None:
+            roles: tuple[str, ...] = ("label", "label-dim") if dimmed else ("label",)
+            roles += ("code",) if code else ()
+            y = first_baseline(box.y, box.h, len(lines))
+            if look == "on":
+                return self.text_block(lines, box.cx, y, (*roles, "label-on"))
+            extra = None
+            if look:
+                index = self.lit[key]
+                extra = {"class": self.cls(*roles, "lit", f"l{index}",
+                                           *(f"t{k}" for k in self.highlights[index][1]))}
+            return self.text_block(lines, box.cx, y, roles, extra=extra)
+        arrow = self.layout.arrows[key]
+        out = []
+        for role in ("halo", "plabel"):  # the halo first, under its label, as in the path labels' layer
+            path_roles: tuple[str, ...] = (role,)
+            if role == "halo" and arrow.label_on_band:
+                path_roles += ("halo-band",)
+            if dimmed:
+                path_roles += (f"{role}-dim",)
+            if code:
+                path_roles += ("code",)
+            x, y = arrow.anchor_of(len(lines))
+            out.append(self.text_block(lines, x, y, path_roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
+        return "".join(out)
+
+    def relabel_layer(self) -> Stepped:
+        """The labels a step changes (a step's ``labels``): one group per target and text, shown in the steps
+        whose label is that text, switched at the step boundaries as the panel's values are (the style sheet's
+        ``val`` rules, so that no step shows two texts or none); a highlighted box's text switches its colour
+        and weight as :meth:`lit_labels`' do.  The poster's texts are the targets' own labels, in
+        :meth:`frame` 0.  A still shows its step's text in its step's look."""
+        layer = Stepped("g", {"class": self.cls("relabels"), "aria-hidden": "true"})
+        base = len(self.values)
+        for offset, (key, _, lines, steps) in enumerate(self.relabels):
+            classes = self.cls("val", f"v{base + offset}", *(f"t{k}" for k in steps))
+            lit = key in self.lit and key in self.layout.boxes
+            body = self.relabel_texts(key, lines, "lit" if lit else "")
+            start = self.shapes.start("g", (), {}, {"class": classes, "visibility": "hidden"})
+            on = set(self.highlights[self.lit[key]][1]) if lit else set()
+            layer.add_stepped("g", f"{start}>{body}</g>", "", self.relabel_texts(key, lines),
+                              [k for k in steps if k not in on])
+            if on & set(steps):
+                layer.add_still("", self.relabel_texts(key, lines, "on"), [k for k in steps if k in on])
         return layer
 
     def arrow(self, arrow: Arrow, group: dict[str, str], dim: bool) -> Leaf:
@@ -238,6 +330,10 @@ class _Drawer:
                 leaf.add("text", self.text_block((badge.text,), badge.cx, badge.baseline, ("badge-text",)))
             for row in self.layout.rows:  # the sequence view's poster: every row, numbered
                 leaf.append(self.row(row, "poster", Leaf("g", {"class": self.cls("row")})))
+            for key in sorted(self.relabelled, key=list(self.spec.targets).index):  # their own labels
+                target = self.layout.boxes.get(key) or self.layout.arrows[key]
+                leaf.add("text", self.relabel_texts(key, target.lines if isinstance(target, Box)
+                                                    else target.label_lines))
             frame = self.layout.panel.poster
         else:
             leaf = Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-mech-frame": str(number),
@@ -278,7 +374,7 @@ class _Drawer:
                 dim = target.key in dimmed
                 group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{self.ids}-n-{target.id}"}
                 nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None,
-                                      label=target.key not in self.lit))
+                                      label=target.key not in self.lit and target.key not in self.relabelled))
         return nodes
 
     def state(self) -> Leaf:
@@ -326,6 +422,8 @@ class _Drawer:
         for number in range(1, len(self.scenario.steps) + 1):
             add(self.frame(number))
         add(self.panel_values())
+        if self.relabels:
+            add(self.relabel_layer())
 
     def row(self, row: SequenceRow, mode: str, leaf: Leaf) -> Leaf:
         """Step ``row.number``'s row into ``leaf``: ``mode`` ``"current"`` (its own step: on a band, the lifelines
@@ -399,8 +497,9 @@ class _Drawer:
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
                               (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)),
                               tuple((index, "muted" if key in dimmed else "text") for key, index in self.lit.items()),
-                              tuple(steps for _, _, steps in self.values))
-        return colour_sheet(self.p, bool(self.layout.rows)) + motion if inline else motion
+                              (*(steps for _, _, steps, _ in self.values),
+                               *(steps for _, _, _, steps in self.relabels)))
+        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -454,7 +553,7 @@ class _Drawer:
         self.steps(add, dimmed)
         # On top: never hidden by a box or a highlight.
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
-        for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines):
+        for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines and k not in self.relabelled):
             for role in ("halo", "plabel"):  # the halo first, under its label (mechdiagram.render.paint)
                 roles: tuple[str, ...] = (role,)
                 if role == "halo" and arrow.label_on_band:
@@ -531,14 +630,36 @@ def travel(arrow: Arrow, speed: float) -> tuple[int, float]:
     return period, speed * period / 1000
 
 
-def _values(layout: Layout) -> list[tuple[int, tuple[str, ...], tuple[int, ...]]]:
-    """The state panel's values in the steps: ``(row index, lines, steps)`` for each row and each distinct value
-    of it, in the order the steps first show them, with the steps (1-based) whose row holds that value."""
-    found: dict[tuple[int, tuple[str, ...]], list[int]] = {}
+def _values(layout: Layout, marks: bool = False) -> list[tuple[int, tuple[str, ...], tuple[int, ...], bool]]:
+    """The state panel's values in the steps: ``(row index, lines, steps, changed)`` for each row and each
+    distinct value of it, in the order the steps first show them, with the steps (1-based) whose row holds that
+    value; with ``marks`` (:attr:`~mechdiagram.shared.model.Spec.marks_changes`), a value in a step that changes it
+    (from the step before, or the poster's for step 1) is an entry of its own, ``changed``, drawn with the changed
+    mark."""
+    found: dict[tuple[int, tuple[str, ...], bool], list[int]] = {}
+    before = layout.panel.poster.values
     for number, frame in enumerate(layout.panel.steps, start=1):
         for row, lines in enumerate(frame.values):
-            found.setdefault((row, lines), []).append(number)
-    return [(row, lines, tuple(steps)) for (row, lines), steps in found.items()]
+            found.setdefault((row, lines, marks and lines != before[row]), []).append(number)
+        before = frame.values
+    return [(row, lines, tuple(steps), changed) for (row, lines, changed), steps in found.items()]
+
+
+def _relabels(spec: Spec, scenario: Scenario,
+              layout: Layout) -> list[tuple[str, str, tuple[str, ...], tuple[int, ...]]]:
+    """The labels a step changes (a step's ``labels``), in the steps: ``(target key, text, lines, steps)`` for
+    each target of the drawing whose label some step of the spec changes and each text its label shows in this
+    scenario, in target order, then the order the steps first show them, with the steps (1-based) that show it.
+    The lines are the layout's (:attr:`~mechdiagram.layout.geometry.Box.texts`)."""
+    found: dict[tuple[str, str], list[int]] = {}
+    drawn = [(key, layout.boxes.get(key) or layout.arrows.get(key)) for key in spec.targets if key in spec.relabelled]
+    for key, target in drawn:
+        if target is None or not target.texts:
+            continue
+        for number, step in enumerate(scenario.steps, start=1):
+            found.setdefault((key, step.label_of(spec.targets[key]) or ""), []).append(number)
+    return [(key, text, (layout.boxes.get(key) or layout.arrows[key]).lines_of(text), tuple(steps))
+            for (key, text), steps in found.items()]
 
 
 def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int, ...]]]:

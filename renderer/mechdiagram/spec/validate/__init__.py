@@ -32,13 +32,15 @@ from mechdiagram.spec.validate.text import text_rules
 
 #: The rules beside the schema, by rule id, as documented in the README.
 RULES = {
-    "unknown-target": "every key in active, paths and unselected names a target",
+    "unknown-target": "every key in active, paths, unselected and a step's labels names a target",
     "not-a-path": "every key in paths names a target of kind path",
     "path-endpoint": "a path's from and to name node targets",
     "target-kind": "a target of kind node has no from and to, and one of kind path has them",
     "duplicate-target-id": "target ids are unique",
     "duplicate-scenario-id": "scenario ids are unique",
     "unknown-state-key": "state and initial keys are keys of stateLabels",
+    "label-change": "a step's labels change targets that have a label of their own (the poster shows it), and in a "
+                    "sequence only messages (paths), not participants' heads",
     "unknown-lane": "layout.lanes names lanes that the target keys make",
     "layout-position": "layout.positions names node targets, one per cell",
     "layout-order": "layout.order names node targets, each once, in a sequence (view sequence)",

@@ -45,6 +45,7 @@ class OutlineStep(Struct, frozen=True):
     paths: tuple[Ref, ...] | None
     paths_count: int
     state_keys: tuple[str, ...] | None
+    label_keys: tuple[str, ...] | None = None
 
 
 class OutlineScenario(Struct, frozen=True):
@@ -177,7 +178,7 @@ def _target(key: str, raw: dict[str, Any]) -> OutlineTarget:
 
 def _step(index: int, raw: dict[str, Any]) -> OutlineStep:
     return OutlineStep(index, _refs(raw.get("active")), _count(raw.get("active")), _refs(raw.get("paths")),
-                       _count(raw.get("paths")), _keys(raw.get("state")))
+                       _count(raw.get("paths")), _keys(raw.get("state")), _keys(raw.get("labels")))
 
 
 def _scenario(index: int, raw: dict[str, Any]) -> OutlineScenario:

@@ -132,9 +132,29 @@ def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref
             ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
+def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str, ...] | None) -> None:
+    """Rules unknown-target and label-change for a step's ``labels``: each key names a target (a node or a path)
+    that has a ``label`` of its own, which the poster shows before any step changes it."""
+    if keys is None or outline.targets is None:
+        return  # without a targets object every key would be reported; the schema finding says it all
+    valid = list(outline.targets)
+    for key in keys:
+        target = outline.target_map.get(key)
+        if target is None:
+            hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
+            ctx.add(base + (key,), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
+        elif target.label is None:
+            ctx.add(base + (key,), f"target {quote(key)} has no label to change: give it a \"label\", the text "
+                    "it shows before the step that changes it (the poster shows it)", "label-change", key=True)
+        elif target.kind == "node" and outline.view == "sequence":
+            ctx.add(base + (key,), f"{quote(key)} is a participant, whose head every row shares; in a sequence, "
+                    "labels change messages (path targets) from the step's row on: change a message's label, or "
+                    "say the new value in the state panel", "label-change", key=True)
+
+
 def scenarios(ctx: RuleContext, outline: Outline) -> None:
-    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path and unknown-state-key
-    over every scenario, then the step and entry limits."""
+    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path, unknown-state-key and
+    label-change over every scenario, then the step and entry limits."""
     _scenario_ids(ctx, outline)
     total_steps = entries = 0
     for scenario in outline.scenarios:
@@ -151,6 +171,7 @@ def scenarios(ctx: RuleContext, outline: Outline) -> None:
                             "paths lists the paths to animate: move it to paths", "path-in-active")
             _step_paths(ctx, outline, base, step.paths)
             _state_keys(ctx, outline, base + ("state",), step.state_keys)
+            _label_keys(ctx, outline, base + ("labels",), step.label_keys)
             entries += step.active_count + step.paths_count
     for message in limit_messages(total_steps, entries):
         ctx.add(("scenarios",), message, "limit")
