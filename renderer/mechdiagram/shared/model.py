@@ -141,6 +141,16 @@ class LayoutOverrides(Struct, frozen=True):
         return self.time == PROPORTIONAL_TIME
 
 
+class Group(Struct, frozen=True):
+    """A group (the spec's top-level ``groups``): ``key`` (one namespace with the target keys), its visible
+    ``label`` and its ``members``, node keys in the order listed.  The layered view draws a labelled enclosure
+    around the members' boxes, the sequence view a band over their heads; a step's ``active`` may name it."""
+
+    key: str
+    label: str
+    members: tuple[str, ...]
+
+
 class Spec(Struct, frozen=True):
     """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order; ``messages``
     holds the spec's overrides of the tool's words by message key (see :mod:`mechdiagram.shared.locale`)."""
@@ -157,6 +167,7 @@ class Spec(Struct, frozen=True):
     scenarios: tuple[Scenario, ...]
     layout: LayoutOverrides
     messages: dict[str, str] = field(default_factory=dict)
+    groups: dict[str, Group] = field(default_factory=dict)
 
     @property
     def nodes(self) -> list[NodeTarget]:
@@ -167,6 +178,10 @@ class Spec(Struct, frozen=True):
     def paths(self) -> list[PathTarget]:
         """Path targets in file order."""
         return [t for t in self.targets.values() if isinstance(t, PathTarget)]
+
+    def group_of(self, key: str) -> str | None:
+        """The key of the group node ``key`` belongs to, or ``None`` (a node is in one group at most)."""
+        return next((group.key for group in self.groups.values() if key in group.members), None)
 
 
 def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dict[str, str]) -> tuple[Step, ...]:
@@ -219,4 +234,5 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
                                order=tuple(layout.get("order", [])), columns=columns, time=layout.get("time"),
                                unit=layout.get("unit")),
         messages=dict(data.get("messages", {})),
+        groups={key: Group(key, raw["label"], tuple(raw["members"])) for key, raw in data.get("groups", {}).items()},
     )
