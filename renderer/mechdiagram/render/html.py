@@ -103,6 +103,7 @@ class StepContext(TypedDict):
     duration: int
     seconds: str
     state: list[tuple[str, str]]
+    groups: list[str]  # the step's active groups, each in the tool's words ("Highlighted group: …")
 
 
 class LayoutContext(TypedDict):
@@ -183,6 +184,9 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
     for i, step in enumerate(scenario.steps):
         state = [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels]
         sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
+        # An active group is named in words (its frame's highlight alone would be lost on a screen reader).
+        groups = [words.say("groupActive", label=spec.groups[key].label) for key in step.active if key in spec.groups]
+        sentences += groups
         sentences += [words.say("stateRow", label=label, value=value or "–") for label, value in state]
         steps.append({
             "title": step.title,
@@ -192,6 +196,7 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
             "duration": step.duration,
             "seconds": words.say("duration", seconds=_seconds(step.duration)),
             "state": state,
+            "groups": groups,
         })
     return steps
 
