@@ -353,7 +353,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                                            keep_off=[edge for frame in enclosures.values()
                                                      for edge in frame_edges(frame)])
         if enclosures:
-            enclosures = widened(spec, enclosures, routes, placed.right)
+            enclosures = widened(spec, enclosures, routes, placed.right, {k: lab.block for k, lab in on_tracks.items()})
             enclosures, _ = clear_labels(spec, enclosures, [route.points for route in routes.values()])
             group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     else:

@@ -283,21 +283,31 @@ def frame_edges(frame: Rect, reach: float = 2.0) -> list[Rect]:
 
 
 def widened(spec: Spec, enclosures: Mapping[str, GroupFrame], routes: Mapping[str, Route],
-            column_right: float) -> dict[str, GroupFrame]:
+            column_right: float, labels: Mapping[str, Rect] | None = None) -> dict[str, GroupFrame]:
     """The narrow layout's frames, each reaching right over the tracks of the paths between two of its members
     (:func:`~mechdiagram.layout.stacked.stacked_routes` runs them right of the column), half-way to the next
-    track, at most :data:`GROUP_PAD` past its own last one, so that such a path stays inside its group."""
+    track, at most :data:`GROUP_PAD` past its own last one, so that such a path stays inside its group; its edge
+    stops 2 units short of another path's label (``labels``, their blocks by path key) it would run through, or it
+    does not widen."""
     out = dict(enclosures)
     tracks = sorted({round(p[0], 1) for route in routes.values() for p in route.points if p[0] > column_right + 0.05})
     for key, frame in enclosures.items():
         members = set(spec.groups[key].members)
-        own = [p[0] for path in spec.paths if path.key in routes and path.source in members and path.dest in members
-               for p in routes[path.key].points if p[0] > column_right + 0.05]
+        inner = {path.key for path in spec.paths if path.key in routes and path.source in members
+                 and path.dest in members}
+        own = [p[0] for key in inner for p in routes[key].points if p[0] > column_right + 0.05]
         if not own:
             continue
         last = max(own)
         beyond = [x for x in tracks if x > last + 0.05]
         right = last + (min(GROUP_PAD, (beyond[0] - last) / 2) if beyond else GROUP_PAD)
+        for key_, block in (labels or {}).items():  # another's label the new edge would run through: stop short
+            if key_ in inner:
+                continue
+            if block.y < frame.bottom and frame.y < block.bottom and block.x < right and block.right > frame.right:
+                right = min(right, block.x - 2)
+        if right <= last + 2:
+            continue
         out[key] = GroupFrame(frame.x, frame.y, round(right - frame.x, 1), frame.h, key=frame.key, lines=frame.lines,
                               label_x=frame.label_x, label_y=frame.label_y, label_box=frame.label_box,
                               centred=frame.centred)
