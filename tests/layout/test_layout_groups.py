@@ -74,7 +74,8 @@ def _inside(inner: Rect, outer: Rect) -> bool:
 def check_geometry(data: dict, drawn: Diagram, inner_tracks: bool = False) -> None:
     """The rules of the module docstring on one laid-out diagram; with ``inner_tracks`` (the narrow column) a path
     between two members of a group may leave its frame for a track right of the column and come back, where
-    another path's label leaves the frame no room to reach over that track (``validate`` warns of it)."""
+    another path's label leaves the frame no room to reach over that track, its label then across the frame's side
+    (``validate`` warns of both)."""
     spec = spec_from_data(data)
     assert set(drawn.groups) == set(spec.groups)
     frames = list(drawn.groups.values())
@@ -101,7 +102,7 @@ def check_geometry(data: dict, drawn: Diagram, inner_tracks: bool = False) -> No
     if inner_tracks:
         spec_paths = {p.key: p for p in spec.paths}
         faults = [f for f in faults if not (
-            f.kind == "frame-weave" and {spec_paths[f.key].source, spec_paths[f.key].dest}
+            f.kind in ("frame-weave", "label-frame") and {spec_paths[f.key].source, spec_paths[f.key].dest}
             <= set(spec.groups[f.other].members))]
     assert faults == []
 

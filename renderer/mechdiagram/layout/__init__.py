@@ -221,6 +221,18 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
                    axis=_shifted_axis(axis, dx, dy) if axis is not None else None, groups=groups)
 
 
+def _frame_sides(spec: Spec, enclosures: dict[str, GroupFrame]) -> list[tuple[Rect, frozenset[str]]]:
+    """The narrow layout's frame sides the track labels keep off, each with the paths whose labels may cross it:
+    a frame's right side, for the paths between two of its members (it moves right over their tracks)."""
+    sides: list[tuple[Rect, frozenset[str]]] = []
+    for key, frame in enclosures.items():
+        members = set(spec.groups[key].members)
+        inner = frozenset(p.key for p in spec.paths if p.source in members and p.dest in members)
+        *others, right = frame_edges(frame)
+        sides += [(edge, frozenset()) for edge in others] + [(right, inner)]
+    return sides
+
+
 def _shifted_frame(frame: GroupFrame, dx: float, dy: float) -> GroupFrame:
     """A group's frame moved by ``dx``, ``dy``."""
     block = frame.label_box
@@ -350,8 +362,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
                                            placed.lanes, code=code, captions=[*captions, *group_labels],
-                                           keep_off=[edge for frame in enclosures.values()
-                                                     for edge in frame_edges(frame)])
+                                           keep_off=_frame_sides(spec, enclosures))
         if enclosures:
             enclosures = widened(spec, enclosures, routes, placed.right, {k: lab.block for k, lab in on_tracks.items()})
             enclosures, _ = clear_labels(spec, enclosures, [route.points for route in routes.values()])
