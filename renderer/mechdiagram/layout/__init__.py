@@ -31,6 +31,7 @@ from mechdiagram.layout.geometry import (
     Badge,
     Box,
     ColumnHeader,
+    GroupFrame,
     LaneBand,
     LaneHeader,
     Layout,
@@ -42,6 +43,7 @@ from mechdiagram.layout.geometry import (
     Texts,
     TimeAxis,
 )
+from mechdiagram.layout.groups import clear_labels, frame_edges, frames, widened
 from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
@@ -102,6 +104,7 @@ class Diagram(Struct, frozen=True):
     columns: tuple[ColumnHeader, ...] = ()
     axis: TimeAxis | None = None
     against: frozenset[str] = frozenset()
+    groups: dict[str, GroupFrame] = {}
 
 
 def name_box(header: LaneHeader) -> Rect:
@@ -146,13 +149,14 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
-                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers]
+                 *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers,
+                 *(f.label_box for f in shared.groups.values() if f.label_box is not None)]
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles,
                           [*(name_box(h) for h in shared.lanes), *headers])
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges, columns=shared.columns,
-                  axis=shared.axis)
+                  axis=shared.axis, groups=shared.groups)
 
 
 def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: Participants) -> Layout:
@@ -162,7 +166,7 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
     panel_top = drawn.bottom + MARGIN + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
-                  shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines)
+                  shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines, groups=shared.groups)
 
 
 def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
@@ -179,7 +183,7 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     if spec.layout.view == SEQUENCE:
         heads = participants(spec, narrow=narrow)
         return Diagram(heads.width, heads.heads_bottom, heads.heads, {}, (), (),
-                       {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads)
+                       {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
         drawn = _narrow(spec, cells, lane_labels)
@@ -213,10 +217,33 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
     lanes = tuple(replace(h, x=h.x + dx, y=h.y + dy) for h in placed.lanes)
     bands = tuple(replace(b, x=b.x + dx, y=b.y + dy) for b in placed.bands)
     columns = tuple(replace(h, x=round(h.x + dx, 1), y=round(h.y + dy, 1)) for h in columns)
+    groups = {key: _shifted_frame(frame, dx, dy) for key, frame in drawn.frames.items()}
     width = max(NARROW_MIN_WIDTH if narrow else MIN_WIDTH, right - left + 2 * MARGIN)
     direction = "grid" if lane_labels else ("down" if drawn.down else "right")
     return Diagram(width, bottom - top + MARGIN, boxes, arrows, lanes, bands, cells, direction, columns=columns,
-                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None, against=drawn.against)
+                   axis=_shifted_axis(axis, dx, dy) if axis is not None else None, against=drawn.against,
+                   groups=groups)
+
+
+def _frame_sides(spec: Spec, enclosures: dict[str, GroupFrame]) -> list[tuple[Rect, frozenset[str]]]:
+    """The narrow layout's frame sides the track labels keep off, each with the paths whose labels may cross it:
+    a frame's right side, for the paths between two of its members (it moves right over their tracks)."""
+    sides: list[tuple[Rect, frozenset[str]]] = []
+    for key, frame in enclosures.items():
+        members = set(spec.groups[key].members)
+        inner = frozenset(p.key for p in spec.paths if p.source in members and p.dest in members)
+        *others, right = frame_edges(frame)
+        sides += [(edge, frozenset()) for edge in others] + [(right, inner)]
+    return sides
+
+
+def _shifted_frame(frame: GroupFrame, dx: float, dy: float) -> GroupFrame:
+    """A group's frame moved by ``dx``, ``dy``."""
+    block = frame.label_box
+    return replace(frame, x=round(frame.x + dx, 1), y=round(frame.y + dy, 1), label_x=round(frame.label_x + dx, 1),
+                   label_y=round(frame.label_y + dy, 1),
+                   label_box=None if block is None else Rect(round(block.x + dx, 1), round(block.y + dy, 1), block.w,
+                                                             block.h))
 
 
 def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow]:
@@ -225,7 +252,8 @@ def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow
     for key, route in drawn.routes.items():
         label = drawn.labels.get(key)
         # Most of the label on a lane's band: its halo takes the band's colour (the drawing's "halo-band").
-        on_band = label is not None and 2 * _area_on(label.block, drawn.placed.bands) > label.block.w * label.block.h
+        on_band = label is not None and 2 * _area_on(label.block, [*drawn.placed.bands, *drawn.frames.values()]) \
+            > label.block.w * label.block.h  # a group's tint as a band's
         arrows[key] = Arrow(
             key, tuple(_shift_point(p, dx, dy) for p in route.points),
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
@@ -237,8 +265,8 @@ def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow
     return arrows
 
 
-def _area_on(block: Rect, bands: Sequence[LaneBand]) -> float:
-    """How much of ``block`` lies on the lane bands (which never overlap one another)."""
+def _area_on(block: Rect, bands: Sequence[LaneBand | Rect]) -> float:
+    """How much of ``block`` lies on the lane bands or the groups' frames (which never overlap one another)."""
     return sum((block.area_within(Rect(b.x, b.y, b.w, b.h)) for b in bands), 0.0)
 
 
@@ -295,6 +323,7 @@ class _Routed(Struct, frozen=True):
     down: bool
     against: frozenset[str]
     texts: dict[str, Texts] = {}  # the lines of every text of each path label a step changes (msgspec copies it)
+    frames: dict[str, GroupFrame] = {}
 
     @property
     def unclean(self) -> int:
@@ -340,17 +369,32 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                    max(label_size(lines, key in code)[1] for _, lines in each)) for key, each in texts.items()}
     on_tracks: dict[str, PlacedLabel] = {}
     captions = [header_box(h) for h in placed.captions]
+    enclosures = frames(spec, boxes) if spec.groups else {}
+    group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
-                                           placed.lanes, code=code, captions=captions, least=least)
+                                           placed.lanes, code=code, captions=[*captions, *group_labels],
+                                           least=least, keep_off=_frame_sides(spec, enclosures))
+        if enclosures:
+            enclosures = widened(spec, enclosures, routes, placed.right, {k: lab.block for k, lab in on_tracks.items()})
+            enclosures, _ = clear_labels(spec, enclosures, [route.points for route in routes.values()])
+            group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     else:
-        # A lane name above its lane is a wall for the routes (one in the header column is left of every box).
+        # A lane name above its lane is a wall for the routes (one in the header column is left of every box), and
+        # so is a group's label.
         walls = [name_box(h) for h in placed.lanes if h.above]
         # An arc's label sits between it and the next arc around it, which keeps that far out.
         across = {key: label_size(wraps[0], key in code) for key, wraps in label_wraps.items() if wraps}
         routes = route_all(boxes, ends, against, walls, way, across)
+        if enclosures:  # each group's label where no route crosses its strip, else a wall the routes go round
+            enclosures, stuck = clear_labels(spec, enclosures, [route.points for route in routes.values()])
+            if stuck:
+                walls += [enclosures[key].label_box for key in sorted(stuck)]  # type: ignore[misc]
+                routes = route_all(boxes, ends, against, walls, way, across)
+            group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
-                             *(label.block for label in on_tracks.values()), *captions]
+                             *(label.block for label in on_tracks.values()), *captions, *group_labels,
+                             *(edge for frame in enclosures.values() for edge in frame_edges(frame))]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: wraps for key, wraps in label_wraps.items() if key in routes and key not in on_tracks},
                           obstacles, _band_gaps(placed.bands), code,
@@ -358,9 +402,9 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     labels.update(on_tracks)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
-                         *captions]
+                         *captions, *enclosures.values()]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts)
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures)
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it
@@ -418,6 +462,11 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
         return (len(junctions(arrows)) + crossing_count(arrows), tried.unclean, not lo <= aspect <= hi, miss(aspect))
 
     best, best_cells = drawn, cells
+    if spec.groups:  # a group's frame is one rectangle: a folding that turns inside a group's ranks is not tried
+        spans_ = [sorted(rank[m] for m in group.members if m in rank) for group in spec.groups.values()]
+        shapes = [(m, bands) for m, bands in shapes
+                  if all(not s or s[0] // math.ceil(layers / bands) == s[-1] // math.ceil(layers / bands)
+                         for s in spans_)]
     for _, bands in shapes[:FOLDS_TRIED]:
         candidate = refolded(spec, cells, bands, down=drawn.down)
         folded = _routed(spec, candidate, [], flow=(rank, drawn.down))

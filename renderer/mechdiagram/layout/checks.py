@@ -13,7 +13,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells
-from mechdiagram.layout.route_rules import KINDS, MAX_BACK_BENDS, MAX_BENDS, Fault, faults
+from mechdiagram.layout.route_rules import FRAME_NEAR, KINDS, MAX_BACK_BENDS, MAX_BENDS, Fault, faults, group_faults
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec, parse_lane_key
@@ -41,8 +41,28 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     wide, narrow = diagram(model), diagram(model, narrow=True)
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
-    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded)],
-                   wide, narrow)
+    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded),
+                    *frame_overlaps(loaded, model, wide, narrow)], wide, narrow)
+
+
+def frame_overlaps(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram) -> list[Finding]:
+    """Rule group (warnings): a group's frame that overlaps a box that is not its member, or another group's frame,
+    in the wide or the narrow layout (the layout keeps them apart; a ``layout.positions`` override may not)."""
+    findings = []
+    for name, drawn in (("wide", wide), ("narrow", narrow)):
+        seen: list[str] = []
+        for key, frame in drawn.groups.items():
+            members = set(model.groups[key].members)
+            others = [quote(k) for k, box in drawn.boxes.items() if k not in members and frame.overlaps(box)]
+            others += [f"group {quote(k)}" for k in seen if frame.overlaps(drawn.groups[k])]
+            seen.append(key)
+            if others:
+                pointer = pointer_join("groups", key)
+                line, column = loaded.locate(pointer, key=True)
+                findings.append(Finding(loaded.display, pointer, f"group {quote(key)} in the {name} layout has "
+                                        f"{', '.join(others)} inside its frame: move them apart (layout.positions), "
+                                        "or make them members", "group", "warning", line, column))
+    return findings
 
 
 def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
@@ -92,7 +112,11 @@ def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram
     findings = []
     for name, drawn in (("wide", wide), ("narrow", narrow)):
         by_key: dict[str, list[Fault]] = {}
-        for fault in faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow)):
+        found_faults = faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow))
+        if drawn.groups:
+            found_faults += group_faults(drawn.arrows, dict(drawn.groups), {
+                key: frame.label_box for key, frame in drawn.groups.items() if frame.label_box is not None})
+        for fault in found_faults:
             if fault.key not in skip:
                 by_key.setdefault(fault.key, []).append(fault)
         for key, found in by_key.items():
@@ -128,6 +152,15 @@ def _said(found: list[Fault]) -> str:
         return f"has its label {fault.value:g} units from its arrow (at most {LABEL_REACH:g})"
     if fault.kind == "label-nearer":
         return f"has its label nearer {other} than its own arrow"
+    groups = other  # the group's key, quoted
+    if fault.kind == "frame-along":
+        return f"runs {min(f.value for f in found):g} units along the frame of group {groups} (keep {FRAME_NEAR:g})"
+    if fault.kind == "frame-label":
+        return f"crosses the label of group {groups}"
+    if fault.kind == "frame-weave":
+        return f"crosses the frame of group {groups} {int(max(f.value for f in found))} times"
+    if fault.kind == "label-frame":
+        return f"has its label on the frame of group {groups}"
     return f"has its label crossed by the line of {other}"
 
 

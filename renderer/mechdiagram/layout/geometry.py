@@ -362,6 +362,20 @@ class Lifeline(Struct, frozen=True):
     bottom: float
 
 
+class GroupFrame(Rect, frozen=True):
+    """A group's enclosure (the spec's ``groups``): the frame's rectangle around its members' boxes, ``key`` the
+    group's key, its label's ``lines`` from (``label_x``, ``label_y``, the first baseline) at the frame's top
+    left, inside it, and ``label_box`` where that text is (routes, path labels and badges keep off it).  In the
+    sequence view the frame is the band over the members' heads, its label centred (``centred``)."""
+
+    key: str = ""
+    lines: tuple[str, ...] = ()
+    label_x: float = 0.0
+    label_y: float = 0.0
+    label_box: Rect | None = None
+    centred: bool = False
+
+
 class Layout(Struct, frozen=True):
     """Everything the drawing stage needs: canvas size, boxes, routed arrows, lanes, panel.
 
@@ -386,4 +400,5 @@ class Layout(Struct, frozen=True):
     lifelines: tuple[Lifeline, ...] = ()
     columns: tuple[ColumnHeader, ...] = ()
     axis: TimeAxis | None = None
+    groups: dict[str, GroupFrame] = field(default_factory=dict)
 

@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from mechdiagram.layout.columns import caption_text, slot_widths, spans
 from mechdiagram.layout.geometry import Box, ColumnHeader, LaneBand, LaneHeader
+from mechdiagram.layout.groups import GROUP_PAD, frame_room, grouped_cells, stacked_order, strip_height
 from mechdiagram.layout.layered import folded, layered_cells
 from mechdiagram.layout.measure import (
     balanced_wrap,
@@ -99,10 +100,13 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
         labels = [label_of.get(lane) for lane in lanes]
     else:
         edges = _edges(spec, nodes)
-        linked = [key for key in nodes if any(key in edge for edge in edges)]
+        # A group's members are laid out with the linked nodes, those without paths too (they stay in its block).
+        linked = [key for key in nodes if any(key in edge for edge in edges) or spec.group_of(key) is not None]
         loose = [key for key in nodes if key not in linked]
         if linked:
             across = layered_cells(linked, edges, down=False)  # layers as columns
+            if spec.groups:
+                across = grouped_cells(across, [g.members for g in spec.groups.values()], layer=1)
             if down is None:
                 down = max(c for _, c in across.values()) + 1 > 4
             cells = {key: (c, r) for key, (r, c) in across.items()} if down else across
@@ -359,6 +363,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
         col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
+        if spec.groups:  # the groups' frames take room at the gaps' sides; the routes keep the middle
+            col_room, row_room = frame_room(spec, cells, n_rows, n_cols)
+            col_gaps = [round(gap + room, 1) for gap, room in zip(col_gaps, col_room, strict=True)]
+            row_gaps = [round(gap + room, 1) for gap, room in zip(row_gaps, row_room, strict=True)]
     across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
     on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
               and any(len(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) > LANE_HEADER_LINES
@@ -413,6 +421,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     above it, from its left edge as the lanes' names are: a straight run into the box comes down right of it
     (:func:`~mechdiagram.layout.stacked.stacked_routes`), where a centred header would be under its arrowhead."""
     order = sorted(cells, key=lambda key: (cells[key], key))
+    if spec.groups:
+        order = stacked_order(spec, order)
     labels = {t.key: t.label or "" for t in spec.nodes}
     code = {t.key: t.code for t in spec.nodes}
     bound = {key: word_bound(code[key], box_max) for key in order}
@@ -455,12 +465,17 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
             captions.append(ColumnHeader(MARGIN, round(y, 1), width, len(caption) * LINE_HEIGHT, caption,
                                          cells[key][1], centred=False))
             y += len(caption) * LINE_HEIGHT + CAPTION_GAP
+        group = spec.group_of(key) if spec.groups else None
+        if group is not None and (not boxes or spec.group_of(list(boxes)[-1]) != group):
+            y += GROUP_PAD + strip_height(spec.groups[group].label)  # the frame's top and its label's strip
         # Room for the track routes' ports on its right side, PORT_PITCH apart (stacked._spread).
         tallest = max(len(each) for each in texts[key].values())
         h = round(max(BOX_MIN_HEIGHT, tallest * LINE_HEIGHT + 2 * PAD_Y, (ports[key] + 1) * PORT_PITCH), 1)
         boxes[key] = Box(MARGIN, round(y, 1), width, h, key=key, lines=lines[key],
                          texts=tuple(texts[key].items()) if others[key] else ())
         y += h + gap_y
+        if group is not None and (key == order[-1] or spec.group_of(order[order.index(key) + 1]) != group):
+            y += GROUP_PAD  # the frame's bottom
     bottom = y - gap_y
     if lane_labels and lane is not None:
         bands.append(LaneBand(MARGIN - BAND_PAD, block_top - BAND_PAD, width + 2 * BAND_PAD,

@@ -17,6 +17,9 @@ and Mermaid):
   back against the flow more than :data:`MAX_BACK_BENDS` (around the figure and in).
 * :func:`label_faults`: a path label more than :data:`LABEL_REACH` from its own arrow, nearer another arrow
   than its own, or crossed by a line.
+* :func:`group_faults` (a figure with ``groups``): an arrow runs along a group's frame (within
+  :data:`FRAME_NEAR`), crosses a frame's label, or crosses a frame's edge more often than its ends ask (one
+  crossing into or out of a group, none between two of its members); a path label on a frame's edge or label.
 
 An arrow's line is its route (``Arrow.points``, from the source's port to the arrowhead's base) and the
 arrowhead's axis to its tip.
@@ -38,7 +41,10 @@ MAX_BENDS = 2
 MAX_BACK_BENDS = 4
 
 #: The kinds of :class:`Fault`, in the order a finding lists them.
-KINDS = ("junction", "head", "parallel", "crossing", "bends", "label-far", "label-nearer", "label-crossed")
+KINDS = ("junction", "head", "parallel", "crossing", "bends", "label-far", "label-nearer", "label-crossed",
+         "frame-along", "frame-label", "frame-weave", "label-frame")
+#: How near an arrow may run beside a group's frame, in user units, before it reads as the frame's line.
+FRAME_NEAR = 6.0
 
 Segment = tuple[Point, Point]
 
@@ -309,3 +315,48 @@ def faults(arrows: dict[str, Arrow], back: frozenset[str] = frozenset()) -> list
     """Every rule's faults over ``arrows`` (``back``: the arrows against the flow), in :data:`KINDS` order."""
     return [*junctions(arrows), *near_heads(arrows), *parallel_runs(arrows), *crossings(arrows),
             *bends(arrows, back), *label_faults(arrows)]
+
+
+def _frame_sides(frame: Rect) -> list[Segment]:
+    """The four sides of a group's frame as segments."""
+    return [((frame.x, frame.y), (frame.right, frame.y)), ((frame.x, frame.bottom), (frame.right, frame.bottom)),
+            ((frame.x, frame.y), (frame.x, frame.bottom)), ((frame.right, frame.y), (frame.right, frame.bottom))]
+
+
+def _inside(p: Point, frame: Rect) -> bool:
+    return frame.x < p[0] < frame.right and frame.y < p[1] < frame.bottom
+
+
+def group_faults(arrows: dict[str, Arrow], frames: dict[str, Rect], labels: dict[str, Rect]) -> list[Fault]:
+    """The arrows' faults against the groups' ``frames`` (and their ``labels``' blocks), by group key: see the
+    module docstring (kinds ``frame-along``, ``frame-label``, ``frame-weave``, ``label-frame``); ``other`` is the
+    group's key, ``value`` the distance or the number of crossings."""
+    found: list[Fault] = []
+    for key, arrow in arrows.items():
+        points = line(arrow)
+        segments = _segments(points)
+        for group, frame in frames.items():
+            sides = _frame_sides(frame)
+            along = [segment_distance(s, side) for s in segments for side in sides
+                     if _horizontal(s) == _horizontal(side) and segment_distance(s, side) < FRAME_NEAR
+                     and _overlap(*_span(s), *_span(side)) > FRAME_NEAR]
+            if along:
+                found.append(Fault(key, "frame-along", group, round(min(along), 1)))
+            ends = (_inside(points[0], frame), _inside(points[-1], frame)) if points else (False, False)
+            crossed = sum(_segments_cross(s, side) for s in segments for side in sides)
+            if crossed > (1 if ends[0] != ends[1] else 0):
+                found.append(Fault(key, "frame-weave", group, float(crossed)))
+            block = labels.get(group)
+            if block is not None and any(block.grown(1.0).crossed_by(a, b) for a, b in segments):
+                found.append(Fault(key, "frame-label", group))
+            if arrow.label_box is not None and (
+                    (block is not None and arrow.label_box.overlaps(block))
+                    or any(arrow.label_box.crossed_by(a, b) for a, b in sides)):
+                found.append(Fault(key, "label-frame", group))
+    return found
+
+
+def _span(s: Segment) -> tuple[float, float]:
+    """A horizontal segment's x extent, a vertical one's y extent, low first."""
+    i = 0 if _horizontal(s) else 1
+    return (min(s[0][i], s[1][i]), max(s[0][i], s[1][i]))

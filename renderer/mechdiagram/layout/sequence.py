@@ -27,7 +27,19 @@ import math
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import Activation, Arrow, Badge, Box, Lifeline, Message, Point, Rect, SequenceRow
+from mechdiagram.layout.geometry import (
+    Activation,
+    Arrow,
+    Badge,
+    Box,
+    GroupFrame,
+    Lifeline,
+    Message,
+    Point,
+    Rect,
+    SequenceRow,
+)
+from mechdiagram.layout.groups import stacked_order
 from mechdiagram.layout.labels import FIRST_BASELINE, label_size
 from mechdiagram.layout.measure import even_wrap, text_width
 from mechdiagram.layout.placement import path_label_lines
@@ -43,6 +55,7 @@ from mechdiagram.layout.sizes import (
     NARROW_MIN_WIDTH,
     PAD_X,
     PAD_Y,
+    PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
 )
@@ -108,6 +121,7 @@ class Participants(Struct, frozen=True):
     width: float
     heads_bottom: float
     gutter: float
+    groups: dict[str, GroupFrame] = {}
 
 
 def participant_order(spec: Spec) -> list[str]:
@@ -129,7 +143,8 @@ def participant_order(spec: Spec) -> list[str]:
                 if key in known and key not in seen:
                     seen.add(key)
                     order.append(key)
-    return order + [key for key in nodes if key not in seen]
+    order += [key for key in nodes if key not in seen]
+    return stacked_order(spec, order) if spec.groups else order
 
 
 def _badge_width(number: int) -> float:
@@ -228,7 +243,52 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         top = MARGIN + (height + HEAD_GAP if staggered and i % 2 else 0.0)
         heads[key] = Box(round(xs[key] - w / 2, 1), top, w, round(height, 1), key, lines[key])
     bottom = max((box.bottom for box in heads.values()), default=MARGIN)
-    return Participants(tuple(order), heads, xs, float(width), bottom, gutter)
+    if not spec.groups:
+        return Participants(tuple(order), heads, xs, float(width), bottom, gutter)
+    heads, bands = _group_bands(spec, order, heads, xs, float(width))
+    bottom = max([*(box.bottom for box in heads.values()), *(band.bottom for band in bands.values())])
+    return Participants(tuple(order), heads, xs, float(width), bottom, gutter, bands)
+
+
+#: A group's band over its members' heads: its label's air above and below, and the room between it and the heads.
+BAND_AIR = 4.0
+BAND_TO_HEADS = 6.0
+
+
+def _group_bands(spec: Spec, order: list[str], heads: dict[str, Box], xs: dict[str, float],
+                 width: float) -> tuple[dict[str, Box], dict[str, GroupFrame]]:
+    """The heads moved down under the groups' bands, and each group's band (:class:`GroupFrame`, ``centred``): a
+    strip over its members' heads, from its first member head's left edge to its last one's right edge, or, where
+    a neighbour's head reaches within 2 units of that edge (the narrow variant's staggered heads), from half-way
+    between the two lifelines, 1 unit short of it, so that neighbouring bands never meet; its label wrapped to
+    its width and centred; every band as tall as the most lines any label takes."""
+    spans: dict[str, tuple[float, float, tuple[str, ...]]] = {}
+    for key, group in spec.groups.items():
+        places = sorted(order.index(m) for m in group.members if m in heads)
+        if not places:
+            continue
+        first, last = order[places[0]], order[places[-1]]
+        left, right = heads[first].x, heads[last].right
+        if places[0] > 0 and heads[order[places[0] - 1]].right > left - 2:  # staggered heads: half-way between
+            left = (xs[order[places[0] - 1]] + xs[first]) / 2 + 1
+        if places[-1] < len(order) - 1 and heads[order[places[-1] + 1]].x < right + 2:
+            right = (xs[last] + xs[order[places[-1] + 1]]) / 2 - 1
+        left, right = max(left, MARGIN / 2), min(right, width - MARGIN / 2)
+        spans[key] = (left, right, even_wrap(group.label, max(right - left - 2 * BAND_AIR, 1.0), PATH_LABEL_SIZE))
+    lines = max((len(text) for _, _, text in spans.values()), default=1)
+    strip = lines * PATH_LABEL_LINE + 2 * BAND_AIR
+    moved = {key: Box(box.x, round(box.y + strip + BAND_TO_HEADS, 1), box.w, box.h, box.key, box.lines)
+             for key, box in heads.items()}
+    bands = {}
+    for key, (left, right, text) in spans.items():
+        widest = max(text_width(line, PATH_LABEL_SIZE) for line in text)
+        top = MARGIN
+        block = Rect(round((left + right - widest) / 2, 1), round(top + BAND_AIR, 1), math.ceil(widest * 10) / 10,
+                     len(text) * PATH_LABEL_LINE)
+        bands[key] = GroupFrame(round(left, 1), top, round(right - left, 1), round(strip, 1), key=key, lines=text,
+                                label_x=round((left + right) / 2, 1), label_y=round(top + BAND_AIR + 12, 1),
+                                label_box=block, centred=True)
+    return moved, bands
 
 
 def _narrow_heads(order: list[str], labels: dict[str, str],

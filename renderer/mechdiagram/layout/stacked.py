@@ -176,7 +176,8 @@ def track_ports(order: Sequence[str], paths: Sequence[PathEnds]) -> dict[str, in
 def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dict[str, tuple[str, ...]],
                    headers: Sequence[LaneHeader] = (), code: frozenset[str] = frozenset(),
                    captions: Sequence[Rect] = (),
-                   least: dict[str, tuple[float, float]] | None = None
+                   least: dict[str, tuple[float, float]] | None = None,
+                   keep_off: Sequence[tuple[Rect, frozenset[str]]] = ()
                    ) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
@@ -186,7 +187,9 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     bounded (:data:`LABEL_PLACES` a track position, :data:`TRACK_LABEL_BUDGET` in all); past it a route is
     ``crowded`` and its label is not among those returned.  The labels of the paths in ``code`` are measured in
     the monospace face.  ``least`` gives, by path, the least width and height of its label's block (a label a step
-    changes is placed as large as its largest text)."""
+    changes is placed as large as its largest text).  The tracks' labels keep off the ``keep_off`` rectangles (a
+    group frame's sides), each but for the labels of the paths it names (a frame's right side, which moves right
+    over the tracks of the paths between its members: their labels stay inside)."""
     texts = [*(Rect(h.x, h.y, max(text_width(line, FONT_SIZE) for line in h.lines), h.h) for h in headers if h.lines),
              *captions]
     order = sorted(boxes, key=lambda key: boxes[key].y)
@@ -231,7 +234,8 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
         ends_of = (boxes[path.source], boxes[path.dest])
-        label = _at_stub(ports, ends_of, w, h, taken, blocks, stubs, right) if text else None
+        avoid = [*blocks, *(rect for rect, exempt in keep_off if path.key not in exempt)]
+        label = _at_stub(ports, ends_of, w, h, taken, avoid, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
         crowded = False  # its label left to the general placement, for want of time
         for _ in range(TRACK_SEARCH):
@@ -250,7 +254,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
                 tries_left -= len(offsets)
                 label = next((r for r in (Rect(round(x - 6 - w, 1), round(top + 6 * k if room > h else middle, 1),
                                                 round(w, 1), h) for k in offsets)
-                              if _label_free(r, taken, blocks, stubs, right)), None)
+                              if _label_free(r, taken, [*blocks, *avoid[len(blocks):]], stubs, right)), None)
                 if label is not None:
                     found = True
                     break

@@ -108,6 +108,7 @@ class StepContext(TypedDict):
     seconds: str
     state: list[tuple[str, str, bool]]
     relabels: list[list[tuple[str, bool]]]
+    groups: list[str]  # the step's active groups, each in the tool's words ("Highlighted group: …")
 
 
 class LayoutContext(TypedDict):
@@ -211,6 +212,9 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
         phrases = [_phrase(words["labelChanged"], label=old, value=new) for old, new in relabels]
         shown = dict(step.labels)
         sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
+        # An active group is named in words (its frame's highlight alone would be lost on a screen reader).
+        groups = [words.say("groupActive", label=spec.groups[key].label) for key in step.active if key in spec.groups]
+        sentences += groups
         sentences += [words.say("labelChanged", label=old, value=new) for old, new in relabels]
         sentences += [words.say("stateRowChanged" if changed else "stateRow", label=label, value=value or "–")
                       for label, value, changed in state]
@@ -223,6 +227,7 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
             "seconds": words.say("duration", seconds=_seconds(step.duration)),
             "state": state,
             "relabels": phrases,
+            "groups": groups,
         })
     return steps
 

@@ -108,8 +108,18 @@ CHANGE_STYLES: dict[str, dict[str, str]] = {
     "pmark": {"fill": "@active_stroke"},
 }
 
+#: Paint of the roles only a figure with groups draws (the spec's ``groups``): the enclosure, tinted as a lane's band
+#: with a thin frame, its label (a lane name's colour and weight, a path label's size), and the frame of an active
+#: group (a highlighted box's stroke).  Kept apart, as :data:`SEQUENCE_STYLES` are, so that the colour rules of
+#: figures without groups stay as they were.
+GROUP_STYLES: dict[str, dict[str, str]] = {
+    "group": {"fill": "@lane_fill", "stroke": "@node_stroke", "stroke-width": "1"},
+    "group-label": {"fill": "@muted", "font-size": _SMALL, "font-weight": "700"},
+    "group-on": {"fill": "none", "stroke": "@active_stroke", "stroke-width": "3"},
+}
+
 #: Every role's paint.
-ALL_STYLES = {**STYLES, **SEQUENCE_STYLES, **CHANGE_STYLES}
+ALL_STYLES = {**STYLES, **SEQUENCE_STYLES, **CHANGE_STYLES, **GROUP_STYLES}
 
 #: The drawing's smallest font size, in user units (path labels and step badges): what decides how far a
 #: drawing may shrink before some text falls below :data:`~mechdiagram.layout.sizes.MIN_TEXT_PX` CSS px.
@@ -131,13 +141,15 @@ def attributes(roles: tuple[str, ...], palette: theme.Palette) -> dict[str, str]
             for name, value in merged.items()}
 
 
-def colour_rules(sequence: bool = False, changes: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
+def colour_rules(sequence: bool = False, changes: bool = False,
+                 groups: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(role, [(property, "--mech-…"), …]), …]``: the colour properties of each role as custom
-    properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing, and
-    :data:`CHANGE_STYLES`' for a drawing whose panel marks ``changes``), for the style sheet of an SVG inlined in
-    HTML."""
+    properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing,
+    :data:`CHANGE_STYLES`' for a drawing whose panel marks ``changes``, and :data:`GROUP_STYLES`' for one with
+    ``groups``), for the style sheet of an SVG inlined in HTML."""
     rules = []
-    styles = {**STYLES, **(SEQUENCE_STYLES if sequence else {}), **(CHANGE_STYLES if changes else {})}
+    styles = {**STYLES, **(SEQUENCE_STYLES if sequence else {}), **(CHANGE_STYLES if changes else {}),
+              **(GROUP_STYLES if groups else {})}
     for role, paint in styles.items():
         colours = [(name, _custom_property(value[1:])) for name, value in paint.items() if value.startswith("@")]
         if colours:

@@ -100,19 +100,20 @@ def _motion_sheet(sheet: Template, prefix: str, durations: tuple[int, ...],
 _PREFIX_MARK = "\x02"
 
 
-def colour_sheet(prefix: str, sequence: bool = False, changes: bool = False) -> str:
+def colour_sheet(prefix: str, sequence: bool = False, changes: bool = False, groups: bool = False) -> str:
     """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
     (``svg-colours.css``): its colours follow the page's colour scheme.  A ``sequence`` drawing's also colour the
-    sequence view's own roles (:data:`~mechdiagram.render.paint.SEQUENCE_STYLES`), and one whose panel marks
-    ``changes`` the changed values' (:data:`~mechdiagram.render.paint.CHANGE_STYLES`)."""
-    return _colour_rules_of(template("svg-colours.css"), sequence, changes).replace(_PREFIX_MARK, prefix)
+    sequence view's own roles (:data:`~mechdiagram.render.paint.SEQUENCE_STYLES`), one whose panel marks
+    ``changes`` the changed values' (:data:`~mechdiagram.render.paint.CHANGE_STYLES`), and one with ``groups`` the
+    groups' (:data:`~mechdiagram.render.paint.GROUP_STYLES`)."""
+    return _colour_rules_of(template("svg-colours.css"), sequence, changes, groups).replace(_PREFIX_MARK, prefix)
 
 
 @lru_cache(maxsize=8)
-def _colour_rules_of(sheet: Template, sequence: bool = False, changes: bool = False) -> str:
+def _colour_rules_of(sheet: Template, sequence: bool = False, changes: bool = False, groups: bool = False) -> str:
     """``sheet`` (``svg-colours.css``, the package's or a site's) rendered once, with :data:`_PREFIX_MARK` for the
     prefix: the rules are the same for every drawing of a view but for their prefix."""
     return sheet.render(
         prefix=_PREFIX_MARK, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-        colours=colour_rules(sequence, changes),
+        colours=colour_rules(sequence, changes, groups),
         font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle

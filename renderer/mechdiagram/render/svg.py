@@ -362,7 +362,21 @@ class _Drawer:
         classes, group = self._highlight_group(index, steps)
         if key in self.layout.boxes:
             return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on", label=False)
+        if key in self.layout.groups:  # an active group: its frame in the highlight's stroke (marks: a hook here)
+            leaf = Leaf("g", {**group, "class": self.cls(*classes, "on")})
+            leaf.add("rect", self.rect(self.layout.groups[key], BAND_RADIUS, "group-on"))
+            return leaf
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
+
+    def groups(self) -> Leaf:
+        """The groups' enclosures (the spec's ``groups``), each a tinted frame with its label at its top left (over
+        the heads in the sequence view: a band with its label centred), under the paths and the boxes."""
+        leaf = Leaf("g", {"class": self.cls("groups"), "aria-hidden": "true"})
+        for frame in self.layout.groups.values():
+            leaf.add("rect", self.rect(frame, BAND_RADIUS, "group"))
+            x, extra = (frame.cx, {"text-anchor": "middle"}) if frame.centred else (frame.label_x, None)
+            leaf.add("text", self.text_block(frame.lines, x, frame.label_y, ("group-label",), PATH_LABEL_LINE, extra))
+        return leaf
 
     def nodes(self) -> Leaf:
         """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it; the
@@ -499,7 +513,8 @@ class _Drawer:
                               tuple((index, "muted" if key in dimmed else "text") for key, index in self.lit.items()),
                               (*(steps for _, _, steps, _ in self.values),
                                *(steps for _, _, _, steps in self.relabels)))
-        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes) + motion if inline else motion
+        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes,
+                            bool(self.layout.groups)) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -523,6 +538,8 @@ class _Drawer:
             for band in layout.bands:
                 bands.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), BAND_RADIUS, "band"))
             add(bands)
+        if layout.groups:
+            add(self.groups())
         if layout.lifelines:
             self.sequence(add)
             return self.finish(dwg, layers)
@@ -672,7 +689,7 @@ def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int
                 steps.setdefault(key, []).append(number)
     for number, step in enumerate(scenario.steps, start=1):
         for key in step.active:
-            if key in layout.boxes:
+            if key in layout.boxes or key in layout.groups:
                 steps.setdefault(key, []).append(number)
     return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
 

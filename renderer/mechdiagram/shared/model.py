@@ -149,6 +149,16 @@ class LayoutOverrides(Struct, frozen=True):
         return self.time == PROPORTIONAL_TIME
 
 
+class Group(Struct, frozen=True):
+    """A group (the spec's top-level ``groups``): ``key`` (one namespace with the target keys), its visible
+    ``label`` and its ``members``, node keys in the order listed.  The layered view draws a labelled enclosure
+    around the members' boxes, the sequence view a band over their heads; a step's ``active`` may name it."""
+
+    key: str
+    label: str
+    members: tuple[str, ...]
+
+
 class Spec(Struct, frozen=True):
     """A whole mechanism spec.  ``targets`` and ``state_labels`` keep the file's key order; ``messages``
     holds the spec's overrides of the tool's words by message key (see :mod:`mechdiagram.shared.locale`)."""
@@ -168,6 +178,7 @@ class Spec(Struct, frozen=True):
     #: The texts the steps' ``labels`` give each target they change, by key, in the order the scenarios and their
     #: steps first show them (:func:`spec_from_data` gathers them once: the layout asks for them often).
     step_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    groups: dict[str, Group] = field(default_factory=dict)
 
     @property
     def nodes(self) -> list[NodeTarget]:
@@ -188,6 +199,11 @@ class Spec(Struct, frozen=True):
         if not changed:
             return (label,) if label else ()
         return tuple(dict.fromkeys([*([label] if label else []), *changed]))
+
+    def group_of(self, key: str) -> str | None:
+        """The key of the group node ``key`` belongs to, or ``None`` (a node is in one group at most)."""
+        return next((group.key for group in self.groups.values() if key in group.members), None)
+
 
     @property
     def marks_changes(self) -> bool:
@@ -265,4 +281,5 @@ def spec_from_data(data: dict[str, Any]) -> Spec:
                                unit=layout.get("unit")),
         messages=dict(data.get("messages", {})),
         step_labels={key: tuple(texts) for key, texts in step_labels.items()},
+        groups={key: Group(key, raw["label"], tuple(raw["members"])) for key, raw in data.get("groups", {}).items()},
     )

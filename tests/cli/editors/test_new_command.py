@@ -87,14 +87,15 @@ def _schema_keys_used(spec: dict) -> set[str]:
 
 def test_new_spec_shows_every_field_of_the_schema(folder):
     """The grid spec and the sequence spec (``--view sequence``) use every key of the schema between them: a
-    sequence's keys (view, order, a reply's style) and a grid's (lanes, positions) exclude each other."""
+    sequence's keys (view, order, a reply's style, groups: a lane grid has none) and a grid's (lanes, positions)
+    exclude each other."""
     assert invoke("new", "queue").exit_code == 0
     assert invoke("new", "talk", "--view", "sequence").exit_code == 0
     spec = json.loads((folder / "queue.mechanism.json").read_text("utf-8"))
     sequence = json.loads((folder / "talk.mechanism.json").read_text("utf-8"))
     declared = _schema_properties(schema())
     assert "unselected" in declared and "positions" in declared  # the walk reaches $defs and layout
-    assert declared - _schema_keys_used(spec) == {"view", "order", "style"}
+    assert declared - _schema_keys_used(spec) == {"view", "order", "style", "groups", "members"}
     assert declared - _schema_keys_used(spec) - _schema_keys_used(sequence) == set()
     assert spec["$schema"] == schema()["$id"]
     scenario = spec["scenarios"][0]

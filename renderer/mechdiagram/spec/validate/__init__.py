@@ -8,7 +8,8 @@ entries are well formed (they are verified even when other parts are wrong).
 Modules: :mod:`.schema` (the validators) with :mod:`.messages` (a table keyed
 by keyword); :mod:`.text` (characters and direction controls);
 :mod:`.references`, :mod:`.layout_rules` and :mod:`.sequence_rules` (cross-references on the typed
-:mod:`.outline`); :mod:`.message_rules` (the ``messages`` block); :mod:`.limits`.  Rule ids are listed in :data:`RULES`.
+:mod:`.outline`); :mod:`.group_rules` (``groups``); :mod:`.message_rules` (the ``messages`` block);
+:mod:`.limits`.  Rule ids are listed in :data:`RULES`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate import references
 from mechdiagram.spec.validate.context import RuleContext
+from mechdiagram.spec.validate.group_rules import group_rules
 from mechdiagram.spec.validate.layout_rules import columns_and_time, lanes_and_positions
 from mechdiagram.spec.validate.limits import over_limits
 from mechdiagram.spec.validate.message_rules import message_overrides
@@ -47,6 +49,9 @@ RULES = {
     "sequence-layout": "a sequence has none of the grid's layout keys (lanes, positions, columns)",
     "layout-columns": "layout.columns labels the columns a lane grid has, at most one a column; time \"proportional\" "
                       "comes with columns that each have a span (not all 0); span and unit come with it",
+    "group": "a group's key is no target's key; its members are node targets, none of them a group (groups do not "
+             "nest) or a member of another group; a lane grid has no groups (its lanes group its boxes); a "
+             "sequence's layout.order lists a group's members one after another",
     "xml-character": "text holds only characters that XML 1.0 allows",
     "bidi-control": "text closes every direction embedding, override and isolate it opens",
     "invisible-text": "text has at least one visible character",
@@ -101,6 +106,7 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
         lanes_and_positions(ctx, shape)
         columns_and_time(ctx, shape)
     sequence_layout(ctx, shape)
+    group_rules(ctx, shape)
     message_overrides(ctx, shape)
     findings += ctx.findings
     # A target's kind fails both the enum of kinds and the const of the shape chosen by if/then/else;

@@ -87,6 +87,13 @@ class OutlineColumns(Struct, frozen=True):
     unit: bool = False
 
 
+class OutlineGroup(Struct, frozen=True):
+    """A ``groups`` entry ``key``: its ``members`` (string entries with their index; ``None`` unless a list)."""
+
+    key: str
+    members: tuple[Ref, ...] | None
+
+
 class Outline(Struct, frozen=True):
     """The parts of a spec the cross-reference rules read.
 
@@ -97,7 +104,7 @@ class Outline(Struct, frozen=True):
     or missing ``sha256`` and ``description``, with its index; ``messages`` the
     ``messages`` block's string members (``None`` when there is no such object); ``view`` the layout's view
     (``None`` unless a string), ``order`` its participants (``None`` unless a list) and ``layout_keys`` the
-    keys the layout object holds, in file order.
+    keys the layout object holds, in file order; ``groups`` the ``groups`` entries that are objects.
     """
 
     targets: dict[str, OutlineTarget] | None
@@ -114,6 +121,7 @@ class Outline(Struct, frozen=True):
     order: tuple[Ref, ...] | None = None
     layout_keys: tuple[str, ...] = ()
     columns: OutlineColumns = field(default_factory=OutlineColumns)
+    groups: dict[str, OutlineGroup] = field(default_factory=dict)
 
     @property
     def target_map(self) -> dict[str, OutlineTarget]:
@@ -252,4 +260,6 @@ def outline(data: dict[str, Any]) -> Outline:
         order=_refs(layout.get("order")),
         layout_keys=tuple(layout),
         columns=_columns(layout),
+        groups={key: OutlineGroup(key, _refs(raw.get("members"))) for key, raw in _object(data.get("groups")).items()
+                if isinstance(raw, dict)},
     )

@@ -74,13 +74,14 @@ def id_hint(outline: Outline, ref: str, kind: TargetKind | None = None) -> str |
 
 
 def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None,
-                  kind: TargetKind | None = None) -> None:
-    """Rule unknown-target for a list of target keys (active: of ``kind`` node, unselected: any)."""
+                  kind: TargetKind | None = None, groups: bool = False) -> None:
+    """Rule unknown-target for a list of target keys (active: of ``kind`` node, or a group's key with
+    ``groups``; unselected: any target)."""
     if refs is None or outline.targets is None:
         return  # without a targets object every reference would be reported; the schema finding says it all
-    valid = list(outline.targets)
+    valid = list(outline.targets) + (list(outline.groups) if groups else [])
     for i, ref in refs:
-        if ref not in outline.targets:
+        if ref not in valid:
             hint = id_hint(outline, ref, kind) or ctx.suggest(ref, valid, "targets")
             ctx.add(base + (i,), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
@@ -164,7 +165,7 @@ def scenarios(ctx: RuleContext, outline: Outline) -> None:
         total_steps += scenario.step_count
         for step in scenario.steps:
             base: Where = ("scenarios", s, "steps", step.index)
-            _unknown_refs(ctx, outline, base + ("active",), step.active, "node")
+            _unknown_refs(ctx, outline, base + ("active",), step.active, "node", groups=True)
             for i, ref in step.active or ():
                 if ref in outline.target_map and outline.target_map[ref].kind == "path":
                     ctx.add(base + ("active", i), f"{quote(ref)} is a path; active lists nodes to highlight, "

@@ -1,0 +1,200 @@
+"""Groups (the spec's ``groups``) in the layout: every group's frame holds its members' boxes and no other box,
+frames never meet, a frame's label is clear of the boxes, the arrows and their labels, an arrow between a member
+and a non-member crosses its frame's edge once (none between two members) and none runs along a frame, on
+generated graphs wide, narrow and folded, and in the sequence view a band over the members' heads.  A spec without
+groups lays out as it did."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from mechdiagram.layout import Diagram, diagram, layout_scenario
+from mechdiagram.layout.geometry import Rect
+from mechdiagram.layout.route_rules import group_faults, line
+from mechdiagram.shared.model import spec_from_data
+from support.sequences import sequence_spec
+from support.topologies import serving_flow, with_graph
+
+
+def grouped(data: dict, groups: dict[str, tuple[str, list[str]]]) -> dict:
+    """``data`` with ``groups`` (key -> (label, members))."""
+    data = copy.deepcopy(data)
+    data["groups"] = {key: {"label": label, "members": members} for key, (label, members) in groups.items()}
+    return data
+
+
+def web_app() -> dict:
+    nodes = {"browser": "Browser", "cdn": "CDN edge", "web": "Web server", "api": "API service",
+             "queue": "Job queue", "db": "Database"}
+    edges = [("browser", "cdn", "GET /cart"), ("cdn", "web", "cache miss"), ("web", "api", "REST call"),
+             ("api", "db", "SELECT"), ("api", "queue", "email job")]
+    return grouped(with_graph(nodes, edges), {"frontend": ("Frontend", ["cdn", "web"]),
+                                              "backend": ("Backend", ["api", "queue", "db"])})
+
+
+def serving() -> dict:
+    return grouped(serving_flow(), {"engine": ("GPU engine", ["gpu", "kv", "sampler"]),
+                                    "edge": ("API edge", ["gateway", "tokenizer"])})
+
+
+def fan() -> dict:
+    """A source fanning out to six targets, three of them grouped, and a fan-in back."""
+    nodes = {"src": "Load balancer", **{f"w{i}": f"Worker {i}" for i in range(6)}, "sink": "Results"}
+    edges = [("src", f"w{i}", f"job {i}") for i in range(6)] + [(f"w{i}", "sink", None) for i in range(6)]
+    return grouped(with_graph(nodes, edges), {"pool": ("Spot pool", ["w1", "w2", "w3"])})
+
+
+def chain(n: int) -> dict:
+    """A chain of ``n`` boxes (folded into bands), its middle four grouped."""
+    key = [f"stage_{chr(97 + i)}" for i in range(n)]  # not <lane><index> keys: a layered graph, not a lane grid
+    nodes = {key[i]: f"Stage {i}" for i in range(n)}
+    edges = [(key[i], key[i + 1], "next" if i % 3 == 0 else None) for i in range(n - 1)]
+    middle = n // 2
+    return grouped(with_graph(nodes, edges), {"mid": ("Middle stages", key[middle - 2:middle + 2])})
+
+
+def loose_member() -> dict:
+    """A group with a member that no path touches (it stays in the group's block, not in the loose rows)."""
+    nodes = {"a": "Alpha", "b": "Beta", "c": "Gamma", "d": "Delta (no paths)"}
+    edges = [("a", "b", "one"), ("b", "c", "two")]
+    return grouped(with_graph(nodes, edges), {"g": ("Beta and Delta", ["b", "d"])})
+
+
+GRAPHS = {"web-app": web_app, "serving": serving, "fan": fan, "chain-12": lambda: chain(12),
+          "chain-20": lambda: chain(20), "loose-member": loose_member}
+
+
+def _inside(inner: Rect, outer: Rect) -> bool:
+    return (outer.x <= inner.x and inner.right <= outer.right and outer.y <= inner.y
+            and inner.bottom <= outer.bottom)
+
+
+def check_geometry(data: dict, drawn: Diagram, inner_tracks: bool = False) -> None:
+    """The rules of the module docstring on one laid-out diagram; with ``inner_tracks`` (the narrow column) a path
+    between two members of a group may leave its frame for a track right of the column and come back, where
+    another path's label leaves the frame no room to reach over that track, its label then across the frame's side
+    (``validate`` warns of both)."""
+    spec = spec_from_data(data)
+    assert set(drawn.groups) == set(spec.groups)
+    frames = list(drawn.groups.values())
+    for frame in frames:
+        members = set(spec.groups[frame.key].members)
+        for key, box in drawn.boxes.items():
+            if key in members:
+                assert _inside(box, frame), (frame.key, key)
+            else:
+                assert not frame.overlaps(box), (frame.key, key)
+        label = frame.label_box
+        assert label is not None and _inside(label, frame)
+        assert not any(label.overlaps(box) for box in drawn.boxes.values()), frame.key
+        for arrow in drawn.arrows.values():
+            points = line(arrow)
+            assert not any(label.crossed_by(a, b) for a, b in zip(points, points[1:], strict=False)), \
+                (frame.key, arrow.key)
+            if arrow.label_box is not None:
+                assert not arrow.label_box.overlaps(label), (frame.key, arrow.key)
+    for a, b in ((a, b) for i, a in enumerate(frames) for b in frames[i + 1:]):
+        assert not a.overlaps(b), (a.key, b.key)
+    faults = group_faults(drawn.arrows, dict(drawn.groups),
+                          {k: f.label_box for k, f in drawn.groups.items() if f.label_box is not None})
+    if inner_tracks:
+        spec_paths = {p.key: p for p in spec.paths}
+        faults = [f for f in faults if not (
+            f.kind in ("frame-weave", "label-frame") and {spec_paths[f.key].source, spec_paths[f.key].dest}
+            <= set(spec.groups[f.other].members))]
+    assert faults == []
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_groups_hold_their_members_and_nothing_else_wide(name):
+    data = GRAPHS[name]()
+    check_geometry(data, diagram(spec_from_data(data)))
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_groups_hold_their_members_and_nothing_else_narrow(name):
+    data = GRAPHS[name]()
+    drawn = diagram(spec_from_data(data), narrow=True)
+    check_geometry(data, drawn, inner_tracks=name == "serving")
+    spec = spec_from_data(data)
+    order = sorted(drawn.boxes, key=lambda key: drawn.boxes[key].y)
+    for group in spec.groups.values():  # the members follow one another in the column
+        places = sorted(order.index(m) for m in group.members)
+        assert places == list(range(places[0], places[0] + len(places)))
+
+
+def test_arrows_into_a_group_cross_its_edge_once():
+    data = web_app()
+    drawn = diagram(spec_from_data(data))
+    frontend = drawn.groups["frontend"]
+    browser_to_cdn = next(a for a in drawn.arrows.values() if a.key == "e0")
+    tip = browser_to_cdn.head[0]
+    assert _inside(Rect(tip[0], tip[1], 0, 0), frontend)
+    assert not _inside(Rect(*browser_to_cdn.points[0], 0, 0), frontend)
+
+
+def test_a_folded_chain_keeps_its_group_in_one_band():
+    data = chain(20)
+    drawn = diagram(spec_from_data(data))
+    ys = {key: box.y for key, box in drawn.boxes.items()}
+    xs = {key: box.x for key, box in drawn.boxes.items()}
+    assert len(set(ys.values())) > 1 and len(set(xs.values())) > 1  # folded: more than one row and column
+    check_geometry(data, drawn)
+
+
+def test_a_layout_without_groups_is_the_same_as_with_an_empty_groups_object():
+    for make in (serving_flow, lambda: with_graph({"a": "A", "b": "B"}, [("a", "b", "x")])):
+        data = make()
+        empty = dict(data, groups={})
+        assert diagram(spec_from_data(data)) == diagram(spec_from_data(empty))
+        assert diagram(spec_from_data(data), narrow=True) == diagram(spec_from_data(empty), narrow=True)
+        assert diagram(spec_from_data(data)).groups == {}
+
+
+def test_groups_room_in_the_gaps_leaves_the_cells_of_an_ungrouped_graph_alone():
+    data = serving_flow()
+    plain = diagram(spec_from_data(data))
+    assert set(plain.cells) == set(diagram(spec_from_data(serving())).cells)
+
+
+def test_layout_scenario_carries_the_frames():
+    data = web_app()
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert set(layout.groups) == {"frontend", "backend"}
+    assert layout.groups["frontend"].lines == ("Frontend",)
+
+
+def test_sequence_band_spans_the_members_heads():
+    data = sequence_spec(5, 6)
+    data["groups"] = {"mid": {"label": "The middle tier", "members": ["p1", "p2"]},
+                      "end": {"label": "Stores", "members": ["p3", "p4"]}}
+    for narrow in (False, True):
+        drawn = diagram(spec_from_data(data), narrow=narrow)
+        bands = drawn.groups
+        heads = drawn.boxes
+        top = min(box.y for box in heads.values())
+        for key, members in (("mid", ("p1", "p2")), ("end", ("p3", "p4"))):
+            band = bands[key]
+            assert band.centred and band.bottom <= top  # over the heads
+            for member in members:  # over each member's lifeline
+                assert band.x < drawn.sequence.x[member] < band.right
+            others = [k for k in heads if k not in members]
+            assert not any(band.x < drawn.sequence.x[k] < band.right for k in others)
+            assert band.label_box is not None and _inside(band.label_box, band)
+        assert not bands["mid"].overlaps(bands["end"])
+        assert drawn.sequence.order.index("p1") + 1 == drawn.sequence.order.index("p2")
+
+
+def test_sequence_order_keeps_a_group_together():
+    data = sequence_spec(4, 4)
+    data["groups"] = {"outer": {"label": "Ends", "members": ["p0", "p3"]}}
+    order = diagram(spec_from_data(data)).sequence.order
+    assert abs(order.index("p0") - order.index("p3")) == 1
+
+
+def test_sequence_without_groups_keeps_its_heads():
+    data = sequence_spec(4, 4)
+    assert diagram(spec_from_data(data)) == diagram(spec_from_data(dict(data, groups={})))
