@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from markupsafe import Markup
 from msgspec import Struct
 
+from mechdiagram.layout.marks import MARK_WORDS
 from mechdiagram.layout.sizes import MIN_TEXT_PX
 from mechdiagram.render import theme
 from mechdiagram.render.paint import SMALLEST_TEXT
@@ -103,6 +104,7 @@ class StepContext(TypedDict):
     duration: int
     seconds: str
     state: list[tuple[str, str]]
+    marks: list[str]  # the step's marks in words: "page 7 (new)", in the order the step gives them
 
 
 class LayoutContext(TypedDict):
@@ -184,6 +186,9 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
         state = [(spec.state_labels[k], step.state.get(k, "")) for k in spec.state_labels]
         sentences = [words.say("stepOf", n=str(i + 1), total=total, title=step.title)]
         sentences += [words.say("stateRow", label=label, value=value or "–") for label, value in state]
+        marks = [words.say("marked", label=_target_name(spec, key), mark=words[MARK_WORDS[mark]])
+                 for key, mark in step.marks.items() if key in spec.targets]
+        sentences += marks
         steps.append({
             "title": step.title,
             "tab_name": words.say("stepTab", n=str(i + 1), title=step.title),
@@ -192,8 +197,14 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
             "duration": step.duration,
             "seconds": words.say("duration", seconds=_seconds(step.duration)),
             "state": state,
+            "marks": marks,
         })
     return steps
+
+
+def _target_name(spec: Spec, key: str) -> str:
+    """What the transcript calls target ``key``: its label, else its key."""
+    return spec.targets[key].label or key
 
 
 #: A figure at least this wide (CSS px) shows its wide layout even where the wide drawing needs more width for

@@ -80,8 +80,13 @@ class Source(Struct, frozen=True):
     description: str | None = None
 
 
+#: The marks a step may give a target (``marks``), in the order the legend lists them.
+MARKS = ("new", "changed", "removed", "lost", "error", "waiting", "done")
+
+
 class Step(Struct, frozen=True):
-    """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward)."""
+    """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward); ``marks`` gives targets
+    a meaning beyond ``active`` for this step only (target key to one of :data:`MARKS`)."""
 
     title: str
     description: str
@@ -89,6 +94,7 @@ class Step(Struct, frozen=True):
     active: tuple[str, ...]
     paths: tuple[str, ...]
     state: dict[str, str]
+    marks: dict[str, str] = field(default_factory=dict)
 
 
 class Scenario(Struct, frozen=True):
@@ -181,6 +187,7 @@ def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dic
             active=tuple(raw.get("active", [])),
             paths=tuple(raw.get("paths", [])),
             state=dict(current),
+            marks=dict(raw.get("marks", {})),
         ))
     return tuple(steps)
 

@@ -45,6 +45,7 @@ class OutlineStep(Struct, frozen=True):
     paths: tuple[Ref, ...] | None
     paths_count: int
     state_keys: tuple[str, ...] | None
+    marks: tuple[tuple[str, object], ...] | None = None
 
 
 class OutlineScenario(Struct, frozen=True):
@@ -177,7 +178,8 @@ def _target(key: str, raw: dict[str, Any]) -> OutlineTarget:
 
 def _step(index: int, raw: dict[str, Any]) -> OutlineStep:
     return OutlineStep(index, _refs(raw.get("active")), _count(raw.get("active")), _refs(raw.get("paths")),
-                       _count(raw.get("paths")), _keys(raw.get("state")))
+                       _count(raw.get("paths")), _keys(raw.get("state")),
+                       tuple(raw["marks"].items()) if isinstance(raw.get("marks"), dict) else None)
 
 
 def _scenario(index: int, raw: dict[str, Any]) -> OutlineScenario:

@@ -6,6 +6,7 @@ beside the schema and report on a spec that is wrong in other ways too.
 
 from __future__ import annotations
 
+from mechdiagram.shared.model import MARKS
 from mechdiagram.spec.validate.context import RuleContext, Where
 from mechdiagram.spec.validate.limits import limit_messages
 from mechdiagram.spec.validate.outline import Outline, OutlineScenario, Ref, TargetKind
@@ -132,8 +133,23 @@ def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref
             ctx.add(base + ("paths", i), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
+def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tuple[str, object], ...] | None) -> None:
+    """Rules unknown-target (a key of a step's marks that is no target) and unknown-mark (a mark that is none of
+    :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion; a finding points at the key or the value."""
+    if marks is None:
+        return
+    valid = list(outline.targets or ())
+    for key, mark in marks:
+        if outline.targets is not None and key not in outline.targets:
+            hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
+            ctx.add(base + ("marks", key), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
+        if isinstance(mark, str) and mark not in MARKS:
+            ctx.add(base + ("marks", key), f"{quote(mark)} is not a mark{ctx.suggest(mark, list(MARKS), 'marks')}",
+                    "unknown-mark")
+
+
 def scenarios(ctx: RuleContext, outline: Outline) -> None:
-    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path and unknown-state-key
+    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path, unknown-state-key and unknown-mark
     over every scenario, then the step and entry limits."""
     _scenario_ids(ctx, outline)
     total_steps = entries = 0
@@ -151,6 +167,7 @@ def scenarios(ctx: RuleContext, outline: Outline) -> None:
                             "paths lists the paths to animate: move it to paths", "path-in-active")
             _step_paths(ctx, outline, base, step.paths)
             _state_keys(ctx, outline, base + ("state",), step.state_keys)
+            _step_marks(ctx, outline, base, step.marks)
             entries += step.active_count + step.paths_count
     for message in limit_messages(total_steps, entries):
         ctx.add(("scenarios",), message, "limit")
