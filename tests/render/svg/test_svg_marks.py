@@ -184,7 +184,7 @@ def sequence_spec() -> dict:
         {"title": "Lost", "description": "It is dropped.", "duration": 1000, "active": ["c"], "paths": ["send"],
          "marks": {"send": "lost"}},
         {"title": "Again", "description": "Sent again.", "duration": 1000, "active": ["s"], "paths": ["send"],
-         "marks": {"s": "new"}},
+         "marks": {"s": "new", "send": "done"}},
     ]
     return data
 
@@ -203,8 +203,16 @@ def test_a_lost_message_ends_in_a_cross_short_of_its_target():
                        still)
     assert cross and cross[0][1] == MARK_COLOURS["lost"][0]
     root = ET.fromstring(files["tiny.main.frame-1.svg"])
-    assert [t.text for t in _legend(root).iter(f"{SVG_NS}text")] == ["new", "lost"]
-    assert {g.get("data-mech-mark") for g in _marks(ET.fromstring(files["tiny.main.frame-2.svg"]))} == {"new"}
+    assert [t.text for t in _legend(root).iter(f"{SVG_NS}text")] == ["new", "lost", "done"]
+    assert _marks(root) == []  # the lost message's mark is its cross
+    second = _marks(ET.fromstring(files["tiny.main.frame-2.svg"]))
+    assert {g.get("data-mech-mark") for g in second} == {"new", "done"}
+    # a delivered message's mark sits on its own line, a quarter of the way from its target
+    (done,) = [g for g in second if g.get("data-mech-mark") == "done"]
+    disc = next(iter(done))
+    (start, end) = delivered.arrow.points
+    assert float(disc.get("cy")) == end[1]
+    assert float(disc.get("cx")) == pytest.approx(start[0] + 0.75 * (end[0] - start[0]), abs=0.11)
 
 
 def test_the_inline_drawing_colours_marks_from_the_page_in_both_schemes(files):
