@@ -280,6 +280,13 @@ def test_status_is_atomic_off_while_playing_polite_when_paused_or_stepped_never_
     assert "assertive" not in values and set(values) <= {"off", "polite"}, values
 
 
+def marked(spec: dict, step: dict) -> list[str]:
+    """A step's marks as the player announces them after its state: "page 7 (new)", in the spec's words."""
+    targets = spec["targets"]
+    return [bs.say(spec, "marked", label=targets[key].get("label") or key,
+                   mark=bs.say(spec, f"mark{mark.capitalize()}")) for key, mark in step.get("marks", {}).items()]
+
+
 @pytest.mark.parametrize("slug", TIMED)
 def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_three_a_second(site, open_page, slug):
     page = open_page(site.page(slug))
@@ -300,7 +307,8 @@ def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_thre
         spec_steps = site.specs[slug]["scenarios"][index]["steps"]
         assert [bs.unisolated(st["announcement"]) for st in scenario["steps"]] == [bs.unisolated(
             " ".join(bs.say(site.specs[slug], "sentence", text=t) for t in [bs.say(
-                site.specs[slug], "stepOf", n=str(n), total=str(len(spec_steps)), title=st["title"])] + said))
+                site.specs[slug], "stepOf", n=str(n), total=str(len(spec_steps)), title=st["title"])] + said
+                + marked(site.specs[slug], st)))
             for n, (st, said) in enumerate(zip(spec_steps, said_of_steps(site.specs[slug], index)), 1)]
     periods = page.evaluate("""() => Array.from(document.querySelectorAll('svg *'))
         .map(el => getComputedStyle(el)).filter(cs => cs.animationName !== 'none')

@@ -35,6 +35,7 @@ from mechdiagram.layout.geometry import (
     LaneBand,
     LaneHeader,
     Layout,
+    Legend,
     Panel,
     PanelFrame,
     PanelRow,
@@ -45,6 +46,7 @@ from mechdiagram.layout.geometry import (
 )
 from mechdiagram.layout.groups import clear_labels, frame_edges, frames, widened
 from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
+from mechdiagram.layout.marks import legend, mark_places
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import Placement, grid_cells, path_label_lines, path_label_wraps, place, refolded
@@ -67,6 +69,7 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
 )
 from mechdiagram.layout.stacked import stacked_routes
+from mechdiagram.shared.locale import words_for
 from mechdiagram.shared.model import Scenario, Spec
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
@@ -145,7 +148,8 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     shared = drawn if drawn is not None else diagram(spec)
     if shared.sequence is not None:
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
-    panel_top = shared.bottom + MARGIN + PANEL_GAP
+    key = _legend(spec, scenario, shared.bottom + MARGIN, shared.width)
+    panel_top = (key.bottom if key is not None else shared.bottom + MARGIN) + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
@@ -156,17 +160,25 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges, columns=shared.columns,
-                  axis=shared.axis, groups=shared.groups)
+                  axis=shared.axis, groups=shared.groups,
+                  marks=mark_places(scenario, shared.boxes, shared.arrows, badges), legend=key)
+
+
+def _legend(spec: Spec, scenario: Scenario, top: float, width: float) -> Legend | None:
+    """The legend of ``scenario``'s marks from ``top``, across a drawing ``width`` wide (``None``: no marks)."""
+    return legend(scenario, words_for(spec.language, spec.messages), MARGIN, top, width - 2 * MARGIN)
 
 
 def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: Participants) -> Layout:
     """One scenario of the sequence view: its rows under the shared heads (:func:`.sequence.rows`), the state
     panel under them."""
     drawn = rows(spec, scenario, heads)
-    panel_top = drawn.bottom + MARGIN + PANEL_GAP
+    key = _legend(spec, scenario, drawn.bottom + MARGIN, shared.width)
+    panel_top = (key.bottom if key is not None else drawn.bottom + MARGIN) + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
-                  shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines, groups=shared.groups)
+                  shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines, groups=shared.groups,
+                  marks=mark_places(scenario, shared.boxes, {}, ()), legend=key)
 
 
 def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:

@@ -328,12 +328,31 @@ class Badge(Rect, frozen=True):
 class Message(Struct, frozen=True):
     """One message of the sequence view: path target ``key`` drawn in a step's row as ``arrow`` (horizontal, or a
     loop back to its own lifeline when ``self_loop``), its label above its line on a background (``arrow.label_box``,
-    the rectangle the background covers); ``reply`` draws it dashed with an open head."""
+    the rectangle the background covers); ``reply`` draws it dashed with an open head; ``lost`` (the step marks it
+    ``lost``) ends its line short of the target's lifeline, in a cross instead of a head."""
 
     key: str
     arrow: Arrow
     reply: bool = False
     self_loop: bool = False
+    lost: bool = False
+
+
+class LegendEntry(Struct, frozen=True):
+    """One mark in the legend: its disc centred at (``cx``, ``cy``), its word centred on ``text_x`` at ``baseline``."""
+
+    mark: str
+    cx: float
+    cy: float
+    text_x: float
+    baseline: float
+    text: str
+
+
+class Legend(Rect, frozen=True):
+    """The legend of the marks a scenario uses (a step's ``marks``), in the room kept for it under the drawing."""
+
+    entries: tuple[LegendEntry, ...] = ()
 
 
 class Activation(Rect, frozen=True):
@@ -383,7 +402,9 @@ class Layout(Struct, frozen=True):
     ``direction`` is ``"grid"`` for a lane grid, ``"sequence"`` for the sequence view (``boxes`` are then the
     participants' heads, ``arrows`` empty, and ``rows`` and ``lifelines`` hold the rest), else ``"right"`` or
     ``"down"`` (the layered layout's flow direction); ``columns`` the headers of a lane grid's columns
-    (``layout.columns``), and ``axis`` its time axis under proportional time.
+    (``layout.columns``), and ``axis`` its time axis under proportional time; ``marks`` the centre of the mark of
+    each box and path some step marks (the same in every step: :mod:`mechdiagram.layout.marks`; a message's is
+    :func:`~mechdiagram.layout.marks.message_mark`) and ``legend`` their legend.
     """
 
     width: float
@@ -401,4 +422,6 @@ class Layout(Struct, frozen=True):
     columns: tuple[ColumnHeader, ...] = ()
     axis: TimeAxis | None = None
     groups: dict[str, GroupFrame] = field(default_factory=dict)
+    marks: dict[str, Point] = field(default_factory=dict)
+    legend: Legend | None = None
 

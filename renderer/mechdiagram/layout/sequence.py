@@ -41,6 +41,7 @@ from mechdiagram.layout.geometry import (
 )
 from mechdiagram.layout.groups import stacked_order
 from mechdiagram.layout.labels import FIRST_BASELINE, label_size
+from mechdiagram.layout.marks import lost_end
 from mechdiagram.layout.measure import even_wrap, text_width
 from mechdiagram.layout.placement import path_label_lines
 from mechdiagram.layout.routing import _head
@@ -352,6 +353,7 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             source, dest = path.source, path.dest
             x0, x1 = x[source], x[dest]
             self_loop = source == dest
+            lost = step.marks.get(key) == "lost" and not self_loop
             span = SELF_WIDTH if self_loop else abs(x1 - x0)
             # Its span's width, but no narrower than PATH_LABEL_WIDTH or its longest word (it may reach past the span,
             # in its own band of the row), nor wider than the drawing.
@@ -375,12 +377,15 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             else:
                 sign = 1 if x1 > x0 else -1
                 start = (round(x0 + sign * out, 1), line_y)
-                head, base = _head((round(x1 - sign * into, 1), line_y), "left" if sign > 0 else "right")
-                points = (start, base)
+                end: Point = (round(x1 - sign * into, 1), line_y)
+                if lost:  # it never arrives: its line stops short, where its cross is drawn
+                    end = lost_end(start, end)
+                head, base = _head(end, "left" if sign > 0 else "right")
+                points = (start, end if lost else base)
                 centre, bottom = (x0 + x1) / 2, line_y + ARROW_HEAD / 2
             at, background = _label(lines, centre, line_y, low, high) if lines else ((0.0, 0.0), None)
             arrow = Arrow(key, points, head, at, "middle", lines, background)
-            messages.append(Message(key, arrow, path.style == "reply", self_loop))
+            messages.append(Message(key, arrow, path.style == "reply", self_loop, lost))
             slot = bottom + MESSAGE_AIR
         h = max(ROW_MIN_HEIGHT, (slot - MESSAGE_AIR + ROW_PAD - y) if messages else 0.0)
         h = round(h, 1)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from markupsafe import Markup
 from msgspec import Struct
 
+from mechdiagram.layout.marks import MARK_WORDS
 from mechdiagram.layout.sizes import MIN_TEXT_PX
 from mechdiagram.render import theme
 from mechdiagram.render.paint import SMALLEST_TEXT
@@ -109,6 +110,7 @@ class StepContext(TypedDict):
     state: list[tuple[str, str, bool]]
     relabels: list[list[tuple[str, bool]]]
     groups: list[str]  # the step's active groups, each in the tool's words ("Highlighted group: …")
+    marks: list[str]  # the step's marks in words: "page 7 (new)", in the order the step gives them
 
 
 class LayoutContext(TypedDict):
@@ -218,6 +220,9 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
         sentences += [words.say("labelChanged", label=old, value=new) for old, new in relabels]
         sentences += [words.say("stateRowChanged" if changed else "stateRow", label=label, value=value or "–")
                       for label, value, changed in state]
+        marks = [words.say("marked", label=_target_name(spec, key), mark=words[MARK_WORDS[mark]])
+                 for key, mark in step.marks.items() if key in spec.targets]
+        sentences += marks
         steps.append({
             "title": step.title,
             "tab_name": words.say("stepTab", n=str(i + 1), title=step.title),
@@ -228,8 +233,14 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
             "state": state,
             "relabels": phrases,
             "groups": groups,
+            "marks": marks,
         })
     return steps
+
+
+def _target_name(spec: Spec, key: str) -> str:
+    """What the transcript calls target ``key``: its label, else its key."""
+    return spec.targets[key].label or key
 
 
 #: A figure at least this wide (CSS px) shows its wide layout even where the wide drawing needs more width for

@@ -118,8 +118,23 @@ GROUP_STYLES: dict[str, dict[str, str]] = {
     "group-on": {"fill": "none", "stroke": "@active_stroke", "stroke-width": "3"},
 }
 
+#: Paint of the roles of marks (a step's ``marks``): a mark's disc in its colour, ringed in the background's so that
+#: it stands clear of what it sits on; the symbol on it in the background's colour; a lost message's cross; a legend
+#: entry's words.  Kept apart from :data:`STYLES`, as :data:`SEQUENCE_STYLES` is, so that a drawing without marks
+#: keeps its colour rules.
+MARK_STYLES: dict[str, dict[str, str]] = {
+    **{f"mk-{mark}": {"fill": f"@{theme.mark_field(mark)}", "stroke": "@bg", "stroke-width": "2"}
+       for mark in theme.MARK_COLOURS},
+    "mk-sym": {"fill": "none", "stroke": "@bg", "stroke-width": "2", "stroke-linecap": "round",
+               "stroke-linejoin": "round"},
+    "mk-cross": {"fill": "none", "stroke": "@path", "stroke-width": "2.5", "stroke-linecap": "round"},
+    **{f"mk-cross-{mark}": {"stroke": f"@{theme.mark_field(mark)}", "stroke-width": "3"}
+       for mark in theme.MARK_COLOURS},
+    "legend": {"fill": "@text", "font-size": _SMALL},
+}
+
 #: Every role's paint.
-ALL_STYLES = {**STYLES, **SEQUENCE_STYLES, **CHANGE_STYLES, **GROUP_STYLES}
+ALL_STYLES = {**STYLES, **SEQUENCE_STYLES, **CHANGE_STYLES, **GROUP_STYLES, **MARK_STYLES}
 
 #: The drawing's smallest font size, in user units (path labels and step badges): what decides how far a
 #: drawing may shrink before some text falls below :data:`~mechdiagram.layout.sizes.MIN_TEXT_PX` CSS px.
@@ -137,19 +152,25 @@ def attributes(roles: tuple[str, ...], palette: theme.Palette) -> dict[str, str]
     merged: dict[str, str] = {}
     for role in roles:
         merged.update(ALL_STYLES[role])
-    return {name: getattr(palette, value[1:]) if value.startswith("@") else value
+    return {name: _colour(palette, value[1:]) if value.startswith("@") else value
             for name, value in merged.items()}
 
 
-def colour_rules(sequence: bool = False, changes: bool = False,
-                 groups: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
+def _colour(palette: theme.Palette, field: str) -> str:
+    """``palette``'s colour ``field``; a mark's colour, which no palette holds, as its placeholder (the drawing's
+    colouring puts each scheme's in: :func:`mechdiagram.render.theme.mark_colours`)."""
+    return str(getattr(palette, field)) if hasattr(palette, field) else f"\x01{field}\x01"
+
+
+def colour_rules(sequence: bool = False, changes: bool = False, groups: bool = False,
+                 marks: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
     """``[(role, [(property, "--mech-…"), …]), …]``: the colour properties of each role as custom
     properties, in :data:`STYLES` order (then :data:`SEQUENCE_STYLES`' for a ``sequence`` drawing,
-    :data:`CHANGE_STYLES`' for a drawing whose panel marks ``changes``, and :data:`GROUP_STYLES`' for one with
-    ``groups``), for the style sheet of an SVG inlined in HTML."""
+    :data:`CHANGE_STYLES`' for a drawing whose panel marks ``changes``, :data:`GROUP_STYLES`' for one with
+    ``groups``, and :data:`MARK_STYLES`' for one with ``marks``), for the style sheet of an SVG inlined in HTML."""
     rules = []
     styles = {**STYLES, **(SEQUENCE_STYLES if sequence else {}), **(CHANGE_STYLES if changes else {}),
-              **(GROUP_STYLES if groups else {})}
+              **(GROUP_STYLES if groups else {}), **(MARK_STYLES if marks else {})}
     for role, paint in styles.items():
         colours = [(name, _custom_property(value[1:])) for name, value in paint.items() if value.startswith("@")]
         if colours:

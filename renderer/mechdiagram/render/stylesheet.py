@@ -100,20 +100,31 @@ def _motion_sheet(sheet: Template, prefix: str, durations: tuple[int, ...],
 _PREFIX_MARK = "\x02"
 
 
-def colour_sheet(prefix: str, sequence: bool = False, changes: bool = False, groups: bool = False) -> str:
+def colour_sheet(prefix: str, sequence: bool = False, changes: bool = False, groups: bool = False,
+                 marks: bool = False) -> str:
     """The colour rules that go before the motion of a drawing with ``prefix`` inlined in HTML
     (``svg-colours.css``): its colours follow the page's colour scheme.  A ``sequence`` drawing's also colour the
     sequence view's own roles (:data:`~mechdiagram.render.paint.SEQUENCE_STYLES`), one whose panel marks
-    ``changes`` the changed values' (:data:`~mechdiagram.render.paint.CHANGE_STYLES`), and one with ``groups`` the
-    groups' (:data:`~mechdiagram.render.paint.GROUP_STYLES`)."""
-    return _colour_rules_of(template("svg-colours.css"), sequence, changes, groups).replace(_PREFIX_MARK, prefix)
+    ``changes`` the changed values' (:data:`~mechdiagram.render.paint.CHANGE_STYLES`), one with ``groups`` the
+    groups' (:data:`~mechdiagram.render.paint.GROUP_STYLES`), and one with ``marks`` the marks'
+    (:data:`~mechdiagram.render.paint.MARK_STYLES`, with the marks' colours as custom properties)."""
+    return _colour_rules_of(template("svg-colours.css"), sequence, changes, groups, marks).replace(_PREFIX_MARK, prefix)
+
+
+def _mark_properties(palette: theme.Palette) -> list[tuple[str, str]]:
+    """The marks' colours that go with ``palette`` as custom properties: ``[("--mech-mark-new", "#1a7f37"), …]``."""
+    return [(f"--mech-{name.replace('_', '-')}", value) for name, value in theme.mark_colours(palette).items()]
 
 
 @lru_cache(maxsize=8)
-def _colour_rules_of(sheet: Template, sequence: bool = False, changes: bool = False, groups: bool = False) -> str:
+def _colour_rules_of(sheet: Template, sequence: bool = False, changes: bool = False, groups: bool = False,
+                     marks: bool = False) -> str:
     """``sheet`` (``svg-colours.css``, the package's or a site's) rendered once, with :data:`_PREFIX_MARK` for the
     prefix: the rules are the same for every drawing of a view but for their prefix."""
+    light, dark = theme.LIGHT.custom_properties(), theme.DARK.custom_properties()
+    if marks:
+        light, dark = light + _mark_properties(theme.LIGHT), dark + _mark_properties(theme.DARK)
     return sheet.render(
-        prefix=_PREFIX_MARK, light=theme.LIGHT.custom_properties(), dark=theme.DARK.custom_properties(),
-        colours=colour_rules(sequence, changes, groups),
+        prefix=_PREFIX_MARK, light=light, dark=dark,
+        colours=colour_rules(sequence, changes, groups, marks),
         font=Markup(theme.FONT_FAMILY))  # our constant, with quotes autoescaping would mangle

@@ -23,7 +23,8 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Message, PanelRow, Rect, SequenceRow, TimeAxis, first_baseline
+from mechdiagram.layout.geometry import Message, PanelRow, Point, Rect, SequenceRow, TimeAxis, first_baseline
+from mechdiagram.layout.marks import MARK_RADIUS, cross, message_mark
 from mechdiagram.layout.measure import CONTINUATION, text_width
 from mechdiagram.layout.sizes import (
     BAND_RADIUS,
@@ -95,6 +96,9 @@ class _Drawer:
         self.values = _values(layout, spec.marks_changes)
         self.relabels = _relabels(spec, scenario, layout)
         self.relabelled = frozenset(key for key, _, _, _ in self.relabels)
+        #: The marks the drawing shows: ``(mark, centre, steps)`` each, then the steps that show the legend.
+        self.marks = _marks(scenario, layout)
+        self.legend_steps = _legend_steps(scenario, layout)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -478,7 +482,10 @@ class _Drawer:
         route = "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points)
         line: tuple[str, ...] = ("flow",) if current else ("path", "path-dim") if dim else ("path",)
         leaf.add("path", self.shape("path", (*line, "reply") if message.reply else line, {"d": route}))
-        if message.reply:
+        if message.lost:  # its cross, in the lost mark's colour in its own step
+            leaf.add("path", self.shape("path", ("mk-cross", "mk-cross-lost") if current else ("mk-cross",),
+                                        {"d": cross(arrow.points[-1])}))
+        elif message.reply:
             tip, left, right = arrow.head
             head: tuple[str, ...] = ("open", "open-on") if current else ("open", "open-dim") if dim else ("open",)
             leaf.add("polyline", self.shape("polyline", head, {
@@ -504,17 +511,49 @@ class _Drawer:
             leaf.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], roles,
                                              PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
 
+    def mark_disc(self, mark: str, centre: Point) -> list[tuple[str, str]]:
+        """A mark's disc at ``centre`` in its colour, ringed in the background's, and its symbol on it (elements as
+        markup, with their tags): the symbol tells the marks apart without their colours (WCAG 2.2 SC 1.4.1)."""
+        x, y = centre
+        disc = self.shape("circle", (f"mk-{mark}",), {"cx": fmt(x), "cy": fmt(y), "r": fmt(MARK_RADIUS)})
+        # Tagged "disc", not "circle": a still leaves out a layer's circles (the moving dot), never a mark's disc.
+        return [("disc", disc), ("path", self.shape("path", ("mk-sym",), {"d": mark_symbol(mark, centre)}))]
+
+    def marked(self, add: Callable[[Leaf], None]) -> None:
+        """The marks, each a highlight of its own shown in its steps (over everything, so none hides it), then the
+        legend, shown in every step that shows a mark: never in the poster."""
+        base = len(self.highlights) + len(self.row_shows)
+        for offset, (mark, centre, steps) in enumerate(self.marks):
+            classes, group = self._highlight_group(base + offset, steps)
+            leaf = Leaf("g", {**group, "class": self.cls(*classes, "mark"), "data-mech-mark": mark})
+            for tag, markup in self.mark_disc(mark, centre):
+                leaf.add(tag, markup)
+            add(leaf)
+        legend = self.layout.legend
+        if legend is None or not self.legend_steps:
+            return
+        classes, group = self._highlight_group(base + len(self.marks), self.legend_steps)
+        leaf = Leaf("g", {**group, "class": self.cls(*classes, "legend")})
+        for entry in legend.entries:
+            for tag, markup in self.mark_disc(entry.mark, (entry.cx, entry.cy)):
+                leaf.add(tag, markup)
+            leaf.add("text", self.text_block((entry.text,), entry.text_x, entry.baseline, ("legend",),
+                                             extra={"text-anchor": "middle"}))
+        add(leaf)
+
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
         The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
         dimmed = set(self.scenario.unselected)
+        marked = (*(steps for _, _, steps in self.marks), *((self.legend_steps,) if self.legend_steps else ()))
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
-                              (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows)),
+                              (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows),
+                               *marked),
                               tuple((index, "muted" if key in dimmed else "text") for key, index in self.lit.items()),
                               (*(steps for _, _, steps, _ in self.values),
                                *(steps for _, _, _, steps in self.relabels)))
-        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes,
-                            bool(self.layout.groups)) + motion if inline else motion
+        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes, bool(self.layout.groups),
+                            bool(self.marks)) + motion if inline else motion
 
     def draw(self) -> Pieces:
         """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
@@ -542,6 +581,7 @@ class _Drawer:
             add(self.groups())
         if layout.lifelines:
             self.sequence(add)
+            self.marked(add)
             return self.finish(dwg, layers)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
@@ -582,6 +622,7 @@ class _Drawer:
                 labels.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1],
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
+        self.marked(add)
         return self.finish(dwg, layers)
 
     def finish(self, dwg: svgwrite.Drawing, layers: list[Leaf]) -> Pieces:
@@ -622,8 +663,10 @@ def _colouring(palette: theme.Palette) -> Callable[[str], str]:
 
 @lru_cache(maxsize=8)
 def _colours(palette: theme.Palette) -> dict[str, str]:
-    """``palette``'s colours by field name."""
-    return {name: str(getattr(palette, name)) for name in theme.Palette.__struct_fields__}
+    """``palette``'s colours by field name, and the marks' that go with it
+    (:func:`~mechdiagram.render.theme.mark_colours`)."""
+    return {**{name: str(getattr(palette, name)) for name in theme.Palette.__struct_fields__},
+            **theme.mark_colours(palette)}
 
 
 def route_length(arrow: Arrow) -> float:
@@ -692,6 +735,62 @@ def _highlights(scenario: Scenario, layout: Layout) -> list[tuple[str, tuple[int
             if key in layout.boxes or key in layout.groups:
                 steps.setdefault(key, []).append(number)
     return [(key, tuple(dict.fromkeys(numbers))) for key, numbers in steps.items()]
+
+
+#: Each mark's symbol on its disc, as SVG path data for a disc centred at (0, 0) of radius MARK_RADIUS (8): a plus
+#: (new), a delta (changed), a minus (removed), a cross (lost), an exclamation mark (error), a clock's hands (waiting)
+#: and a tick (done).  Drawn as strokes, not glyphs, so every renderer draws them alike without a font.
+MARK_SYMBOLS: dict[str, tuple[tuple[str, float, float], ...]] = {
+    "new": (("M", -4, 0), ("H", 4, 0), ("M", 0, -4), ("V", 0, 4)),
+    "changed": (("M", 0, -4), ("L", 4.2, 3.2), ("H", -4.2, 0), ("Z", 0, 0)),
+    "removed": (("M", -4.5, 0), ("H", 4.5, 0)),
+    "lost": (("M", -3.5, -3.5), ("L", 3.5, 3.5), ("M", 3.5, -3.5), ("L", -3.5, 3.5)),
+    "error": (("M", 0, -4.5), ("V", 0, 0.8), ("M", 0, 3.8), ("V", 0, 4)),
+    "waiting": (("M", 0, -4.5), ("V", 0, 0), ("H", 3.5, 0)),
+    "done": (("M", -4, 0.2), ("L", -1.2, 3), ("L", 4, -3)),
+}
+
+
+def mark_symbol(mark: str, centre: Point) -> str:
+    """The path data of ``mark``'s symbol (:data:`MARK_SYMBOLS`) on a disc at ``centre``."""
+    x, y = centre
+    parts = []
+    for command, dx, dy in MARK_SYMBOLS[mark]:
+        if command == "Z":
+            parts.append("Z")
+        elif command == "H":
+            parts.append(f"H{fmt(x + dx)}")
+        elif command == "V":
+            parts.append(f"V{fmt(y + dy)}")
+        else:
+            parts.append(f"{command}{fmt(x + dx)} {fmt(y + dy)}")
+    return " ".join(parts)
+
+
+def _marks(scenario: Scenario, layout: Layout) -> list[tuple[str, Point, tuple[int, ...]]]:
+    """The marks the drawing shows, ``(mark, centre, steps)`` each: one for each target and mark, in the order the
+    steps first give them, with the steps (1-based) that give it.  A box's and a path's centre is the layout's
+    (:attr:`~mechdiagram.layout.geometry.Layout.marks`); a message's (sequence view) is on its own row, so each
+    step's is one of its own; a lost message's mark is its cross (drawn with its row), not a disc."""
+    found: dict[tuple[str, str, Point], list[int]] = {}
+    rows = {row.number: {message.key: message for message in row.messages} for row in layout.rows}
+    for number, step in enumerate(scenario.steps, start=1):
+        for key, mark in step.marks.items():
+            message = rows.get(number, {}).get(key)
+            if message is not None:
+                if not message.lost:
+                    found.setdefault((key, mark, message_mark(message)), []).append(number)
+            elif key in layout.marks:
+                found.setdefault((key, mark, layout.marks[key]), []).append(number)
+    return [(mark, centre, tuple(steps)) for (_, mark, centre), steps in found.items()]
+
+
+def _legend_steps(scenario: Scenario, layout: Layout) -> tuple[int, ...]:
+    """The steps (1-based) that show the legend: those that mark a target the drawing shows (a box, a path, or a
+    message of the step's own row)."""
+    rows = {row.number: {message.key for message in row.messages} for row in layout.rows}
+    return tuple(number for number, step in enumerate(scenario.steps, start=1)
+                 if any(key in layout.marks or key in rows.get(number, ()) for key in step.marks))
 
 
 def _row_shows(layout: Layout) -> list[tuple[int, str, tuple[int, ...]]]:

@@ -73,3 +73,30 @@ MAX_WIDTH_REM = 80
 
 UI_SIZES = (("--mech-ui-max-width", f"{MAX_WIDTH_REM}rem"), ("--mech-ui-radius", "8px"),
             ("--mech-ui-padding", EDGE_SPACE), ("--mech-ui-measure", MEASURE))
+
+
+#: The colour of each mark (a step's ``marks``) in the light and the dark scheme, as (light, dark).  Each is at
+#: least 4.5:1 against its scheme's background (SC 1.4.11 asks 3:1 of graphics) and carries its symbol in the
+#: background's colour at the same contrast; the symbol, not the colour, tells the marks apart (SC 1.4.1).
+MARK_COLOURS: dict[str, tuple[str, str]] = {
+    "new": ("#1a7f37", "#3fb950"),
+    "changed": ("#9a6700", "#d29922"),
+    "removed": ("#6e7781", "#9198a1"),
+    "lost": ("#bc4c00", "#f0883e"),
+    "error": ("#cf222e", "#ff7b72"),
+    "waiting": ("#8250df", "#d2a8ff"),
+    "done": ("#1b7c83", "#39c5cf"),
+}
+
+
+def mark_field(mark: str) -> str:
+    """The colour field name of ``mark`` (``mark_new``): a placeholder the drawing's colouring fills in, as it
+    fills a :class:`Palette` field's."""
+    return f"mark_{mark}"
+
+
+def mark_colours(palette: Palette) -> dict[str, str]:
+    """The mark colours that go with ``palette``, by field name (:func:`mark_field`): the dark ones with
+    :data:`DARK`, the light ones with any other."""
+    dark = palette == DARK
+    return {mark_field(mark): pair[1] if dark else pair[0] for mark, pair in MARK_COLOURS.items()}

@@ -80,10 +80,15 @@ class Source(Struct, frozen=True):
     description: str | None = None
 
 
+#: The marks a step may give a target (``marks``), in the order the legend lists them.
+MARKS = ("new", "changed", "removed", "lost", "error", "waiting", "done")
+
+
 class Step(Struct, frozen=True):
     """One step: ``duration`` in ms; ``state`` holds every row's value (carried forward).  ``labels`` holds the
     text of every target whose label this step or an earlier one of its scenario changed (carried forward, as
-    ``state``), ``relabelled`` the keys whose text this step changes, in the order the step lists them."""
+    ``state``), ``relabelled`` the keys whose text this step changes, in the order the step lists them; ``marks``
+    gives targets a meaning beyond ``active`` for this step only (target key to one of :data:`MARKS`)."""
 
     title: str
     description: str
@@ -93,6 +98,7 @@ class Step(Struct, frozen=True):
     state: dict[str, str]
     labels: dict[str, str] = field(default_factory=dict)
     relabelled: tuple[str, ...] = ()
+    marks: dict[str, str] = field(default_factory=dict)
 
     def label_of(self, target: Target) -> str | None:
         """The label ``target`` shows during this step: its changed text, else its own label."""
@@ -237,6 +243,7 @@ def _steps(raw_steps: list[dict[str, Any]], initial: dict[str, str], labels: dic
             state=dict(current),
             labels=dict(texts),
             relabelled=relabelled,
+            marks=dict(raw.get("marks", {})),
         ))
     return tuple(steps)
 

@@ -34,7 +34,8 @@ from mechdiagram.spec.validate.text import text_rules
 
 #: The rules beside the schema, by rule id, as documented in the README.
 RULES = {
-    "unknown-target": "every key in active, paths, unselected and a step's labels names a target",
+    "unknown-target": "every key in active, paths, marks, unselected and a step's labels names a target",
+    "unknown-mark": "every value in a step's marks is new, changed, removed, lost, error, waiting or done",
     "not-a-path": "every key in paths names a target of kind path",
     "path-endpoint": "a path's from and to name node targets",
     "target-kind": "a target of kind node has no from and to, and one of kind path has them",
@@ -113,6 +114,9 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     # the enum says all there is to say.
     enums = {f.pointer for f in findings if f.rule == "enum"}
     findings = [f for f in findings if not (f.rule == "const" and f.pointer in enums)]
+    # A step's unknown mark fails the schema's enum too; unknown-mark says it, with a suggestion.
+    unknown_marks = {f.pointer for f in findings if f.rule == "unknown-mark"}
+    findings = [f for f in findings if not (f.rule == "enum" and f.pointer in unknown_marks)]
     # An empty text fails minLength and the visible-text pattern; "must not be empty" says it.
     empties = {f.pointer for f in findings if f.rule == "minLength"}
     findings = [f for f in findings if not (f.rule == "pattern" and f.pointer in empties)]

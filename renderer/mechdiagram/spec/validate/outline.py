@@ -46,6 +46,7 @@ class OutlineStep(Struct, frozen=True):
     paths_count: int
     state_keys: tuple[str, ...] | None
     label_keys: tuple[str, ...] | None = None
+    marks: tuple[tuple[str, object], ...] | None = None
 
 
 class OutlineScenario(Struct, frozen=True):
@@ -186,7 +187,8 @@ def _target(key: str, raw: dict[str, Any]) -> OutlineTarget:
 
 def _step(index: int, raw: dict[str, Any]) -> OutlineStep:
     return OutlineStep(index, _refs(raw.get("active")), _count(raw.get("active")), _refs(raw.get("paths")),
-                       _count(raw.get("paths")), _keys(raw.get("state")), _keys(raw.get("labels")))
+                       _count(raw.get("paths")), _keys(raw.get("state")), _keys(raw.get("labels")),
+                       tuple(raw["marks"].items()) if isinstance(raw.get("marks"), dict) else None)
 
 
 def _scenario(index: int, raw: dict[str, Any]) -> OutlineScenario:

@@ -6,6 +6,7 @@ beside the schema and report on a spec that is wrong in other ways too.
 
 from __future__ import annotations
 
+from mechdiagram.shared.model import MARKS
 from mechdiagram.spec.validate.context import RuleContext, Where
 from mechdiagram.spec.validate.limits import limit_messages
 from mechdiagram.spec.validate.outline import Outline, OutlineScenario, Ref, TargetKind
@@ -153,9 +154,24 @@ def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str
                     "say the new value in the state panel", "label-change", key=True)
 
 
+def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tuple[str, object], ...] | None) -> None:
+    """Rules unknown-target (a key of a step's marks that is no target) and unknown-mark (a mark that is none of
+    :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion; a finding points at the key or the value."""
+    if marks is None:
+        return
+    valid = list(outline.targets or ())
+    for key, mark in marks:
+        if outline.targets is not None and key not in outline.targets:
+            hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
+            ctx.add(base + ("marks", key), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
+        if isinstance(mark, str) and mark not in MARKS:
+            ctx.add(base + ("marks", key), f"{quote(mark)} is not a mark{ctx.suggest(mark, list(MARKS), 'marks')}",
+                    "unknown-mark")
+
+
 def scenarios(ctx: RuleContext, outline: Outline) -> None:
-    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path, unknown-state-key and
-    label-change over every scenario, then the step and entry limits."""
+    """Rules duplicate-scenario-id, unknown-target, path-in-active, not-a-path, unknown-state-key, label-change
+    and unknown-mark over every scenario, then the step and entry limits."""
     _scenario_ids(ctx, outline)
     total_steps = entries = 0
     for scenario in outline.scenarios:
@@ -173,6 +189,7 @@ def scenarios(ctx: RuleContext, outline: Outline) -> None:
             _step_paths(ctx, outline, base, step.paths)
             _state_keys(ctx, outline, base + ("state",), step.state_keys)
             _label_keys(ctx, outline, base + ("labels",), step.label_keys)
+            _step_marks(ctx, outline, base, step.marks)
             entries += step.active_count + step.paths_count
     for message in limit_messages(total_steps, entries):
         ctx.add(("scenarios",), message, "limit")

@@ -1,0 +1,145 @@
+"""Where a step's marks go (``marks``: a target is ``new``, ``changed``, ``removed``, ``lost``, ``error``,
+``waiting`` or ``done`` during that step) and the legend that names them.
+
+Every place is worked out once for the scenario, so nothing moves between steps: a box's mark sits on one of its
+corners, outside it (the top left first), clear of the poster's step badges (:mod:`.badges`) and of the ports,
+which keep to the middle of a side (:data:`~mechdiagram.layout.sizes.PORT_SPREAD`); a path's on its route, clear
+of boxes, arrowheads, labels and badges where a free place exists; a message's (the sequence view) on its line near
+its target.  The legend takes a strip of its own between the drawing and the state panel, one entry a mark the
+scenario uses, in :data:`~mechdiagram.shared.model.MARKS` order; a scenario without marks keeps no strip.
+Sizes are SVG user units.
+"""
+
+from __future__ import annotations
+
+from mechdiagram.layout.geometry import Arrow, Badge, Box, Legend, LegendEntry, Message, Point, Rect
+from mechdiagram.layout.measure import text_width
+from mechdiagram.layout.sizes import PATH_LABEL_SIZE
+from mechdiagram.shared.locale import Words
+from mechdiagram.shared.model import MARKS, Scenario
+
+#: A mark's disc: its radius, and how far its centre sits outside each side of the box's corner.
+MARK_RADIUS = 8.0
+MARK_OFFSET = 5.0
+#: A lost message (sequence view) stops this far short of its target's lifeline (or activation bar); its cross
+#: reaches this far each way from its end.
+LOST_SHORT = 26.0
+CROSS = 5.0
+#: The legend: a line's height, the space between an entry's disc and its word and between two entries.
+LEGEND_LINE = 24.0
+LEGEND_GAP = 6.0
+LEGEND_SPACE = 18.0
+
+#: The word of each mark in the message catalogue.
+MARK_WORDS = {mark: f"mark{mark.capitalize()}" for mark in MARKS}
+
+
+def used_marks(scenario: Scenario) -> tuple[str, ...]:
+    """The marks ``scenario``'s steps use, in :data:`~mechdiagram.shared.model.MARKS` order."""
+    used = {mark for step in scenario.steps for mark in step.marks.values()}
+    return tuple(mark for mark in MARKS if mark in used)
+
+
+def _disc(centre: Point) -> Rect:
+    x, y = centre
+    return Rect(x - MARK_RADIUS, y - MARK_RADIUS, 2 * MARK_RADIUS, 2 * MARK_RADIUS)
+
+
+def _along(arrow: Arrow, share: float) -> Point:
+    """The point ``share`` (0 to 1) of the way along ``arrow``'s route (its segments are horizontal or vertical)."""
+    pairs = list(zip(arrow.points, arrow.points[1:], strict=False))
+    lengths = [abs(b[0] - a[0]) + abs(b[1] - a[1]) for a, b in pairs]
+    left = share * sum(lengths)
+    for (a, b), length in zip(pairs, lengths, strict=True):
+        if left <= length and length:
+            t = left / length
+            return round(a[0] + t * (b[0] - a[0]), 1), round(a[1] + t * (b[1] - a[1]), 1)
+        left -= length
+    return arrow.points[-1]
+
+
+def mark_places(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arrow],
+                badges: tuple[Badge, ...]) -> dict[str, Point]:
+    """The centre of the mark of every box and path some step of ``scenario`` marks (see the module docstring):
+    the first free candidate, else the first.  A box's candidates are its four corners, top left first; a path's
+    the points 3/4, 1/4, 2/3 and 1/3 of the way along its route."""
+    keys = dict.fromkeys(key for step in scenario.steps for key in step.marks)
+    taken: list[Rect] = [*badges, *boxes.values(), *(a.head_box for a in arrows.values()),
+                         *(a.label_box for a in arrows.values() if a.label_box is not None)]
+    places: dict[str, Point] = {}
+    for key in keys:
+        if key in boxes:
+            box = boxes[key]
+            left, right = box.x - MARK_OFFSET, box.right + MARK_OFFSET
+            top, bottom = box.y - MARK_OFFSET, box.bottom + MARK_OFFSET
+            candidates = [(left, top), (right, top), (left, bottom), (right, bottom)]
+            others = [rect for rect in taken if rect is not box]
+        elif key in arrows:
+            candidates = [_along(arrows[key], share) for share in (0.75, 0.25, 2 / 3, 1 / 3)]
+            others = taken
+        else:
+            continue
+        candidates = [(round(x, 1), round(y, 1)) for x, y in candidates]
+        place = next((c for c in candidates if not any(_disc(c).overlaps(o) for o in others)), candidates[0])
+        places[key] = place
+        taken.append(_disc(place))
+    return places
+
+
+def message_mark(message: Message) -> Point:
+    """The centre of a message's mark (sequence view): its line's end for a lost message (where its cross is),
+    else on its line a quarter of the way from its target."""
+    points = message.arrow.points
+    if message.lost:
+        return points[-1]
+    return _along(message.arrow, 0.75)
+
+
+def lost_end(start: Point, end: Point) -> Point:
+    """Where a lost message from ``start`` towards ``end`` (a horizontal line) stops: :data:`LOST_SHORT` short."""
+    sign = 1 if end[0] >= start[0] else -1
+    return round(end[0] - sign * LOST_SHORT, 1), end[1]
+
+
+def cross(centre: Point) -> str:
+    """The two strokes of a lost message's cross at ``centre``, as SVG path data."""
+    x, y = centre
+    return (f"M{_n(x - CROSS)} {_n(y - CROSS)} L{_n(x + CROSS)} {_n(y + CROSS)} "
+            f"M{_n(x + CROSS)} {_n(y - CROSS)} L{_n(x - CROSS)} {_n(y + CROSS)}")
+
+
+def _n(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def legend(scenario: Scenario, words: Words, x: float, y: float, width: float) -> Legend | None:
+    """The legend of ``scenario``'s marks from (``x``, ``y``) within ``width``: one entry a mark, a disc and its
+    word (from ``words``), laid in lines from the left (from the right in a right-to-left language); ``None``
+    when no step marks anything."""
+    marks = used_marks(scenario)
+    if not marks:
+        return None
+    rtl = words.direction == "rtl"
+    entries: list[LegendEntry] = []
+    line, used = 0, 0.0
+    for mark in marks:
+        text = words[MARK_WORDS[mark]]
+        w = 2 * MARK_RADIUS + LEGEND_GAP + text_width(text, PATH_LABEL_SIZE)
+        if used and used + LEGEND_SPACE + w > width:
+            line, used = line + 1, 0.0
+        start = used + (LEGEND_SPACE if used else 0.0)
+        used = start + w
+        cy = y + line * LEGEND_LINE + LEGEND_LINE / 2
+        if rtl:
+            cx = x + width - start - MARK_RADIUS
+            text_x = cx - MARK_RADIUS - LEGEND_GAP - (w - 2 * MARK_RADIUS - LEGEND_GAP) / 2
+        else:
+            cx = x + start + MARK_RADIUS
+            text_x = cx + MARK_RADIUS + LEGEND_GAP + (w - 2 * MARK_RADIUS - LEGEND_GAP) / 2
+        entries.append(LegendEntry(mark, round(cx, 1), round(cy, 1), round(text_x, 1), round(cy + 4.5, 1), text))
+    return Legend(x, y, width, (line + 1) * LEGEND_LINE, tuple(entries))
+
+
+__all__ = ["CROSS", "LOST_SHORT", "MARK_RADIUS", "MARK_WORDS", "cross", "legend", "lost_end", "mark_places",
+           "message_mark", "used_marks"]
