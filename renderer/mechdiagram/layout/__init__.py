@@ -161,7 +161,7 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges, columns=shared.columns,
                   axis=shared.axis, groups=shared.groups,
-                  marks=mark_places(scenario, shared.boxes, shared.arrows, badges), legend=key)
+                  marks=mark_places(scenario, shared.boxes, shared.arrows, badges, shared.groups), legend=key)
 
 
 def _legend(spec: Spec, scenario: Scenario, top: float, width: float) -> Legend | None:
@@ -178,7 +178,7 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
                   shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines, groups=shared.groups,
-                  marks=mark_places(scenario, shared.boxes, {}, ()), legend=key)
+                  marks=mark_places(scenario, shared.boxes, {}, (), shared.groups), legend=key)
 
 
 def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:

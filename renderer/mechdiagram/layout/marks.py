@@ -12,7 +12,9 @@ Sizes are SVG user units.
 
 from __future__ import annotations
 
-from mechdiagram.layout.geometry import Arrow, Badge, Box, Legend, LegendEntry, Message, Point, Rect
+from collections.abc import Mapping
+
+from mechdiagram.layout.geometry import Arrow, Badge, Box, GroupFrame, Legend, LegendEntry, Message, Point, Rect
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.sizes import PATH_LABEL_SIZE
 from mechdiagram.shared.locale import Words
@@ -59,10 +61,12 @@ def _along(arrow: Arrow, share: float) -> Point:
 
 
 def mark_places(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arrow],
-                badges: tuple[Badge, ...]) -> dict[str, Point]:
-    """The centre of the mark of every box and path some step of ``scenario`` marks (see the module docstring):
-    the first free candidate, else the first.  A box's candidates are its four corners, top left first; a path's
-    the points 3/4, 1/4, 2/3 and 1/3 of the way along its route."""
+                badges: tuple[Badge, ...], groups: Mapping[str, GroupFrame] | None = None) -> dict[str, Point]:
+    """The centre of the mark of every box, path and group (its frame in ``groups``) some step of ``scenario``
+    marks (see the module docstring): the first free candidate, else the first.  A box's candidates are its four
+    corners, top left first; a group frame's too, top right first (its label is at its top left); a path's the
+    points 3/4, 1/4, 2/3 and 1/3 of the way along its route."""
+    frames = groups or {}
     keys = dict.fromkeys(key for step in scenario.steps for key in step.marks)
     taken: list[Rect] = [*badges, *boxes.values(), *(a.head_box for a in arrows.values()),
                          *(a.label_box for a in arrows.values() if a.label_box is not None)]
@@ -77,6 +81,11 @@ def mark_places(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arr
         elif key in arrows:
             candidates = [_along(arrows[key], share) for share in (0.75, 0.25, 2 / 3, 1 / 3)]
             others = taken
+        elif key in frames:
+            frame = frames[key]
+            candidates = [(frame.right, frame.y), (frame.right, frame.bottom), (frame.x, frame.bottom),
+                          (frame.x, frame.y)]
+            others = [*taken, *([frame.label_box] if frame.label_box is not None else [])]
         else:
             continue
         candidates = [(round(x, 1), round(y, 1)) for x, y in candidates]

@@ -221,7 +221,7 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
         sentences += [words.say("stateRowChanged" if changed else "stateRow", label=label, value=value or "–")
                       for label, value, changed in state]
         marks = [words.say("marked", label=_target_name(spec, key), mark=words[MARK_WORDS[mark]])
-                 for key, mark in step.marks.items() if key in spec.targets]
+                 for key, mark in step.marks.items() if key in spec.targets or key in spec.groups]
         sentences += marks
         steps.append({
             "title": step.title,
@@ -239,7 +239,9 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
 
 
 def _target_name(spec: Spec, key: str) -> str:
-    """What the transcript calls target ``key``: its label, else its key."""
+    """What the transcript calls target or group ``key``: its label, else its key."""
+    if key in spec.groups:
+        return spec.groups[key].label
     return spec.targets[key].label or key
 
 

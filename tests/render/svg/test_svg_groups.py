@@ -91,3 +91,21 @@ def test_the_step_stills_show_the_group_frame_highlighted_in_its_steps_only():
 
     assert [lit_frames(drawn.stills[k]) for k in (1, 2, 3)] == [0, 1, 1]
     assert [lit_frames(drawn.dark_stills[k]) for k in (1, 2, 3)] == [0, 1, 1]
+
+
+def test_a_group_is_marked_as_a_target_is_on_a_corner_of_its_frame_and_in_words():
+    from mechdiagram.layout import layout_scenario
+    from mechdiagram.shared.model import spec_from_data
+
+    data = grouped_spec()
+    data["scenarios"][0]["steps"][1]["marks"] = {"frontend": "done"}
+    outputs = render(data, slug="groups")
+    root = ET.fromstring(outputs["groups.main.svg"])
+    discs = [g for g in root.iter() if g.get("data-mech-mark") == "done"]
+    assert len(discs) == 1
+    disc = discs[0].find(f"{SVG_NS}circle")
+    centre = (float(disc.get("cx")), float(disc.get("cy")))
+    spec = spec_from_data(data)
+    frame = layout_scenario(spec, spec.scenarios[0]).groups["frontend"]
+    assert centre in {(frame.right, frame.y), (frame.right, frame.bottom), (frame.x, frame.bottom), (frame.x, frame.y)}
+    assert "\u2068Frontend\u2069 (done)" in outputs["groups.html"].decode("utf-8")  # isolated, as author text is

@@ -114,3 +114,14 @@ def test_the_schema_refuses_an_empty_member_list_and_unknown_keys():
     _, found = findings(data)
     assert {(f.pointer, f.rule) for f in found} >= {("/groups/backend/members", "minItems"),
                                                     ("/groups/backend/colour", "additionalProperties")}
+
+
+
+def test_a_step_may_mark_a_group_and_an_unknown_key_is_still_named():
+    data = graph()
+    data["scenarios"][0]["steps"][0]["marks"] = {"backend": "done"}
+    assert findings(data)[1] == []
+    data["scenarios"][0]["steps"][0]["marks"] = {"backnd": "done"}
+    _, finding = only(data)
+    assert (finding.rule, finding.pointer) == ("unknown-target", "/scenarios/0/steps/0/marks/backnd")
+    assert 'did you mean "backend"' in finding.message

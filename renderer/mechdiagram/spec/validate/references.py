@@ -155,13 +155,14 @@ def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str
 
 
 def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tuple[str, object], ...] | None) -> None:
-    """Rules unknown-target (a key of a step's marks that is no target) and unknown-mark (a mark that is none of
-    :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion; a finding points at the key or the value."""
+    """Rules unknown-target (a key of a step's marks that is no target and no group) and unknown-mark (a mark that
+    is none of :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion; a finding points at the key or the
+    value."""
     if marks is None:
         return
-    valid = list(outline.targets or ())
+    valid = [*(outline.targets or ()), *outline.groups]
     for key, mark in marks:
-        if outline.targets is not None and key not in outline.targets:
+        if outline.targets is not None and key not in outline.targets and key not in outline.groups:
             hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
             ctx.add(base + ("marks", key), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
         if isinstance(mark, str) and mark not in MARKS:
