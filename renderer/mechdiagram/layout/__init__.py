@@ -44,9 +44,9 @@ from mechdiagram.layout.geometry import (
 from mechdiagram.layout.labels import PlacedLabel, place_labels
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
-from mechdiagram.layout.placement import Placement, grid_cells, path_label_wraps, place, refolded
+from mechdiagram.layout.placement import Placement, channel, grid_cells, path_label_wraps, place, refolded
 from mechdiagram.layout.ports import port_room
-from mechdiagram.layout.route_rules import crossing_count, junctions
+from mechdiagram.layout.route_rules import crossing_count, faults, junctions
 from mechdiagram.layout.routing import PathEnds, Route, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
@@ -62,8 +62,12 @@ from mechdiagram.layout.sizes import (
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
+    TRANSPOSED_MAX_WIDTH,
 )
 from mechdiagram.layout.stacked import stacked_routes
+from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
+from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
+from mechdiagram.layout.transposed import transposed
 from mechdiagram.shared.model import Scenario, Spec
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
@@ -102,8 +106,10 @@ class Diagram(Struct, frozen=True):
 
 
 def name_box(header: LaneHeader) -> Rect:
-    """Where a lane header's text is: its block, as wide as its widest line (routes and badges keep off it)."""
-    return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+    """Where a lane header's text is: its block, as wide as its widest line, from its left edge or centred
+    (routes and badges keep off it)."""
+    w = max(text_width(line) for line in header.lines)
+    return Rect(round(header.anchor_x - w / 2, 1) if header.centred else header.x, header.y, w, header.h)
 
 
 def canvas_width(shared: Diagram) -> int:
@@ -179,7 +185,13 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
                        {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads)
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
-        drawn = _narrow(spec, cells, lane_labels)
+        if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
+            turned = _transposed(spec, cells, lane_labels)
+            if turned is None:
+                return diagram(spec)
+            drawn = turned
+        else:
+            drawn = _narrow(spec, cells, lane_labels)
     else:
         cells, lane_labels = grid_cells(spec)
         drawn = _routed(spec, cells, lane_labels)
@@ -259,6 +271,49 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         return drawn
     wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
     return wider if wider.right - wider.left <= room else drawn
+
+
+def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed | None:
+    """The narrow variant of a lane grid, transposed (:func:`~mechdiagram.layout.transposed.transposed`): with
+    gaps that give its path labels room (:func:`~mechdiagram.layout.placement.channel`), else with the least
+    gaps; the first whose drawing fits :data:`NARROW_MIN_WIDTH` (a 320 px screen), else
+    :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (a 360 px phone), with every route and label clean
+    and no fault of :mod:`.route_rules`.  ``None`` when neither does: the narrow variant then keeps the wide
+    layout's grid, which scrolls sideways in its frame (:func:`diagram`)."""
+    turned = {key: (c, r) for key, (r, c) in cells.items()}  # time runs down, the lanes side by side
+    least = (TRANSPOSED_GAP_X, TRANSPOSED_GAP_Y)
+    tries = [channel(spec, turned, least, narrow=True), least]
+    for budget in (NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH):
+        for gaps in dict.fromkeys(tries):
+            placed = transposed(spec, cells, lane_labels, gaps, budget)
+            if placed is None:
+                continue
+            drawn = _routed_placement(spec, placed)
+            if (drawn.right - drawn.left + 2 * MARGIN <= budget + 0.05 and not drawn.unclean
+                    and not faults(_arrows(drawn), frozenset())):
+                return drawn
+    return None
+
+
+def _routed_placement(spec: Spec, placed: Placement) -> _Routed:
+    """Route and label the paths of a lane grid's ``placed`` boxes (the transposed narrow variant's): routes as
+    the wide grid's (:func:`~mechdiagram.layout.routing.route_all`), clear of the lane names and the row
+    labels, and labels wrapped as the narrow layout's."""
+    boxes = placed.boxes
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in boxes and p.dest in boxes and p.source != p.dest]
+    captions = [header_box(h) for h in placed.captions]
+    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], None)
+    wraps = {p.key: path_label_wraps(p.label, True, p.code) for p in spec.paths}
+    code = frozenset(p.key for p in spec.paths if p.code)
+    obstacles: list[Rect] = [*boxes.values(), *(name_box(h) for h in placed.lanes), *captions]
+    labels = place_labels({key: route.points for key, route in routes.items()},
+                          {key: w for key, w in wraps.items() if key in routes and w}, obstacles, (), code,
+                          {key: route.head for key, route in routes.items()})
+    rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
+                         *(name_box(h) for h in placed.lanes), *(lab.block for lab in labels.values()), *captions]
+    points = [p for route in routes.values() for p in (*route.points, *route.head)]
+    return _Routed(placed, routes, labels, *_bounds(rects, points), True)
 
 
 def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:

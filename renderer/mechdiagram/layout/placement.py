@@ -220,7 +220,7 @@ class Placement(Struct, frozen=True):
     captions: tuple[ColumnHeader, ...] = ()
 
 
-def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
+def channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
              narrow: bool = False, banded: bool = False) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
     of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
@@ -292,7 +292,7 @@ def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[i
     return cols, rows
 
 
-def _widths(base: float, counts: list[int]) -> list[float]:
+def gap_widths(base: float, counts: list[int]) -> list[float]:
     """Each gap's width for the number of routes expected in it: the arrowhead stubs at both sides and
     :data:`ROUTE_PITCH` between neighbouring routes, never less than ``base``."""
     return [round(max(base, 2 * TARGET_STUB + (n - 1) * ROUTE_PITCH), 1) for n in counts]
@@ -323,7 +323,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     row_h = [BOX_MIN_HEIGHT] * n_rows
     for key, (_, c) in cells.items():
         col_w[c] = max(col_w[c], natural_width(lines[key], code[key], word_bound(code[key])))
-    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
+    gap_x, gap_y = channel(spec, cells, banded=bool(lane_labels))
     to_scale: tuple[bool, ...] = ()
     if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
         inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
@@ -346,7 +346,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
-        col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
+        col_gaps, row_gaps = gap_widths(gap_x, cols), gap_widths(gap_y, rows)
     across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
     on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
               and any(len(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) > LANE_HEADER_LINES
@@ -411,7 +411,7 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     # word in one box widened the column).
     lines = {key: box_lines(labels[key], width, code[key], max(bound[key], width))
              if natural_width(lines[key], code[key], bound[key]) < width else lines[key] for key in order}
-    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
+    _, gap_y = channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
                                 if p.source in cells and p.dest in cells and p.source != p.dest])
     boxes: dict[str, Box] = {}

@@ -429,7 +429,8 @@ class _Drawer:
             return self.finish(dwg, layers)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
-            lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
+            lanes.add("text", self.text_block(header.lines, header.anchor_x, header.first_baseline, ("lane",),
+                                              extra={"text-anchor": "middle"} if header.centred else None))
         add(lanes)
         if layout.columns:
             columns = Leaf("g", {"class": self.cls("columns"), "aria-hidden": "true"})
