@@ -26,8 +26,8 @@ from mechdiagram.layout.sizes import BAND_GAP, BAND_PAD, LANE_HEADER_GAP, LINE_H
 from mechdiagram.shared.model import Spec
 
 #: A box's padding either side of its text and above and below it, in user units: less than the wide layout's
-#: (10), so that five lanes fit a phone.
-PAD_X = 6.0
+#: (10), so that five lanes fit a phone (text is measured bold, with a safety margin: a regular label has more).
+PAD_X = 4.0
 PAD_Y = 8.0
 #: A box's least height, in user units: room for one line and an active box's ring inside the row.
 MIN_HEIGHT = 40.0
@@ -51,23 +51,26 @@ def _widest(text: str, code: bool = False) -> float:
 
 
 def _gaps(spec: Spec, cells: Cells, n_lanes: int, n_rows: int,
-          least: tuple[float, float]) -> tuple[list[float], list[float]]:
-    """The gaps between neighbouring lane columns and between neighbouring rows, in user units: the ``least``
-    ones, and where paths run across a gap room for them as the wide layout's channels give it (two arrowhead
-    stubs, :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` between neighbouring routes:
-    :func:`~mechdiagram.layout.placement.gap_widths`)."""
+          channels: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """The gaps between neighbouring lane columns and between neighbouring rows, in user units: :data:`GAP_X` and
+    :data:`GAP_Y`, and where paths run across a gap (between lanes: a path within one row; between rows: any path
+    from one row to another, which turns there) the ``channels`` (room for their labels) or room for the routes as
+    the wide layout's channels give it (two arrowhead stubs, :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` between
+    neighbouring routes: :func:`~mechdiagram.layout.placement.gap_widths`), whichever is more."""
     across = [0] * max(0, n_lanes - 1)
     down = [0] * max(0, n_rows - 1)
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or path.source == path.dest:
             continue
         (l1, t1), (l2, t2) = cells[path.source], cells[path.dest]
-        for gap in range(min(l1, l2), max(l1, l2)):
-            across[gap] += 1
-        for gap in range(min(t1, t2), max(t1, t2)):
+        if t1 == t2:  # across the lanes of one row: through the gaps between them
+            for gap in range(min(l1, l2), max(l1, l2)):
+                across[gap] += 1
+        for gap in range(min(t1, t2), max(t1, t2)):  # down (or up) the rows, turning in a gap between rows
             down[gap] += 1
-    return ([least[0] if not n else w for n, w in zip(across, gap_widths(ROUTE_GAP, across), strict=True)],
-            [least[1] if not n else w for n, w in zip(down, gap_widths(ROUTE_GAP, down), strict=True)])
+    return ([GAP_X if not n else w for n, w in zip(across, gap_widths(max(ROUTE_GAP, channels[0]), across),
+                                                  strict=True)],
+            [GAP_Y if not n else w for n, w in zip(down, gap_widths(max(ROUTE_GAP, channels[1]), down), strict=True)])
 
 
 def row_labels(spec: Spec, count: int) -> list[tuple[str, ...]]:
@@ -91,13 +94,14 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
                budget: float = NARROW_MIN_WIDTH) -> Placement | None:
     """The transposed placement of the lane grid ``cells`` (``(lane, column)`` each, :func:`grid_cells`) whose
     lanes are named ``lane_labels``: see the module docstring.  ``gaps`` are the least gaps between lane columns
-    and between rows, in user units.  ``None`` when the lanes do not fit side by side in ``budget`` user units
-    (margins included) with every word of their names and their boxes' labels whole."""
+    and between rows that paths run across, in user units (:func:`_gaps`).  ``None`` when the lanes do not fit
+    side by side in ``budget`` user units (margins included) with every word of their names and their boxes'
+    labels whole."""
     n_lanes = max((r for r, _ in cells.values()), default=-1) + 1
     n_rows = max((c for _, c in cells.values()), default=-1) + 1
     if not n_lanes or not n_rows:
         return None
-    gap_x = gaps[0]
+    gap_x = GAP_X
     lane_gaps, row_gaps = _gaps(spec, cells, n_lanes, n_rows, gaps)
     labels = row_labels(spec, n_rows)
     label_w = max((text_width(line) for lines in labels for line in lines), default=0.0)

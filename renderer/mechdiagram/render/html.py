@@ -113,6 +113,8 @@ class LayoutContext(TypedDict):
     svg: Markup
     min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
     max_width: str  # CSS px: nor does it grow past its own size
+    strip: Markup  # a lane grid's names, held at the frame's left edge while the drawing scrolls ("" for none)
+    strip_share: str  # the strip's width, in per cent of the drawing's
 
 
 class ScenarioContext(TypedDict):
@@ -228,29 +230,38 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float) -> LayoutContext:
-    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`."""
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0)) -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`,
+    with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width or 100000.0)}
+            "max_width": fmt(width or 100000.0), "strip": Markup(strip[0]),
+            "strip_share": fmt(round(100 * strip[1] / width, 3)) if strip[0] and width else ""}
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
                    widths: list[float] | None = None,
                    narrow: list[tuple[str, float]] | None = None,
-                   embedding: Embedding | None = None) -> FigureContext:
+                   embedding: Embedding | None = None,
+                   strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
     the figure has one.  Each SVG is shown at most at its natural width and at least at its
     :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
-    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it."""
+    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it.
+    ``strips`` are each scenario's lane-name strips, wide and narrow
+    (:meth:`~mechdiagram.render.svg._Drawer.lane_strip`: markup and width), which the figure
+    holds at its frame's left edge while a lane grid scrolls in it."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
     narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
-    for scenario, svg, width, second in zip(spec.scenarios, svgs, natural, narrow_layouts, strict=True):
-        layouts = [_layout("wide", svg, width)] + ([_layout("narrow", *second)] if second else [])
+    held = strips if strips is not None else [(("", 0.0), ("", 0.0))] * len(svgs)
+    for scenario, svg, width, second, (wide_strip, narrow_strip) in zip(spec.scenarios, svgs, natural, narrow_layouts,
+                                                                        held, strict=True):
+        layouts = [_layout("wide", svg, width, wide_strip)] + ([_layout("narrow", *second, narrow_strip)]
+                                                              if second else [])
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,

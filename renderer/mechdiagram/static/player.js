@@ -241,6 +241,9 @@ Player.prototype.reveal = function (frame) {
     return;
   }
   var view = canvas.getBoundingClientRect();
+  /* A lane grid's names, held at the frame's left edge, cover the drawing under them: the view starts right of them. */
+  var names = svg.parentNode.querySelector(".mech-lane-names");
+  var viewLeft = names ? Math.max(view.left, names.getBoundingClientRect().right) : view.left;
   var left = Infinity, right = -Infinity;
   Array.prototype.forEach.call(boxes, function (box) {
     var r = box.getBoundingClientRect();
@@ -248,8 +251,8 @@ Player.prototype.reveal = function (frame) {
     right = Math.max(right, r.right);
   });
   var shift = 0;
-  if (left - REVEAL_MARGIN_PX < view.left || right - left + 2 * REVEAL_MARGIN_PX > view.width) {
-    shift = left - REVEAL_MARGIN_PX - view.left;
+  if (left - REVEAL_MARGIN_PX < viewLeft || right - left + 2 * REVEAL_MARGIN_PX > view.right - viewLeft) {
+    shift = left - REVEAL_MARGIN_PX - viewLeft;
   } else if (right + REVEAL_MARGIN_PX > view.right) {
     shift = right + REVEAL_MARGIN_PX - view.right;
   }
