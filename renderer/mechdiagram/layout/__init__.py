@@ -67,7 +67,7 @@ from mechdiagram.layout.sizes import (
 from mechdiagram.layout.stacked import stacked_routes
 from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
 from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
-from mechdiagram.layout.transposed import transposed
+from mechdiagram.layout.transposed import skip_sides, transposed
 from mechdiagram.shared.model import Scenario, Spec
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
@@ -281,6 +281,9 @@ def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list
     and no fault of :mod:`.route_rules`.  ``None`` when neither does: the narrow variant then keeps the wide
     layout's grid, which scrolls sideways in its frame (:func:`diagram`)."""
     turned = {key: (c, r) for key, (r, c) in cells.items()}  # time runs down, the lanes side by side
+    # Arrows back in time run against the flow (checks.against_flow): they may bend more.
+    back = frozenset(p.key for p in spec.paths if p.source in cells and p.dest in cells
+                     and cells[p.dest][1] < cells[p.source][1])
     least = (TRANSPOSED_GAP_X, TRANSPOSED_GAP_Y)
     tries = [channel(spec, turned, least, narrow=True), least]
     for budget in (NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH):
@@ -288,22 +291,22 @@ def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list
             placed = transposed(spec, cells, lane_labels, gaps, budget)
             if placed is None:
                 continue
-            drawn = _routed_placement(spec, placed)
+            drawn = _routed_placement(spec, placed, skip_sides(spec, cells, len(lane_labels)))
             if (drawn.right - drawn.left + 2 * MARGIN <= budget + 0.05 and not drawn.unclean
-                    and not faults(_arrows(drawn), frozenset())):
+                    and not faults(_arrows(drawn), back)):
                 return drawn
     return None
 
 
-def _routed_placement(spec: Spec, placed: Placement) -> _Routed:
+def _routed_placement(spec: Spec, placed: Placement, sides: dict[str, tuple[str, str]] | None = None) -> _Routed:
     """Route and label the paths of a lane grid's ``placed`` boxes (the transposed narrow variant's): routes as
-    the wide grid's (:func:`~mechdiagram.layout.routing.route_all`), clear of the lane names and the row
-    labels, and labels wrapped as the narrow layout's."""
+    the wide grid's (:func:`~mechdiagram.layout.routing.route_all`, on the ``sides`` chosen for some), clear of
+    the lane names and the row labels, and labels wrapped as the narrow layout's."""
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
     captions = [header_box(h) for h in placed.captions]
-    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], None)
+    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], None, sides)
     wraps = {p.key: path_label_wraps(p.label, True, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
     obstacles: list[Rect] = [*boxes.values(), *(name_box(h) for h in placed.lanes), *captions]

@@ -397,18 +397,21 @@ def _in_line(a: Rect, b: Rect) -> bool:
 
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
-              walls: Sequence[Rect] = (), flow: str | None = None) -> dict[str, Route]:
+              walls: Sequence[Rect] = (), flow: str | None = None,
+              chosen: dict[str, tuple[str, str]] | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).
 
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
     rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
-    sides of :func:`~mechdiagram.layout.ports.end_sides`.
+    sides of :func:`~mechdiagram.layout.ports.end_sides`, or those ``chosen`` for them (by path key: the transposed
+    grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
     sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
+    sides.update(chosen or {})
     forward = [p for p in paths if p.key not in against]
     if against:  # each arrow back on the sides that cost least, preferring the way around the figure
         grid = _Grid([*boxes.values(), *walls], [b.cx for b in boxes.values()], [b.cy for b in boxes.values()])

@@ -50,20 +50,48 @@ def _widest(text: str, code: bool = False) -> float:
     return max((text_width(word, code=code) for word in tokens(text, code) if not breaks_anywhere(word)), default=0.0)
 
 
-def _gaps(spec: Spec, cells: Cells, n_lanes: int, n_rows: int,
-          channels: tuple[float, float]) -> tuple[list[float], list[float]]:
-    """The gaps between neighbouring lane columns and between neighbouring rows, in user units: :data:`GAP_X` and
-    :data:`GAP_Y`, and where paths run across a gap (between lanes: a path within one row; between rows: any path
-    from one row to another, which turns there) the ``channels`` (room for their labels) or room for the routes as
-    the wide layout's channels give it (two arrowhead stubs, :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` between
-    neighbouring routes: :func:`~mechdiagram.layout.placement.gap_widths`), whichever is more."""
-    across = [0] * max(0, n_lanes - 1)
-    down = [0] * max(0, n_rows - 1)
+def skip_sides(spec: Spec, cells: Cells, n_lanes: int) -> dict[str, tuple[str, str]]:
+    """The sides of the paths of the transposed grid ``cells`` that skip a row (a skip edge: a box of the rows
+    between stands in their way down a lane), by path key: within one lane, out of the side towards the next lane
+    and back in by it (the last lane's: its left), down the gap beside the lane; between neighbouring lanes, out of
+    the side towards the other lane and in by the side towards the source's, down the gap between them.  Two bends
+    each (:data:`~mechdiagram.layout.route_rules.MAX_BENDS`); other paths take the sides that face each other."""
+    chosen: dict[str, tuple[str, str]] = {}
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or path.source == path.dest:
             continue
         (l1, t1), (l2, t2) = cells[path.source], cells[path.dest]
-        if t1 == t2:  # across the lanes of one row: through the gaps between them
+        if abs(t1 - t2) < 2:
+            continue
+        if l1 == l2:
+            side = "right" if l1 < n_lanes - 1 or n_lanes == 1 else "left"
+            chosen[path.key] = (side, side)
+        elif abs(l1 - l2) == 1:
+            chosen[path.key] = ("right", "left") if l2 > l1 else ("left", "right")
+    return chosen
+
+
+def _gaps(spec: Spec, cells: Cells, n_lanes: int, n_rows: int,
+          channels: tuple[float, float]) -> tuple[list[float], list[float]]:
+    """The gaps between neighbouring lane columns and between neighbouring rows, in user units: :data:`GAP_X` and
+    :data:`GAP_Y`, and where paths run along or across a gap (between lanes: a path within one row, or down the
+    gap beside its lane, :func:`skip_sides`; between rows: any path from one row to another, which turns there)
+    the ``channels`` (room for their labels) or room for the routes as the wide layout's channels give it (two
+    arrowhead stubs, :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` between neighbouring routes:
+    :func:`~mechdiagram.layout.placement.gap_widths`), whichever is more.  A route down the outer side of the
+    last lane has no gap: the figure's margin is its room."""
+    across = [0] * max(0, n_lanes - 1)
+    down = [0] * max(0, n_rows - 1)
+    chosen = skip_sides(spec, cells, n_lanes)
+    for path in spec.paths:
+        if path.source not in cells or path.dest not in cells or path.source == path.dest:
+            continue
+        (l1, t1), (l2, t2) = cells[path.source], cells[path.dest]
+        if path.key in chosen:  # down the gap beside its lane, or between its two lanes
+            gap = min(l1, l2) if l1 != l2 else (l1 if chosen[path.key][0] == "right" else l1 - 1)
+            if 0 <= gap < len(across):
+                across[gap] += 1
+        elif t1 == t2:  # across the lanes of one row: through the gaps between them
             for gap in range(min(l1, l2), max(l1, l2)):
                 across[gap] += 1
         for gap in range(min(t1, t2), max(t1, t2)):  # down (or up) the rows, turning in a gap between rows
