@@ -1,8 +1,10 @@
 """The narrow variant of a lane grid, transposed: time runs down and the lanes stand side by side as columns
 (issue 26: a grid flattened into the phone's one column put boxes that light up in the same step 1,300 px apart).
 
-Each lane is a column of equal width, its name centred over it (a :class:`LaneHeader` ``above`` and ``centred``)
-and its tinted band down behind it; each grid column (a time) is a row, its ``layout.columns`` label at the
+Each lane is a column as wide as its widest word needs and a share of the room left, its name centred over it (a
+:class:`LaneHeader` ``above`` and ``centred``), without a tinted band (a band keeps an active box's ring 6 units
+inside it: 24 units between lanes, which five lanes on a phone do not have; the columns' alignment and their
+names tell the lanes apart); each grid column (a time) is a row, its ``layout.columns`` label at the
 left of the row (a :class:`ColumnHeader` not ``centred``); every box is as tall as its row.  Under proportional time
 the rows' heights come from the columns' spans, as the wide layout's widths do
 (:func:`~mechdiagram.layout.columns.slot_widths`), and the times a row begins and ends follow its label.  Gaps that
@@ -19,10 +21,10 @@ from __future__ import annotations
 import math
 
 from mechdiagram.layout.columns import caption_text, format_time, slot_widths, spans
-from mechdiagram.layout.geometry import Box, ColumnHeader, LaneBand, LaneHeader
+from mechdiagram.layout.geometry import Box, ColumnHeader, LaneHeader
 from mechdiagram.layout.measure import breaks_anywhere, even_wrap, text_width, tokens
 from mechdiagram.layout.placement import Cells, Placement, gap_widths
-from mechdiagram.layout.sizes import BAND_GAP, BAND_PAD, LANE_HEADER_GAP, LINE_HEIGHT, MARGIN, NARROW_MIN_WIDTH
+from mechdiagram.layout.sizes import BAND_PAD, LANE_HEADER_GAP, LINE_HEIGHT, MARGIN, NARROW_MIN_WIDTH
 from mechdiagram.shared.model import Spec
 
 #: A box's padding either side of its text and above and below it, in user units: less than the wide layout's
@@ -31,9 +33,8 @@ PAD_X = 4.0
 PAD_Y = 8.0
 #: A box's least height, in user units: room for one line and an active box's ring inside the row.
 MIN_HEIGHT = 40.0
-#: Least gaps between lane columns and between rows, in user units.  A band reaches into half of the gap either
-#: side of its lane (less :data:`~mechdiagram.layout.sizes.BAND_GAP`), 7 units beyond the boxes: an active box's
-#: ring (5 units out) stays inside it.  Rows keep room for a step badge between them.
+#: Least gaps between lane columns and between rows, in user units: two active boxes' rings (5 units out) 6 apart;
+#: rows keep room for a step badge between them.
 GAP_X = 16.0
 GAP_Y = 24.0
 #: Least gap, in user units, that paths run across: as the wide layout's (:data:`~mechdiagram.layout.sizes.GAP_X`).
@@ -178,14 +179,7 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
     lanes = tuple(LaneHeader(col_x[lane], round(MARGIN + head_h - len(h) * LINE_HEIGHT, 1), col_ws[lane],
                              len(h) * LINE_HEIGHT, h, above=True, centred=True)
                   for lane, h in enumerate(heads) if h)
-    band_top = MARGIN - BAND_PAD / 2 if head_h else MARGIN
-    # Each band reaches into half of the gap either side of its lane (the least gap at the figure's sides).
-    halves = [gap_x / 2, *(g / 2 for g in lane_gaps), gap_x / 2]
-    bands = tuple(LaneBand(round(x - halves[lane] + BAND_GAP / 2, 1), round(band_top, 1),
-                           round(w + halves[lane] + halves[lane + 1] - BAND_GAP, 1),
-                           round(bottom + BAND_PAD - band_top, 1))
-                  for lane, (x, w) in enumerate(zip(col_x, col_ws, strict=True)))
     captions = tuple(ColumnHeader(MARGIN, row_y[c], label_w, row_h[c], label, c, centred=False)
                      for c, label in enumerate(labels) if label)
-    return Placement(boxes, lanes, bands, round(col_x[-1] + col_ws[-1] + gap_x / 2, 1), round(bottom, 1),
+    return Placement(boxes, lanes, (), round(col_x[-1] + col_ws[-1] + gap_x / 2, 1), round(bottom, 1),
                      captions=captions)
