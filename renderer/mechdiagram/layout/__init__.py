@@ -139,14 +139,18 @@ def _shifted_axis(axis: TimeAxis, dx: float, dy: float) -> TimeAxis:
                     tuple((_shift_point(a, dx, dy), _shift_point(b, dx, dy)) for a, b in axis.breaks), axis.broken)
 
 
-def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
+def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None, *, narrow: bool = False) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
-    and the scenario's state panel under it."""
+    and the scenario's state panel under it.  In the ``narrow`` variant of a lane grid that keeps its wide grid
+    (wider than :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH`: its lanes do not fit a phone) the panel
+    is a phone's, :data:`NARROW_MIN_WIDTH` less the margins, each value under its label, at the drawing's left:
+    the grid scrolls in its frame, and the HTML player holds the panel in view."""
     shared = drawn if drawn is not None else diagram(spec)
     if shared.sequence is not None:
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
     panel_top = shared.bottom + MARGIN + PANEL_GAP
-    state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    kept = narrow and shared.direction == "grid" and shared.width > TRANSPOSED_MAX_WIDTH
+    state = panel(spec, scenario, MARGIN, panel_top, (NARROW_MIN_WIDTH if kept else shared.width) - 2 * MARGIN)
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers]

@@ -58,7 +58,8 @@ class RenderJob(Struct, dict=True):
         from mechdiagram.render.svg import prefix_for, render_scenario
 
         shared = self.narrow_diagram or diagram(self.spec, narrow=True)
-        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
+        return {scenario.id: render_scenario(self.spec, scenario,
+                                             layout_scenario(self.spec, scenario, shared, narrow=True),
                                              prefix_for(self.slug, scenario.id), variant="narrow")
                 for scenario in self.spec.scenarios}
 
