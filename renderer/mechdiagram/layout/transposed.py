@@ -160,6 +160,8 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
         row_h[c] = max(row_h[c], len(row_label) * LINE_HEIGHT)
     timed = spans(spec, n_rows)
     if timed is not None:  # proportional time: each row's slot from its span, as the wide layout's columns
+        # One gap between every two rows, so that a row's height, as its slot's, is its span at the scale.
+        row_gaps = [max(row_gaps, default=0.0)] * len(row_gaps)
         # A slot is its row and half of each gap beside it.
         around = [(row_gaps[c - 1] if c else 0.0) + (row_gaps[c] if c < n_rows - 1 else 0.0)
                   for c in range(n_rows)]
