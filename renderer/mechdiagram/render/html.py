@@ -235,7 +235,8 @@ def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0
     with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
             "max_width": fmt(width or 100000.0), "strip": Markup(strip[0]),
-            "strip_share": fmt(round(100 * strip[1] / width, 3)) if strip[0] and width else ""}
+            # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
+            "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else ""}
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
