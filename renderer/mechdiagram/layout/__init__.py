@@ -172,15 +172,17 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
                   shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines)
 
 
-def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
+def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True) -> Diagram:
     """Boxes, routes and labels of a spec: see the module docstring.
 
-    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
-    box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
-    layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
-    apply to it.  A sequence (``layout.view``) is laid out by :func:`.sequence.participants`, wide or narrow.
-    A lane grid's ``layout.columns`` head its columns from a row above everything else (narrow:
-    each box, :mod:`.placement`), and under proportional time the time axis runs under everything else
+    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): a layered layout's
+    boxes in one column, layer by layer, with routes beside the column; a lane grid transposed, its lanes side by
+    side, where they fit a phone (:func:`_transposed`), else its wide grid (:func:`_kept`).  ``layout.positions``
+    is the author's wide layout and does not apply to it.  A sequence (``layout.view``) is laid out by
+    :func:`.sequence.participants`, wide or narrow.  ``strips`` False keeps a lane grid's names in the header
+    column at its left, never in strips above their lanes.  A lane grid's ``layout.columns`` head its columns
+    from a row above everything else (transposed: its rows, from their left), and under proportional time the
+    time axis runs under everything else
     (:mod:`.columns`).
     """
     if spec.layout.view == SEQUENCE:
@@ -192,13 +194,13 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
         if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
             turned = _transposed(spec, cells, lane_labels)
             if turned is None:
-                return diagram(spec)
+                return _kept(spec)
             drawn = turned
         else:
             drawn = _narrow(spec, cells, lane_labels)
     else:
         cells, lane_labels = grid_cells(spec)
-        drawn = _routed(spec, cells, lane_labels)
+        drawn = _routed(spec, cells, lane_labels, strips=strips)
         if any(h.above for h in drawn.placed.lanes) and drawn.unclean:  # the strips may take room a label needs
             column = _routed(spec, cells, lane_labels, strips=False)
             drawn = column if column.unclean < drawn.unclean else drawn
@@ -275,6 +277,20 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         return drawn
     wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
     return wider if wider.right - wider.left <= room else drawn
+
+
+def _kept(spec: Spec) -> Diagram:
+    """The narrow variant of a lane grid whose lanes do not fit a phone: the wide layout's grid, which the HTML
+    figure scrolls in its frame with the lane names held at its left edge.  Names the wide layout writes in strips
+    above their lanes (``strips``: they would scroll away) stand in the header column instead, where that grid's
+    routes and labels are clean and break no rule of :mod:`.route_rules`."""
+    wide = diagram(spec)
+    if not any(h.above for h in wide.lanes):
+        return wide
+    column = diagram(spec, strips=False)
+    clean = all(arrow.clean and not arrow.crowded for arrow in column.arrows.values())
+    fits = not any(h.above for h in column.lanes) and clean and not faults(column.arrows, frozenset())
+    return column if fits else wide
 
 
 def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed | None:
