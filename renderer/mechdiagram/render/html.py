@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from markupsafe import Markup
 from msgspec import Struct
 
-from mechdiagram.layout.sizes import MIN_TEXT_PX
+from mechdiagram.layout.sizes import MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
 from mechdiagram.render.paint import SMALLEST_TEXT
 from mechdiagram.render.svg import fmt
@@ -308,7 +308,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "figure": Markup(""),
         # A float, an inline-block or a flex item sizes to its content, which the figure's container query
         # hides (inline-size containment): there the figure takes the width of its narrowest layout.
-        "fit_width": fmt(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:])),
+        # At most a 360 px phone's figure: a lane grid that keeps its grid on a phone scrolls in its frame there.
+        "fit_width": fmt(min(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:]),
+                             readable_width(TRANSPOSED_MAX_WIDTH))),
     }
     # The figure, rendered once for both the page and the fragment, which put it in place.
     context["figure"] = Markup(template("figure.html").render(context))
