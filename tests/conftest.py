@@ -94,7 +94,11 @@ def hostile_outputs(tmp_path_factory) -> tuple[Path, Path]:
     multi-line labels."""
     tmp = tmp_path_factory.mktemp("markup")
     hostile = build_filled(tmp, "hostile", SHORT, LONG)
-    plain = build_filled(tmp, "plain", ("plain words " * 42)[:500], "plain words " * 60)
+    # A long word in the plain text too: as the hostile one's, it keeps the lane grid's narrow variant the wide grid
+    # (issue 26: a grid whose words do not fit a phone's lanes is not transposed), so both builds draw the same parts.
+    long_word = "plainwordsplainwordsplainwords"
+    plain = build_filled(tmp, "plain", ("plain words " * 42)[:500 - len(long_word)] + long_word,
+                         "plain words " * 60 + long_word)
     return hostile, plain
 
 

@@ -578,9 +578,10 @@ STATE_JS = r"""
   const scenes = Array.from(root.querySelectorAll("[data-mech-scene]"));
   const shown = scenes.filter(s => !s.hidden && s.getClientRects().length);
   // The scene's drawings, one per layout (wide, narrow); the style sheet shows one of them, by the figure's width.
-  const svgs = shown.length ? Array.from(shown[0].querySelectorAll("svg")) : [];
+  const svgs = shown.length ? Array.from(shown[0].querySelectorAll("svg[role=img]")) : [];  // not the lane names' copy
   const svg = svgs.find(s => s.getClientRects().length) || null;
-  const layout = s => Array.from(s.parentElement.classList).find(c => c !== "mech-canvas-inner").replace(/^mech-/, "");
+  const layout = s => Array.from(s.closest(".mech-canvas-inner").classList).find(c => c !== "mech-canvas-inner")
+    .replace(/^mech-/, "");
   const flow = svg && svg.querySelector("circle[class$='-dot']");  // the dot travelling along active routes
   const select = root.querySelector(".mech-scenario");
   // The step indicator: the shown tablist's tabs; the position is its selected tab.

@@ -51,7 +51,7 @@ GEOMETRY_JS = r"""
 (root) => {
   const scene = Array.from(root.querySelectorAll("[data-mech-scene]")).find(s => !s.hidden);
   const svg = Array.from(scene.querySelectorAll("svg")).find(s => s.getClientRects().length);  // the layout shown
-  const layout = svg.parentElement.classList.contains("mech-narrow") ? "narrow" : "wide";
+  const layout = svg.closest(".mech-canvas-inner").classList.contains("mech-narrow") ? "narrow" : "wide";
   const p = svg.getAttribute("class").split(/\s+/)[0];
   const rect = el => { const b = el.getBBox(); return {x: b.x, y: b.y, w: b.width, h: b.height}; };
   const shown = el => getComputedStyle(el).visibility === "visible" && el.getClientRects().length > 0;

@@ -291,10 +291,10 @@ def marked(spec: dict, step: dict) -> list[str]:
 def test_player_windows_equal_svg_keyframes_and_nothing_changes_faster_than_three_a_second(site, open_page, slug):
     page = open_page(site.page(slug))
     data = bs.player_data(page)
-    svgs = bs.figures(page).nth(0).locator(".mech-figure .mech-wide svg")
+    svgs = bs.figures(page).nth(0).locator(".mech-figure .mech-wide svg[role=img]")
     assert svgs.count() == len(data["scenarios"])
     # the narrow layout of each scenario has the wide one's classes, so the wide one's keyframes move it too
-    narrow = bs.figures(page).nth(0).locator(".mech-figure .mech-narrow svg")
+    narrow = bs.figures(page).nth(0).locator(".mech-figure .mech-narrow svg[role=img]")
     assert [narrow.nth(i).get_attribute("class") for i in range(narrow.count())] == [
         svgs.nth(i).get_attribute("class") for i in range(svgs.count())]
     for index, scenario in enumerate(data["scenarios"]):

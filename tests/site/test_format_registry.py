@@ -63,7 +63,10 @@ def test_the_formats_name_every_file_of_our_specs():
         model = check_spec(parse_text(spec.read_bytes(), spec.name)).spec
         assert model is not None
         files |= set(render_outputs(model, spec.name.removesuffix(".mechanism.json"), []))
-    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()} - {MANIFEST, INDEX, *PLAYER_FILES}
+    # The player's files by their hashed names, today's or those output/ was last built with (a change to the player
+    # renames them until the lead rebuilds output/).
+    committed = {p.name for p in (SPEC.parents[1] / "output").iterdir()
+                 if not p.name.startswith("mechdiagram-player.")} - {MANIFEST, INDEX, *PLAYER_FILES}
     assert files == committed
     assert [fmt.name for fmt in outputs.formats()] == ["svg", "poster", "svg-dark", "poster-dark", "svg-narrow",
                                                        "svg-narrow-dark", "poster-narrow", "poster-narrow-dark",

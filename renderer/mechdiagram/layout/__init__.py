@@ -49,9 +49,17 @@ from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.marks import legend, mark_places
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
-from mechdiagram.layout.placement import Placement, grid_cells, path_label_lines, path_label_wraps, place, refolded
+from mechdiagram.layout.placement import (
+    Placement,
+    channel,
+    grid_cells,
+    path_label_lines,
+    path_label_wraps,
+    place,
+    refolded,
+)
 from mechdiagram.layout.ports import port_room
-from mechdiagram.layout.route_rules import crossing_count, junctions
+from mechdiagram.layout.route_rules import crossing_count, faults, junctions
 from mechdiagram.layout.routing import PathEnds, Route, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
@@ -67,8 +75,12 @@ from mechdiagram.layout.sizes import (
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
+    TRANSPOSED_MAX_WIDTH,
 )
 from mechdiagram.layout.stacked import stacked_routes
+from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
+from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
+from mechdiagram.layout.transposed import skip_sides, transposed
 from mechdiagram.shared.locale import words_for
 from mechdiagram.shared.model import Scenario, Spec
 
@@ -111,8 +123,10 @@ class Diagram(Struct, frozen=True):
 
 
 def name_box(header: LaneHeader) -> Rect:
-    """Where a lane header's text is: its block, as wide as its widest line (routes and badges keep off it)."""
-    return Rect(header.x, header.y, max(text_width(line) for line in header.lines), header.h)
+    """Where a lane header's text is: its block, as wide as its widest line, from its left edge or centred
+    (routes and badges keep off it)."""
+    w = max(text_width(line) for line in header.lines)
+    return Rect(round(header.anchor_x - w / 2, 1) if header.centred else header.x, header.y, w, header.h)
 
 
 def canvas_width(shared: Diagram) -> int:
@@ -142,15 +156,19 @@ def _shifted_axis(axis: TimeAxis, dx: float, dy: float) -> TimeAxis:
                     tuple((_shift_point(a, dx, dy), _shift_point(b, dx, dy)) for a, b in axis.breaks), axis.broken)
 
 
-def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None) -> Layout:
+def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None, *, narrow: bool = False) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
-    and the scenario's state panel under it."""
+    and the scenario's state panel under it.  In the ``narrow`` variant of a lane grid that keeps its wide grid
+    (wider than :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH`: its lanes do not fit a phone) the panel
+    is a phone's, :data:`NARROW_MIN_WIDTH` less the margins, each value under its label, at the drawing's left:
+    the grid scrolls in its frame, and the HTML player holds the panel in view."""
     shared = drawn if drawn is not None else diagram(spec)
     if shared.sequence is not None:
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
     key = _legend(spec, scenario, shared.bottom + MARGIN, shared.width)
     panel_top = (key.bottom if key is not None else shared.bottom + MARGIN) + PANEL_GAP
-    state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
+    kept = narrow and shared.direction == "grid" and shared.width > TRANSPOSED_MAX_WIDTH
+    state = panel(spec, scenario, MARGIN, panel_top, (NARROW_MIN_WIDTH if kept else shared.width) - 2 * MARGIN)
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers,
@@ -181,15 +199,17 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
                   marks=mark_places(scenario, shared.boxes, {}, (), shared.groups), legend=key)
 
 
-def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
+def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True) -> Diagram:
     """Boxes, routes and labels of a spec: see the module docstring.
 
-    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): every
-    box in one column, a lane grid lane by lane under each lane's header, a layered layout layer by
-    layer, with routes beside the column.  ``layout.positions`` is the author's wide layout and does not
-    apply to it.  A sequence (``layout.view``) is laid out by :func:`.sequence.participants`, wide or narrow.
-    A lane grid's ``layout.columns`` head its columns from a row above everything else (narrow:
-    each box, :mod:`.placement`), and under proportional time the time axis runs under everything else
+    ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): a layered layout's
+    boxes in one column, layer by layer, with routes beside the column; a lane grid transposed, its lanes side by
+    side, where they fit a phone (:func:`_transposed`), else its wide grid (:func:`_kept`).  ``layout.positions``
+    is the author's wide layout and does not apply to it.  A sequence (``layout.view``) is laid out by
+    :func:`.sequence.participants`, wide or narrow.  ``strips`` False keeps a lane grid's names in the header
+    column at its left, never in strips above their lanes.  A lane grid's ``layout.columns`` head its columns
+    from a row above everything else (transposed: its rows, from their left), and under proportional time the
+    time axis runs under everything else
     (:mod:`.columns`).
     """
     if spec.layout.view == SEQUENCE:
@@ -198,10 +218,16 @@ def diagram(spec: Spec, *, narrow: bool = False) -> Diagram:
                        {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
-        drawn = _narrow(spec, cells, lane_labels)
+        if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
+            turned = _transposed(spec, cells, lane_labels)
+            if turned is None:
+                return _kept(spec)
+            drawn = turned
+        else:
+            drawn = _narrow(spec, cells, lane_labels)
     else:
         cells, lane_labels = grid_cells(spec)
-        drawn = _routed(spec, cells, lane_labels)
+        drawn = _routed(spec, cells, lane_labels, strips=strips)
         if any(h.above for h in drawn.placed.lanes) and drawn.unclean:  # the strips may take room a label needs
             column = _routed(spec, cells, lane_labels, strips=False)
             drawn = column if column.unclean < drawn.unclean else drawn
@@ -302,6 +328,67 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         return drawn
     wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
     return wider if wider.right - wider.left <= room else drawn
+
+
+def _kept(spec: Spec) -> Diagram:
+    """The narrow variant of a lane grid whose lanes do not fit a phone: the wide layout's grid, which the HTML
+    figure scrolls in its frame with the lane names held at its left edge.  Names the wide layout writes in strips
+    above their lanes (``strips``: they would scroll away) stand in the header column instead, where that grid's
+    routes and labels are clean and break no rule of :mod:`.route_rules`."""
+    wide = diagram(spec)
+    if not any(h.above for h in wide.lanes):
+        return wide
+    column = diagram(spec, strips=False)
+    clean = all(arrow.clean and not arrow.crowded for arrow in column.arrows.values())
+    fits = not any(h.above for h in column.lanes) and clean and not faults(column.arrows, frozenset())
+    return column if fits else wide
+
+
+def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed | None:
+    """The narrow variant of a lane grid, transposed (:func:`~mechdiagram.layout.transposed.transposed`): with
+    gaps that give its path labels room (:func:`~mechdiagram.layout.placement.channel`), else with the least
+    gaps; the first whose drawing fits :data:`NARROW_MIN_WIDTH` (a 320 px screen), else
+    :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (a 360 px phone), with every route and label clean
+    and no fault of :mod:`.route_rules`.  ``None`` when neither does: the narrow variant then keeps the wide
+    layout's grid, which scrolls sideways in its frame (:func:`diagram`)."""
+    turned = {key: (c, r) for key, (r, c) in cells.items()}  # time runs down, the lanes side by side
+    # Arrows back in time run against the flow (checks.against_flow): they may bend more.
+    back = frozenset(p.key for p in spec.paths if p.source in cells and p.dest in cells
+                     and cells[p.dest][1] < cells[p.source][1])
+    least = (TRANSPOSED_GAP_X, TRANSPOSED_GAP_Y)
+    tries = [channel(spec, turned, least, narrow=True), least]
+    for budget in (NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH):
+        for gaps in dict.fromkeys(tries):
+            placed = transposed(spec, cells, lane_labels, gaps, budget)
+            if placed is None:
+                continue
+            drawn = _routed_placement(spec, placed, skip_sides(spec, cells, len(lane_labels)))
+            if (drawn.right - drawn.left + 2 * MARGIN <= budget + 0.05 and not drawn.unclean
+                    and not faults(_arrows(drawn), back)):
+                return drawn
+    return None
+
+
+def _routed_placement(spec: Spec, placed: Placement, sides: dict[str, tuple[str, str]] | None = None) -> _Routed:
+    """Route and label the paths of a lane grid's ``placed`` boxes (the transposed narrow variant's): routes as
+    the wide grid's (:func:`~mechdiagram.layout.routing.route_all`, on the ``sides`` chosen for some), clear of
+    the lane names and the row labels, and labels wrapped as the narrow layout's."""
+    boxes = placed.boxes
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in boxes and p.dest in boxes and p.source != p.dest]
+    captions = [header_box(h) for h in placed.captions]
+    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], None,
+                       chosen=sides)
+    wraps = {p.key: path_label_wraps(p.label, True, p.code) for p in spec.paths}
+    code = frozenset(p.key for p in spec.paths if p.code)
+    obstacles: list[Rect] = [*boxes.values(), *(name_box(h) for h in placed.lanes), *captions]
+    labels = place_labels({key: route.points for key, route in routes.items()},
+                          {key: w for key, w in wraps.items() if key in routes and w}, obstacles, (), code,
+                          {key: route.head for key, route in routes.items()})
+    rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
+                         *(name_box(h) for h in placed.lanes), *(lab.block for lab in labels.values()), *captions]
+    points = [p for route in routes.values() for p in (*route.points, *route.head)]
+    return _Routed(placed, routes, labels, *_bounds(rects, points), True, frozenset())
 
 
 def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:

@@ -91,8 +91,9 @@ def rows_past_the_lanes(loaded: LoadedSpec, model: Spec) -> list[Finding]:
 
 def against_flow(model: Spec, drawn: Diagram, *, narrow: bool) -> frozenset[str]:
     """The arrows of ``drawn`` that run against its flow: to a box in an earlier rank (a layered layout's layer,
-    as routed, folded or not; a lane grid's column; the ``narrow`` column's order) than their source's."""
-    if narrow:
+    as routed, folded or not; a lane grid's column; the ``narrow`` column's order; a lane grid's transposed narrow
+    variant runs down its columns, times) than their source's."""
+    if narrow and drawn.direction != "grid":
         order = sorted(drawn.cells, key=lambda key: (drawn.cells[key], key))
         rank = {key: (n,) for n, key in enumerate(order)}
     elif drawn.direction in ("down", "right"):
@@ -111,6 +112,8 @@ def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram
     ``skip``, drawn straight for want of time, have their own finding)."""
     findings = []
     for name, drawn in (("wide", wide), ("narrow", narrow)):
+        if name == "narrow" and narrow == wide:  # a lane grid whose lanes do not fit a phone: the wide one's grid
+            continue
         by_key: dict[str, list[Fault]] = {}
         found_faults = faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow))
         if drawn.groups:

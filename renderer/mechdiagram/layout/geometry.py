@@ -177,7 +177,8 @@ class Arrow(Struct, frozen=True):
 
 
 class LaneHeader(Struct, frozen=True):
-    """A lane label at the left of a grid row, or (``above``) in a strip across the top of its lane."""
+    """A lane label at the left of a grid row, or (``above``) in a strip across the top of its lane; ``centred``
+    over it (the transposed grid's lane, a column: :mod:`mechdiagram.layout.transposed`) or from its left edge."""
 
     x: float
     y: float
@@ -185,6 +186,12 @@ class LaneHeader(Struct, frozen=True):
     h: float
     lines: tuple[str, ...]
     above: bool = False
+    centred: bool = False
+
+    @property
+    def anchor_x(self) -> float:
+        """Where the lines are anchored: the middle when :attr:`centred`, else the left edge."""
+        return self.x + self.w / 2 if self.centred else self.x
 
     @property
     def first_baseline(self) -> float:

@@ -229,7 +229,7 @@ class Placement(Struct, frozen=True):
     captions: tuple[ColumnHeader, ...] = ()
 
 
-def _channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
+def channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
              narrow: bool = False, banded: bool = False) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
     of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
@@ -303,7 +303,7 @@ def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[i
     return cols, rows
 
 
-def _widths(base: float, counts: list[int]) -> list[float]:
+def gap_widths(base: float, counts: list[int]) -> list[float]:
     """Each gap's width for the number of routes expected in it: the arrowhead stubs at both sides and
     :data:`ROUTE_PITCH` between neighbouring routes, never less than ``base``."""
     return [round(max(base, 2 * TARGET_STUB + (n - 1) * ROUTE_PITCH), 1) for n in counts]
@@ -338,7 +338,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (_, c) in cells.items():  # as wide as the widest of the texts it shows
         col_w[c] = max(col_w[c], *(natural_width(each, code[key], word_bound(code[key]))
                                    for each in texts[key].values()))
-    gap_x, gap_y = _channel(spec, cells, banded=bool(lane_labels))
+    gap_x, gap_y = channel(spec, cells, banded=bool(lane_labels))
     to_scale: tuple[bool, ...] = ()
     if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
         inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
@@ -362,7 +362,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
     if not lane_labels:  # a layered layout: a channel that many routes turn in is wider
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
-        col_gaps, row_gaps = _widths(gap_x, cols), _widths(gap_y, rows)
+        col_gaps, row_gaps = gap_widths(gap_x, cols), gap_widths(gap_y, rows)
         if spec.groups:  # the groups' frames take room at the gaps' sides; the routes keep the middle
             col_room, row_room = frame_room(spec, cells, n_rows, n_cols)
             col_gaps = [round(gap + room, 1) for gap, room in zip(col_gaps, col_room, strict=True)]
@@ -437,7 +437,7 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
                    if natural_width(each, code[key], bound[key]) < width else each for text, each in texts[key].items()}
              for key in order}
     lines = {key: texts[key][labels[key]] for key in order}
-    _, gap_y = _channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
+    _, gap_y = channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
                                 if p.source in cells and p.dest in cells and p.source != p.dest])
     boxes: dict[str, Box] = {}

@@ -490,7 +490,8 @@ def _in_line(a: Rect, b: Rect) -> bool:
 
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
               walls: Sequence[Rect] = (), flow: str | None = None,
-              labels: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Route]:
+              labels: Mapping[str, tuple[float, float]] | None = None,
+              chosen: dict[str, tuple[str, str]] | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).  ``labels`` are the sizes (width, height) of
     the paths' label blocks: an arc (:func:`~mechdiagram.layout.ports.arc_sides`) keeps room for the labels of
@@ -499,12 +500,14 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
     The paths in ``against`` run against the flow of a layered layout (a cycle's closing arrow): their
     sides are the cheapest of all four, found by a first search, so that they go around the figure
     rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
-    sides of :func:`~mechdiagram.layout.ports.end_sides`.
+    sides of :func:`~mechdiagram.layout.ports.end_sides`, or those ``chosen`` for them (by path key: the transposed
+    grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
     sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
-    arcs = arc_sides(boxes, paths, flow)
+    sides.update(chosen or {})
+    arcs = arc_sides(boxes, [p for p in paths if p.key not in (chosen or {})], flow)
     sides.update(arcs)
     depths = arc_depths(boxes, paths, arcs)
     forward = [p for p in paths if p.key not in against]

@@ -124,6 +124,11 @@ NARROW_MIN_WIDTH = 304.0
 #: any wide layout's panel (MIN_WIDTH less the margins), so the narrow layout's.
 STACKED_PANEL_WIDTH = MIN_WIDTH - 2 * MARGIN
 STACKED_ROW_GAP = 8.0
+#: The widest a lane grid's transposed narrow variant may be (:mod:`mechdiagram.layout.transposed`), when it does
+#: not fit NARROW_MIN_WIDTH: its 13-unit text is 12 CSS px in 321 px, the HTML figure on a 360 px phone (the page's
+#: and the figure's padding take 39 px, as on a 320 px screen: 320 - 281).  On a narrower screen it scrolls a
+#: little in its frame, as a grid may (issue 26); 321 x 13 / 12 = 347.75.
+TRANSPOSED_MAX_WIDTH = 347.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0
 #: Column headers of a lane grid (``layout.columns``): the header row sits this far above the grid (its bands,

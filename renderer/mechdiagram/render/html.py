@@ -26,7 +26,7 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from mechdiagram.layout.marks import MARK_WORDS
-from mechdiagram.layout.sizes import MIN_TEXT_PX
+from mechdiagram.layout.sizes import MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
 from mechdiagram.render.paint import SMALLEST_TEXT
 from mechdiagram.render.svg import fmt
@@ -121,6 +121,8 @@ class LayoutContext(TypedDict):
     svg: Markup
     min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
     max_width: str  # CSS px: nor does it grow past its own size
+    strip: Markup  # a lane grid's names, held at the frame's left edge while the drawing scrolls ("" for none)
+    strip_share: str  # the strip's width, in per cent of the drawing's
 
 
 class ScenarioContext(TypedDict):
@@ -277,29 +279,39 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float) -> LayoutContext:
-    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`."""
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0)) -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`,
+    with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width or 100000.0)}
+            "max_width": fmt(width or 100000.0), "strip": Markup(strip[0]),
+            # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
+            "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else ""}
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
                    widths: list[float] | None = None,
                    narrow: list[tuple[str, float]] | None = None,
-                   embedding: Embedding | None = None) -> FigureContext:
+                   embedding: Embedding | None = None,
+                   strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
     the figure has one.  Each SVG is shown at most at its natural width and at least at its
     :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
-    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it."""
+    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it.
+    ``strips`` are each scenario's lane-name strips, wide and narrow
+    (:meth:`~mechdiagram.render.svg._Drawer.lane_strip`: markup and width), which the figure
+    holds at its frame's left edge while a lane grid scrolls in it."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
     narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
-    for scenario, svg, width, second in zip(spec.scenarios, svgs, natural, narrow_layouts, strict=True):
-        layouts = [_layout("wide", svg, width)] + ([_layout("narrow", *second)] if second else [])
+    held = strips if strips is not None else [(("", 0.0), ("", 0.0))] * len(svgs)
+    for scenario, svg, width, second, (wide_strip, narrow_strip) in zip(spec.scenarios, svgs, natural, narrow_layouts,
+                                                                        held, strict=True):
+        layouts = [_layout("wide", svg, width, wide_strip)] + ([_layout("narrow", *second, narrow_strip)]
+                                                              if second else [])
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
@@ -345,7 +357,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         "figure": Markup(""),
         # A float, an inline-block or a flex item sizes to its content, which the figure's container query
         # hides (inline-size containment): there the figure takes the width of its narrowest layout.
-        "fit_width": fmt(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:])),
+        # At most a 360 px phone's figure: a lane grid that keeps its grid on a phone scrolls in its frame there.
+        "fit_width": fmt(min(max(float(layout["min_width"]) for s in scenarios for layout in s["layouts"][-1:]),
+                             readable_width(TRANSPOSED_MAX_WIDTH))),
     }
     # The figure, rendered once for both the page and the fragment, which put it in place.
     context["figure"] = Markup(template("figure.html").render(context))

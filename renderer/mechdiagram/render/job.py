@@ -58,7 +58,8 @@ class RenderJob(Struct, dict=True):
         from mechdiagram.render.svg import prefix_for, render_scenario
 
         shared = self.narrow_diagram or diagram(self.spec, narrow=True)
-        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
+        return {scenario.id: render_scenario(self.spec, scenario,
+                                             layout_scenario(self.spec, scenario, shared, narrow=True),
                                              prefix_for(self.slug, scenario.id), variant="narrow")
                 for scenario in self.spec.scenarios}
 
@@ -84,4 +85,6 @@ class RenderJob(Struct, dict=True):
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
-                               for d, n in zip(drawn, narrow, strict=True)], self.embedding)
+                               for d, n in zip(drawn, narrow, strict=True)], self.embedding,
+                              [((d.strip, d.strip_width), (n.strip, n.strip_width))
+                               for d, n in zip(drawn, narrow, strict=True)])

@@ -585,7 +585,8 @@ class _Drawer:
             return self.finish(dwg, layers)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
-            lanes.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
+            lanes.add("text", self.text_block(header.lines, header.anchor_x, header.first_baseline, ("lane",),
+                                              extra={"text-anchor": "middle"} if header.centred else None))
         add(lanes)
         if layout.columns:
             columns = Leaf("g", {"class": self.cls("columns"), "aria-hidden": "true"})
@@ -624,6 +625,31 @@ class _Drawer:
         add(labels)
         self.marked(add)
         return self.finish(dwg, layers)
+
+    def lane_strip(self) -> tuple[str, float]:
+        """The lane names of a lane grid whose names stand in a column at its left, as a second ``<svg>`` that
+        the HTML figure holds at its frame's left edge while the drawing scrolls under it (issue 26: scrolled,
+        the grid's rows had no names): the page's colour, the bands' left ends and the names, in the drawing's
+        classes (so the page's colour scheme colours them as the drawing), from the drawing's left edge to the
+        right of the name column, from its top to the foot of the bands; ``""`` for any other drawing.  Hidden
+        from assistive technology: the drawing names the lanes already.  Colour placeholders as :meth:`draw`'s.
+        With the strip's width, in user units (0 for none)."""
+        layout = self.layout
+        heads = [h for h in layout.lanes if not h.above]
+        if not heads or layout.lifelines:
+            return "", 0.0
+        right = max(h.x + h.w for h in heads)
+        # Down to the lanes' bands' foot: the axis and the state panel under the grid stay uncovered.
+        width = fmt(right)
+        height = fmt(math.ceil(max([b.y + b.h for b in layout.bands] + [h.y + h.h for h in heads])))
+        root = Leaf("svg", {"xmlns": "http://www.w3.org/2000/svg", "class": self.p, "viewBox": f"0 0 {width} {height}",
+                            "aria-hidden": "true", "focusable": "false", "font-family": FONT_FAMILY})
+        root.add("rect", element("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"}))
+        for band in layout.bands:
+            root.add("rect", self.rect(Rect(band.x, band.y, band.w, band.h), BAND_RADIUS, "band"))
+        for header in heads:
+            root.add("text", self.text_block(header.lines, header.x, header.first_baseline, ("lane",)))
+        return root.markup(), right
 
     def finish(self, dwg: svgwrite.Drawing, layers: list[Leaf]) -> Pieces:
         """The drawing's pieces: the ``<svg>`` element of ``dwg`` around ``layers``."""
@@ -833,6 +859,8 @@ class ScenarioSvgs(Struct, frozen=True):
     dark_stills: dict[int, str] = field(default_factory=dict)
     inline_css: str = ""
     inline_bare: str = ""
+    strip: str = ""  # the lane names the HTML figure holds in view (_Drawer.lane_strip), in light colours
+    strip_width: float = 0.0  # its width, user units
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -860,7 +888,9 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     return ScenarioSvgs(light.animated(_colouring(theme.LIGHT)(css)), {k: light.still(k, names[k]) for k in stills},
                         layout.width, light.animated(inline_css) if inline else "",
                         dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
-                        inline_css, light.animated(None) if inline else "")
+                        inline_css, light.animated(None) if inline else "",
+                        *((_colouring(theme.LIGHT)(strip[0]), strip[1]) if inline and (strip := drawer.lane_strip())[0]
+                          else ("", 0.0)))
 
 
 def svg_document(svg: str) -> bytes:

@@ -4,6 +4,7 @@ label ends between tokens (after a separator, at a space) or carries the continu
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -12,7 +13,7 @@ from mechdiagram.api import render_spec
 from mechdiagram.layout.measure import CODE_BREAKS, CONTINUATION, text_width
 from mechdiagram.layout.sizes import PAD_X
 from mechdiagram.render.theme import CODE_FONT_FAMILY, FONT_FAMILY
-from support.specs import MECHANISMS, ROOT, TESTS
+from support.specs import MECHANISMS, ROOT, TESTS, changed_by_issue_26
 from support.svg import SVG_NS, local
 
 SPEC = TESTS / "data" / "oauth-pkce.mechanism.json"
@@ -133,9 +134,10 @@ def test_a_spec_without_text_draws_the_same_bytes_as_before(spec):
     rendered = render_spec(spec, source_root=ROOT)
     assert rendered.ok, rendered.findings
     compared = 0
+    grid = "lanes" in json.loads(spec.read_text("utf-8")).get("layout", {})
     for name, data in rendered.files.items():
         committed = ROOT / "output" / name
-        if name.endswith((".svg", ".html")) and committed.is_file():
+        if name.endswith((".svg", ".html")) and committed.is_file() and not changed_by_issue_26(name, grid):
             assert data == committed.read_bytes(), name
             compared += 1
-    assert compared >= 8
+    assert compared >= 4
