@@ -11,6 +11,7 @@ from mechdiagram.layout import diagram, layout_scenario
 from mechdiagram.layout.labels import label_size
 from mechdiagram.layout.placement import box_lines, natural_width, path_label_lines
 from mechdiagram.layout.sizes import LINE_HEIGHT, PAD_Y
+from mechdiagram.layout.transposed import PAD_Y as TRANSPOSED_PAD_Y
 from mechdiagram.shared.model import spec_from_data
 from support.specs import minimal_spec
 
@@ -46,7 +47,8 @@ def test_a_box_is_sized_for_the_widest_and_tallest_of_its_texts_and_keeps_every_
         assert set(texts) == {"first", LONG} and box.lines == texts["first"] == ("first",)
         long_lines = texts[LONG]
         assert len(long_lines) >= 2 and " ".join(long_lines) == LONG
-        assert box.h >= len(long_lines) * LINE_HEIGHT + 2 * PAD_Y
+        pad = TRANSPOSED_PAD_Y if narrow else PAD_Y  # the lane grid's narrow variant is transposed
+        assert box.h >= len(long_lines) * LINE_HEIGHT + 2 * pad
         assert box.w >= natural_width(long_lines) - 0.1
         assert box.lines_of(LONG) == long_lines and box.lines_of(None) == ("first",)
         # the other boxes carry no texts: only a changed label does

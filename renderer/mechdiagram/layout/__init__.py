@@ -369,6 +369,17 @@ def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list
     return None
 
 
+def _changed_path_labels(spec: Spec, narrow: bool,
+                         code: frozenset[str]) -> tuple[dict[str, Texts], dict[str, tuple[float, float]]]:
+    """The lines of every text of each path label a step changes (a step's ``labels``), by key, and the least
+    size (width, height) of its block: as wide and as tall as the largest of its texts needs."""
+    texts = {p.key: tuple((text, path_label_lines(text, narrow, p.code)) for text in spec.texts(p.key))
+             for p in spec.paths if p.key in spec.relabelled}
+    least = {key: (max(label_size(lines, key in code)[0] for _, lines in each),
+                   max(label_size(lines, key in code)[1] for _, lines in each)) for key, each in texts.items()}
+    return texts, least
+
+
 def _routed_placement(spec: Spec, placed: Placement, sides: dict[str, tuple[str, str]] | None = None) -> _Routed:
     """Route and label the paths of a lane grid's ``placed`` boxes (the transposed narrow variant's): routes as
     the wide grid's (:func:`~mechdiagram.layout.routing.route_all`, on the ``sides`` chosen for some), clear of
@@ -381,14 +392,15 @@ def _routed_placement(spec: Spec, placed: Placement, sides: dict[str, tuple[str,
                        chosen=sides)
     wraps = {p.key: path_label_wraps(p.label, True, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
+    texts, least = _changed_path_labels(spec, True, code)
     obstacles: list[Rect] = [*boxes.values(), *(name_box(h) for h in placed.lanes), *captions]
     labels = place_labels({key: route.points for key, route in routes.items()},
                           {key: w for key, w in wraps.items() if key in routes and w}, obstacles, (), code,
-                          {key: route.head for key, route in routes.items()})
+                          {key: route.head for key, route in routes.items()}, least)
     rects: list[Rect] = [*boxes.values(), *(Rect(b.x, b.y, b.w, b.h) for b in placed.bands),
                          *(name_box(h) for h in placed.lanes), *(lab.block for lab in labels.values()), *captions]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), True, frozenset())
+    return _Routed(placed, routes, labels, *_bounds(rects, points), True, frozenset(), texts)
 
 
 def _needs_tracks(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
@@ -461,11 +473,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
     label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
-    # A label some step changes (labels): its block is as wide and as tall as the largest of its texts needs.
-    texts = {p.key: tuple((text, path_label_lines(text, narrow, p.code)) for text in spec.texts(p.key))
-             for p in spec.paths if p.key in spec.relabelled}
-    least = {key: (max(label_size(lines, key in code)[0] for _, lines in each),
-                   max(label_size(lines, key in code)[1] for _, lines in each)) for key, each in texts.items()}
+    texts, least = _changed_path_labels(spec, narrow, code)
     on_tracks: dict[str, PlacedLabel] = {}
     captions = [header_box(h) for h in placed.captions]
     enclosures = frames(spec, boxes) if spec.groups else {}

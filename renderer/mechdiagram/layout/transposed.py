@@ -141,21 +141,24 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
     # MIN_COLUMN; the room left over shared evenly.  The bands side by side, each its column and a gap wide; the
     # row labels left of them.
     need = [max(MIN_COLUMN, _widest(name)) for name in names]
+    # Every text a box shows (its label, and those a step's labels give it) has room: the layout never moves.
+    shown = {key: spec.texts(key) or ("",) for key in texts}
     for key, (lane, _) in cells.items():
-        label, code = texts[key]
-        need[lane] = max(need[lane], _widest(label, code) + 2 * PAD_X)
+        code = texts[key][1]
+        need[lane] = max(need[lane], *(_widest(text, code) + 2 * PAD_X for text in shown[key]))
     room = budget - 2 * MARGIN - label_part - gap_x - sum(lane_gaps)
     if sum(need) > room:
         return None
     share = (room - sum(need)) / n_lanes
     col_ws = [math.floor((w + share) * 10) / 10 for w in need]
-    lines = {key: even_wrap(label, col_ws[cells[key][0]] - 2 * PAD_X, code=code) if label else ()
-             for key, (label, code) in texts.items()}
+    wrapped = {key: {text: even_wrap(text, col_ws[cells[key][0]] - 2 * PAD_X, code=texts[key][1]) if text else ()
+                     for text in shown[key]} for key in texts}
+    lines = {key: wrapped[key].get(label, ()) for key, (label, _) in texts.items()}
     heads = [even_wrap(name, w) if name else () for name, w in zip(names, col_ws, strict=True)]
     head_h = max((len(h) * LINE_HEIGHT for h in heads), default=0.0)
     row_h = [MIN_HEIGHT] * n_rows
     for key, (_, c) in cells.items():
-        row_h[c] = max(row_h[c], len(lines[key]) * LINE_HEIGHT + 2 * PAD_Y)
+        row_h[c] = max(row_h[c], *(len(each) * LINE_HEIGHT + 2 * PAD_Y for each in wrapped[key].values()))
     for c, row_label in enumerate(labels):
         row_h[c] = max(row_h[c], len(row_label) * LINE_HEIGHT)
     timed = spans(spec, n_rows)
@@ -177,7 +180,8 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
     boxes = {}
     for key, (lane, c) in cells.items():
         # Every box of a row is the row's height: the row reads as one time across the lanes.
-        boxes[key] = Box(col_x[lane], row_y[c], col_ws[lane], round(row_h[c], 1), key=key, lines=lines[key])
+        boxes[key] = Box(col_x[lane], row_y[c], col_ws[lane], round(row_h[c], 1), key=key, lines=lines[key],
+                         texts=tuple(wrapped[key].items()) if len(wrapped[key]) > 1 else ())
     lanes = tuple(LaneHeader(col_x[lane], round(MARGIN + head_h - len(h) * LINE_HEIGHT, 1), col_ws[lane],
                              len(h) * LINE_HEIGHT, h, above=True, centred=True)
                   for lane, h in enumerate(heads) if h)
