@@ -75,11 +75,11 @@ Player.prototype.steps = function () { return this.data.scenarios[this.scenario]
 /* How long a highlight eases between two steps, in ms (the style sheet's transition, from the same timeline). */
 Player.prototype.ease = function () { return this.reducedMotion ? 0 : (this.data.scenarios[this.scenario].ease || 0); };
 
-/* The current scene's drawings: one per layout (wide and narrow), of which the style sheet shows one by the
+/* The current scene's drawings (not a lane grid's copy of its names): one per layout (wide and narrow), of which the style sheet shows one by the
    figure's width.  The player keeps every one at the same step and play state, so that a change of width
    (a turned phone, a resized window) shows the same moment. */
 Player.prototype.svgs = function () {
-  return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg"));
+  return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg[role=img]"));
 };
 
 Player.prototype.tabs = function () {
@@ -241,6 +241,9 @@ Player.prototype.reveal = function (frame) {
     return;
   }
   var view = canvas.getBoundingClientRect();
+  /* A lane grid's names, held at the frame's left edge, cover the drawing under them: the view starts right of them. */
+  var names = svg.parentNode.querySelector(".mech-lane-names");
+  var viewLeft = names ? Math.max(view.left, names.getBoundingClientRect().right) : view.left;
   var left = Infinity, right = -Infinity;
   Array.prototype.forEach.call(boxes, function (box) {
     var r = box.getBoundingClientRect();
@@ -248,8 +251,8 @@ Player.prototype.reveal = function (frame) {
     right = Math.max(right, r.right);
   });
   var shift = 0;
-  if (left - REVEAL_MARGIN_PX < view.left || right - left + 2 * REVEAL_MARGIN_PX > view.width) {
-    shift = left - REVEAL_MARGIN_PX - view.left;
+  if (left - REVEAL_MARGIN_PX < viewLeft || right - left + 2 * REVEAL_MARGIN_PX > view.right - viewLeft) {
+    shift = left - REVEAL_MARGIN_PX - viewLeft;
   } else if (right + REVEAL_MARGIN_PX > view.right) {
     shift = right + REVEAL_MARGIN_PX - view.right;
   }
