@@ -18,6 +18,7 @@ import hashlib
 import math
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import svgwrite
 from msgspec import Struct, field
@@ -27,6 +28,7 @@ from mechdiagram.layout.geometry import Message, Rect, SequenceRow, TimeAxis
 from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.sizes import BAND_RADIUS, BOX_RADIUS, DOT_RADIUS, PANEL_RADIUS, RING_RADIUS, TITLE_LINE_HEIGHT
 from mechdiagram.render import theme
+from mechdiagram.render.explore import focus_shapes
 from mechdiagram.render.markup import Leaf, Pieces, Shapes, Stepped, element, shell
 from mechdiagram.render.paint import FONT_FAMILY, attributes
 from mechdiagram.render.stylesheet import colour_sheet, motion_sheet
@@ -585,7 +587,8 @@ class ScenarioSvgs(Struct, frozen=True):
     figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
     ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
     ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
-    poster, K step K).  ``width`` is the drawing's natural width in user units.
+    poster, K step K).  ``width`` is the drawing's natural width in user units; ``focus`` the explorer's focus
+    ring of each target (:func:`~mechdiagram.render.explore.focus_shapes`).
     """
 
     animated: str
@@ -596,6 +599,7 @@ class ScenarioSvgs(Struct, frozen=True):
     dark_stills: dict[int, str] = field(default_factory=dict)
     inline_css: str = ""
     inline_bare: str = ""
+    focus: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -623,7 +627,7 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     return ScenarioSvgs(light.animated(_colouring(theme.LIGHT)(css)), {k: light.still(k, names[k]) for k in stills},
                         layout.width, light.animated(inline_css) if inline else "",
                         dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
-                        inline_css, light.animated(None) if inline else "")
+                        inline_css, light.animated(None) if inline else "", focus_shapes(layout))
 
 
 def svg_document(svg: str) -> bytes:
