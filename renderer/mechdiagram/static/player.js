@@ -418,6 +418,7 @@ Explorer.prototype.build = function (data, canvas, scenario) {
   var groups = [];
   data.items.forEach(function (item, index) {
     var li = document.createElement("li");
+    li.className = "mech-explore-item";
     li.setAttribute("role", "treeitem");
     li.setAttribute("aria-level", String(item.level));
     li.setAttribute("tabindex", index === 0 ? "0" : "-1");
