@@ -99,12 +99,13 @@ def test_the_tree_in_chromiums_accessibility_tree(site, open_page):
     snapshot = bs.unisolated(bs.figures(page).nth(0).locator("[role=tree]").first.aria_snapshot())
     lines = [line.strip() for line in snapshot.splitlines()]
     assert lines[0].startswith("- 'tree \"Structure of the drawing: arrow keys move, Enter follows an arrow")
-    assert lines[1] == ("- 'treeitem \"Reader, not active in this step, 1 arrow out: prompt typed to Main thread, "
-                        "1 arrow in: text on screen from Main thread\" [level=1]':")
+    # a closed box's arrows are not in the tree (display: none), an open one's are
+    assert lines[1] == ("- 'treeitem \"Reader, active in this step, 1 arrow out: prompt typed to Main thread, "
+                        "1 arrow in: text on screen from Main thread\" [level=1]'")
     main = next(line for line in lines if line.startswith("- 'treeitem \"Main thread,"))
     assert main.endswith("[expanded] [level=1]':") and "2 arrows out: text on screen to Reader, generate to " \
         "Web Worker, 3 arrows in: prompt typed from Reader, token from Web Worker, done from Web Worker" in main
-    assert "- treeitem \"Arrow generate: from Main thread to Web Worker, not used in this step\" [level=2]" in lines
+    assert "- 'treeitem \"Arrow generate: from Main thread to Web Worker, not used in this step\" [level=2]'" in lines
     assert sum(line.startswith("- 'tree ") or line.startswith("- tree ") for line in lines) == 1
 
 
@@ -128,15 +129,14 @@ def test_arrows_lead_to_their_far_end_and_escape_goes_up_then_out(site, open_pag
     shown = page.evaluate("() => Array.from(document.querySelectorAll('[data-mech-item]'))"
                           ".filter(e => e.getClientRects().length).map(e => Number(e.dataset.mechItem))")
     assert focused(page)["index"] == shown[-1] and len(shown) < len(items)  # a closed item's arrows are hidden
-    page.keyboard.press("Escape")
     page.keyboard.press("Home")
     page.keyboard.press("Escape")  # at the top: out, to the step tabs
     assert bs.active_tag(page) == "0/mech-tab"
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Shift+Tab")
-    assert focused(page)["role"] == "treeitem"  # the tree keeps its one stop where the reader left it
+    for _ in range(6):  # back through the controls
+        page.keyboard.press("Shift+Tab")
+        if focused(page)["role"] == "treeitem":
+            break
+    assert focused(page)["index"] == 0  # the tree keeps its one stop where the reader left it
 
 
 def test_page_down_changes_the_step_and_the_names_follow_without_moving_focus(site, open_page):
@@ -212,7 +212,7 @@ def test_left_and_right_mirror_right_to_left(site, open_page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_axe_violation_with_focus_in_the_structure(site, open_page, check_axe, scheme):
-    page = open_page(site.page(bs.LEAD), scheme=scheme, clock=True)
+    page = open_page(site.page(bs.LEAD), scheme=scheme)  # axe needs the page's own timers
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
