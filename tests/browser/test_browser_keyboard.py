@@ -11,8 +11,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SCHEMES = ["light", "dark"]
 
 #: Figure 0 of two.html is the relay spec (3 steps, then 2; a scenario choice), figure 1 the project's own spec.
-ORDER = ["0/mech-play", "0/mech-prev", "0/mech-next", "0/mech-scenario", "0/mech-tab",
-         "1/mech-play", "1/mech-prev", "1/mech-next", "1/mech-tab"]
+#: The figure's stops: the explorer's tree (one stop, over the drawing: test_browser_explore), then the controls.
+ORDER = ["0/mech-explore-item", "0/mech-play", "0/mech-prev", "0/mech-next", "0/mech-scenario", "0/mech-tab",
+         "1/mech-explore-item", "1/mech-play", "1/mech-prev", "1/mech-next", "1/mech-tab"]
 
 
 def press(page, key: str, expect_focus: str) -> dict:
@@ -27,7 +28,10 @@ def test_keyboard_only_walk_over_two_figures(site, open_page):
     second_steps = len(bs.player_data(page, 1)["scenarios"][0]["steps"])
     assert [bs.state(page, i)["label"] for i in range(2)] == [bs.PAUSE_LABEL, bs.PAUSE_LABEL]
 
-    # Figure 1, Pause/Play: focus entering stops it; Enter and Space toggle, the label flips, focus stays.
+    # Figure 1: focus entering its drawing's structure stops it.
+    s = press(page, "Tab", "0/mech-explore-item")
+    assert s["label"] == bs.PLAY_LABEL and bs.state(page, 1)["label"] == bs.PAUSE_LABEL, s
+    # Pause/Play: Enter and Space toggle, the label flips, focus stays.
     s = press(page, "Tab", "0/mech-play")
     assert (s["label"], s["position"]) == (bs.PLAY_LABEL, "Step 1 of 3"), s
     assert bs.state(page, 1)["label"] == bs.PAUSE_LABEL  # the other figure plays on
@@ -67,6 +71,7 @@ def test_keyboard_only_walk_over_two_figures(site, open_page):
     assert (s["focusedTab"], s["tabStops"], s["tablists"]) == (0, [0], 1), s
 
     # Figure 2: same controls, its own state; figure 1 stays stopped after focus left it.
+    press(page, "Tab", "1/mech-explore-item")
     s = press(page, "Tab", "1/mech-play")
     assert s["label"] == bs.PLAY_LABEL and bs.state(page, 0)["label"] == bs.PLAY_LABEL
     assert press(page, "Enter", "1/mech-play")["label"] == bs.PAUSE_LABEL

@@ -77,8 +77,9 @@ def test_rotation_control_is_first_native_button_without_aria_pressed(site, open
     page = open_page(site.page(slug), clock=True)  # time stands still: "Step 1" stays true
     facts = bs.figures(page).nth(0).evaluate(r"""root => {
       const stage = root.querySelector(".mech-stage");
+      // After the drawing's structure (the explorer's one stop, over the drawing), the controls, Play first.
       const tabbable = Array.from(stage.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"))
-        .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length);
+        .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length && !el.closest("[role=tree]"));
       const play = root.querySelector(".mech-play");
       const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
         : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");
@@ -140,13 +141,17 @@ def test_the_narrow_layout_follows_steps_scenarios_and_a_change_of_width(site, o
 
 def test_keyboard_focus_entering_the_player_stops_it_until_play_is_pressed(site, open_page):
     page = open_page(site.page("relay"), clock=True)
+    page.keyboard.press("Tab")  # the drawing's structure (the explorer), the figure's first stop
+    assert bs.active_tag(page) == "0/mech-explore-item"
+    assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.keyboard.press("Tab")
     assert bs.active_tag(page) == "0/mech-play"
-    assert bs.state(page)["label"] == bs.PLAY_LABEL
+    page.keyboard.press("Shift+Tab")
     page.keyboard.press("Shift+Tab")  # focus leaves the player: it stays stopped
     assert not bs.state(page)["focusInside"]
     page.clock.run_for(30_000)
     assert bs.step_of(page) == 1 and bs.state(page)["label"] == bs.PLAY_LABEL
+    page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     assert bs.state(page)["label"] == bs.PAUSE_LABEL
@@ -200,7 +205,7 @@ def test_focus_entering_during_a_hover_keeps_the_player_paused_after_the_pointer
     page.clock.run_for(400)
     assert bs.state(page)["label"] == bs.PLAY_LABEL
     page.keyboard.press("Tab")  # keyboard focus enters the player: that pause stays until Play
-    assert bs.active_tag(page) == "0/mech-play"
+    assert bs.active_tag(page) == "0/mech-explore-item"
     page.mouse.move(1, 1)
     page.clock.run_for(30_000)
     assert bs.step_of(page) == 1 and bs.state(page)["label"] == bs.PLAY_LABEL
@@ -369,11 +374,12 @@ def test_two_copies_of_one_figure_do_not_interfere(site, open_page):
     first_steps = bs.player_data(page, 0)["scenarios"][0]["steps"]
     statuses = page.evaluate("() => Array.from(document.querySelectorAll('.mech-status')).map(s => s.id || '')")
     assert len(statuses) == 3
-    page.keyboard.press("Tab")  # into copy 1 ...
-    page.keyboard.press("Tab")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # into copy 1 (its drawing's structure) ...
+    for _ in range(4):
+        page.keyboard.press("Tab")
     page.keyboard.press("Tab")  # ... and out of it into copy 2: only these two stop
+    assert bs.active_tag(page) == "1/mech-explore-item"
+    page.keyboard.press("Tab")
     assert bs.active_tag(page) == "1/mech-play"
     assert [bs.state(page, i)["label"] for i in range(3)] == [bs.PLAY_LABEL, bs.PLAY_LABEL, bs.PAUSE_LABEL]
     click(page, ".mech-play", 0)  # copy 1 plays again; copy 2 stays paused

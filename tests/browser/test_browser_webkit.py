@@ -321,3 +321,28 @@ def test_webkit_chooses_each_figures_layout_by_its_own_width(site, site_url, web
     assert [f["drawn"] for f in figures] == [["narrow"], ["wide"]], figures
     assert all(f["smallest"] >= 12 - 0.01 for f in figures), figures
     assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
+
+
+@pytest.mark.parametrize(("slug", "opens"), [("relay", "ArrowRight"), ("lang-ar", "ArrowLeft")])
+def test_webkit_hears_the_drawings_structure_and_follows_its_keys(site, site_url, webkit, slug, opens):
+    """WebKitWebDriver's Get Computed Role and Get Computed Label (W3C WebDriver 12.4.9, 12.4.10) of the explorer's
+    tree and of the item the keys reach (roving tabindex: real focus), its words following the step."""
+    from selenium.webdriver.common.keys import Keys
+    driver = open_in(webkit, clocked_page(site, site_url, slug))
+    words = bs.words(site.specs[slug])
+    tree = driver.find_element("css selector", "[role='tree']")
+    assert (tree.aria_role, tree.accessible_name) == ("tree", words["exploreName"])
+    driver.find_element("css selector", "[role='tree'] [tabindex='0']").send_keys(Keys.ARROW_DOWN)
+    item = driver.switch_to.active_element
+    assert item.get_attribute("data-mech-item") is not None and item.aria_role == "treeitem"
+    before = item.accessible_name
+    assert bs.unisolated(before) == bs.unisolated(item.get_attribute("aria-label")) and before
+    assert state(driver)["label"] == bs.say(site.specs[slug], "playName")  # focus in the structure paused it
+    item.send_keys({"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}[opens])
+    assert driver.switch_to.active_element.get_attribute("aria-expanded") == "true"  # opened, mirrored in Arabic
+    driver.switch_to.active_element.send_keys(Keys.PAGE_DOWN)
+    assert step_of(driver) == 2
+    after = driver.switch_to.active_element
+    assert after.get_attribute("data-mech-item") == item.get_attribute("data-mech-item")  # focus stayed
+    assert driver.execute_script("return document.querySelectorAll('.mech-focus').length") >= 1  # the ring
+    no_errors(driver)

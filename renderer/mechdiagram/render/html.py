@@ -28,6 +28,7 @@ from msgspec import Struct
 from mechdiagram.layout.marks import MARK_WORDS
 from mechdiagram.layout.sizes import MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
+from mechdiagram.render.explore import structure
 from mechdiagram.render.paint import SMALLEST_TEXT
 from mechdiagram.render.svg import fmt
 from mechdiagram.render.templating import template
@@ -46,6 +47,9 @@ SOURCE_STATUS_KEY = {"verified": "sourceVerified", "unpinned": "sourceUnpinned",
 
 #: The player's words that its script needs (it explains a reduced-motion pause); the others are in the markup.
 PLAYER_WORDS = ("reducedMotion",)
+
+#: The explorer's words that change with the step (what an item says of it) and the phrase that joins them.
+EXPLORER_WORDS = ("exploreActive", "exploreInactive", "exploreUsed", "exploreUnused", "exploreJoin")
 
 
 def _csp_hash(text: str) -> str:
@@ -292,7 +296,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                    widths: list[float] | None = None,
                    narrow: list[tuple[str, float]] | None = None,
                    embedding: Embedding | None = None,
-                   strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None) -> FigureContext:
+                   strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None,
+                   shapes: list[list[dict[str, dict[str, Any]]]] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
@@ -302,7 +307,11 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it.
     ``strips`` are each scenario's lane-name strips, wide and narrow
     (:meth:`~mechdiagram.render.svg._Drawer.lane_strip`: markup and width), which the figure
-    holds at its frame's left edge while a lane grid scrolls in it."""
+    holds at its frame's left edge while a lane grid scrolls in it;
+    ``shapes`` holds each scenario's focus rings, one mapping a layout in the same order
+    (:func:`~mechdiagram.render.explore.focus_shapes`): with them the player data carries the explorer's
+    structure (:func:`~mechdiagram.render.explore.structure`) and each step's ``on`` keys (its active boxes and
+    arrows); without them the figure has no explorer."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
@@ -318,11 +327,17 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
             "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "", "steps": steps,
             "timeline": (timeline := Timeline.for_scenario(scenario)).as_json(), "ease": timeline.ease_ms,
         })
-    player_data = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
+    player_data: dict[str, Any] = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
         "id": s["id"], "ease": s["ease"],
         "steps": [{"announcement": st["announcement"], "start": w["start"], "duration": w["duration"]}
                   for st, w in zip(s["steps"], s["timeline"], strict=True)],
     } for s in scenarios]}
+    if shapes is not None:
+        player_data["words"].update({key: words[key] for key in EXPLORER_WORDS})
+        for data, scenario, rings in zip(player_data["scenarios"], spec.scenarios, shapes, strict=True):
+            data["explore"] = {**structure(spec, scenario, rings[0], words), "shapes": rings}
+            for step_data, step in zip(data["steps"], scenario.steps, strict=True):
+                step_data["on"] = list(dict.fromkeys((*step.active, *step.paths)))
     embedding = embedding or Embedding()
     player = player_files(embedding)
     sources: list[SourceContext] = [{

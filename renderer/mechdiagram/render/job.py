@@ -87,4 +87,5 @@ class RenderJob(Struct, dict=True):
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
                                for d, n in zip(drawn, narrow, strict=True)], self.embedding,
                               [((d.strip, d.strip_width), (n.strip, n.strip_width))
-                               for d, n in zip(drawn, narrow, strict=True)])
+                               for d, n in zip(drawn, narrow, strict=True)],
+                              [[d.focus, n.focus] for d, n in zip(drawn, narrow, strict=True)])

@@ -18,6 +18,7 @@ import hashlib
 import math
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import svgwrite
 from msgspec import Struct, field
@@ -38,6 +39,7 @@ from mechdiagram.layout.sizes import (
     TITLE_LINE_HEIGHT,
 )
 from mechdiagram.render import theme
+from mechdiagram.render.explore import focus_shapes
 from mechdiagram.render.markup import Leaf, Pieces, Shapes, Stepped, element, shell
 from mechdiagram.render.paint import FONT_FAMILY, attributes
 from mechdiagram.render.stylesheet import colour_sheet, motion_sheet
@@ -848,7 +850,8 @@ class ScenarioSvgs(Struct, frozen=True):
     figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
     ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
     ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
-    poster, K step K).  ``width`` is the drawing's natural width in user units.
+    poster, K step K).  ``width`` is the drawing's natural width in user units; ``focus`` the explorer's focus
+    ring of each target (:func:`~mechdiagram.render.explore.focus_shapes`).
     """
 
     animated: str
@@ -861,6 +864,7 @@ class ScenarioSvgs(Struct, frozen=True):
     inline_bare: str = ""
     strip: str = ""  # the lane names the HTML figure holds in view (_Drawer.lane_strip), in light colours
     strip_width: float = 0.0  # its width, user units
+    focus: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -890,7 +894,7 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
                         dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
                         inline_css, light.animated(None) if inline else "",
                         *((_colouring(theme.LIGHT)(strip[0]), strip[1]) if inline and (strip := drawer.lane_strip())[0]
-                          else ("", 0.0)))
+                          else ("", 0.0)), focus_shapes(layout))
 
 
 def svg_document(svg: str) -> bytes:

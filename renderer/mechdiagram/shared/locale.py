@@ -32,7 +32,40 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z]+)\}")
 
 #: Placeholders that stand for author text, always filled in isolated; the others (``n``, ``total``,
 #: ``seconds``, ``text``) take numbers or the tool's own words.
-AUTHOR_PLACEHOLDERS = frozenset({"title", "scenario", "label", "value"})
+AUTHOR_PLACEHOLDERS = frozenset({"title", "scenario", "label", "value", "group", "source", "dest"})
+
+#: A message that depends on a count, in ICU MessageFormat's plural form with ``#`` for the number:
+#: ``{n, plural, one {# arrow out} other {# arrows out}}`` (its options need no ``{placeholder}`` of their own).
+_PLURAL = re.compile(r"^\{n, plural,((?:\s*(?:zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}$")
+_PLURAL_OPTION = re.compile(r"(zero|one|two|few|many|other)\s*\{([^{}]*)\}")
+
+
+def plural_category(language: str, n: int) -> str:
+    """The CLDR plural category (Unicode CLDR 44, ``plurals.xml``, integer operands only) of the count ``n``
+    in ``language`` (a catalogue tag): ``zero``, ``one``, ``two``, ``few``, ``many`` or ``other``.  Languages
+    without a rule here take English's."""
+    lang = primary(language)
+    if lang == "ja":
+        return "other"
+    if lang == "ar":
+        if n in (0, 1, 2):
+            return ("zero", "one", "two")[n]
+        return "few" if 3 <= n % 100 <= 10 else "many" if 11 <= n % 100 <= 99 else "other"
+    if lang == "fr":
+        return "one" if n in (0, 1) else "many" if n and n % 1_000_000 == 0 else "other"
+    if lang == "es":
+        return "one" if n == 1 else "many" if n and n % 1_000_000 == 0 else "other"
+    return "one" if n == 1 else "other"
+
+
+def plural_options(text: str) -> dict[str, str] | None:
+    """The options of a plural message (:data:`_PLURAL`) by category, or ``None`` when ``text`` is not one or
+    has no ``other`` option."""
+    match = _PLURAL.match(text.strip())
+    if match is None:
+        return None
+    options = dict(_PLURAL_OPTION.findall(match.group(1)))
+    return options if "other" in options else None
 
 
 def primary(tag: str) -> str:
@@ -108,6 +141,14 @@ class Words(Struct, frozen=True):
         return fill(self.messages[key], **{name: isolate(value) if name in AUTHOR_PLACEHOLDERS else value
                                             for name, value in values.items()})
 
+    def count(self, key: str, n: int) -> str:
+        """Plural message ``key`` (:func:`plural_options`) for the count ``n``: the option of ``n``'s category
+        in the words' language (:func:`plural_category`), else ``other``, with ``#`` replaced by ``n``.
+        A message that is not a plural form is returned as it is."""
+        options = plural_options(self.messages[key])
+        if options is None:
+            return self.messages[key]
+        return options.get(plural_category(self.language, n), options["other"]).replace("#", str(n))
 
 
 def words_for(language: str, overrides: Mapping[str, str] | None = None) -> Words:

@@ -53,7 +53,8 @@ def test_a_right_to_left_spec_gets_its_words_and_isolates_author_text():
     assert first.find("bdi").words() == "Prefill 1"
     assert first.find("span", "mech-duration").words() == AR["duration"].replace("{seconds}", "1")
     data = json.loads(root.find("mech-diagram").attrs["data-mech-player"])
-    assert data["words"] == {"reducedMotion": AR["reducedMotion"]}
+    assert data["words"] == {key: AR[key] for key in ("reducedMotion", "exploreActive", "exploreInactive",
+                                                      "exploreUsed", "exploreUnused", "exploreJoin")}
     assert data["scenarios"][0]["steps"][0]["announcement"].startswith(
         AR["stepOf"].replace("{n}", "1").replace("{total}", "2").replace("{title}", f"{FSI}Prefill 1{PDI}"))
 

@@ -103,7 +103,11 @@ def test_player_data_equals_the_timeline(document):
     assert [a.split(". ")[0] for a in announced] == [f"Step {i} of 7: \u2068{step[0]}\u2069"
                                                      for i, step in enumerate(STEPS, 1)]
     assert data["words"] == {"reducedMotion": "Paused because your system asks for reduced motion: "
-                                              "press Play animation to play."}
+                                              "press Play animation to play.",
+                             # what the explorer's items say of the step, and how its phrases join
+                             "exploreActive": "active in this step", "exploreInactive": "not active in this step",
+                             "exploreUsed": "used in this step", "exploreUnused": "not used in this step",
+                             "exploreJoin": "{first}, {rest}"}
 
 
 def test_player_data_with_unequal_durations_and_markup_in_text(tmp_path):

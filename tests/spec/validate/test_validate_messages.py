@@ -40,3 +40,11 @@ def test_a_message_must_be_short_text():
     _, findings = run(with_messages({"transcript": 3, "sources": ""}))
     assert sorted((f.pointer, f.rule) for f in findings) == [("/messages/sources", "minLength"),
                                                              ("/messages/transcript", "type")]
+
+
+def test_a_counting_message_is_overridden_by_a_plural_form():
+    assert run(with_messages({"exploreArrowsOut": "{n, plural, one {# exit} other {# exits}}"}))[1] == []
+    assert_finding(with_messages({"exploreArrowsOut": "some arrows out"}), "/messages/exploreArrowsOut",
+                   "message-plural", 'message "exploreArrowsOut" counts, so it needs a plural form such as '
+                   '"{n, plural, one {# arrow out} other {# arrows out}}": options among zero, one, two, few, many '
+                   'and other, with other, and # for the number', '"some arrows out"')

@@ -61,6 +61,7 @@ RULES = {
              "other labels, in the wide and the narrow layout",
     "message-key": "every key of messages is a key of the message catalogue",
     "message-placeholder": "every text of messages has exactly the {placeholders} of its English message",
+    "message-plural": "a text of messages replacing a plural form is one (ICU MessageFormat, with an other option)",
     "limit": "a spec stays within the size limits",
 }
 

@@ -1,0 +1,161 @@
+"""Stage 6, the explorer's data: the drawing's structure as the HTML figure's keyboard and screen-reader
+explorer walks it (issue 31), and the shapes its focus ring takes in each layout.
+
+The structure is a tree in the order an ARIA ``tree`` shows it (WAI-ARIA Authoring Practices 1.2, Tree View):
+in a lane grid each lane (its header's label, or its key) is an item of level 1 with its boxes at level 2; in a
+layered graph and a sequence the boxes (participants) are level 1.  Under each box are its arrows, out
+then in, each of which leads to its other end.  Boxes come in reading order (top to bottom, then by the
+direction of the drawing's lines: left to right, as the drawing is never mirrored); boxes without arrows are
+not set apart, since reading order already puts them where they are seen.  Every word is a message of
+:mod:`mechdiagram.shared.locale` (author text isolated), counted with the language's plural rules; what an item
+says of the current step (active, used) is added by the player (``static/player.js``), from each step's ``on``
+keys.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mechdiagram.layout.placement import grid_cells
+from mechdiagram.shared.locale import Words, fill
+from mechdiagram.shared.model import PathTarget, Scenario, Spec, parse_lane_key
+
+if TYPE_CHECKING:
+    from mechdiagram.layout.geometry import Arrow, Layout, Rect
+
+#: User units between an active box's highlight ring and the focus ring around it.
+FOCUS_GAP = 4.0
+
+
+def fmt(value: float) -> str:
+    """A coordinate at fixed precision (0.1 user unit) without trailing zeros, as the drawing writes it."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _rect(rect: Rect, grow: float = 0.0) -> list[float]:
+    grown = rect.grown(grow) if grow else rect
+    return [float(fmt(grown.x)), float(fmt(grown.y)), float(fmt(grown.w)), float(fmt(grown.h))]
+
+
+def _arrow_shape(arrow: Arrow) -> dict[str, Any]:
+    shape: dict[str, Any] = {"d": "M" + " L".join(f"{fmt(x)} {fmt(y)}" for x, y in arrow.points),
+                             "h": " ".join(f"{fmt(x)},{fmt(y)}" for x, y in arrow.head)}
+    if arrow.label_box is not None and arrow.label_lines:
+        shape["l"] = _rect(arrow.label_box, 2.0)
+    return shape
+
+
+def focus_shapes(layout: Layout) -> dict[str, dict[str, Any]]:
+    """The focus ring of every target the drawing shows, by target key (user units of the drawing): a box's
+    rectangle ``r`` ([x, y, width, height], :data:`FOCUS_GAP` outside its highlight ring); an arrow's route
+    ``d`` (SVG path data), its head ``h`` (polygon points) and, when labelled, its label's rectangle ``l``.
+    A message of the sequence view drawn in several rows is ringed where it is first drawn."""
+    shapes: dict[str, dict[str, Any]] = {key: {"r": _rect(box.ring, FOCUS_GAP)} for key, box in layout.boxes.items()}
+    for key, arrow in layout.arrows.items():
+        shapes[key] = _arrow_shape(arrow)
+    for row in layout.rows:
+        for message in row.messages:
+            shapes.setdefault(message.key, _arrow_shape(message.arrow))
+    return shapes
+
+
+def _lanes(spec: Spec) -> dict[str, str] | None:
+    """Each node's lane name in a lane grid (the lane's header, else its key), or ``None`` in another view."""
+    if spec.layout.view is not None:
+        return None
+    _, labels = grid_cells(spec, positions=False)
+    if not labels:
+        return None
+    lane_keys: list[str] = []
+    for node in spec.nodes:
+        parsed = parse_lane_key(node.key)
+        if parsed is not None and parsed[0] not in lane_keys:
+            lane_keys.append(parsed[0])
+    ordered = [lane.key for lane in spec.layout.lanes] + [k for k in lane_keys
+                                                          if k not in {lane.key for lane in spec.layout.lanes}]
+    names = {key: labels[i] or key for i, key in enumerate(ordered) if i < len(labels)}
+    return {node.key: names[lane] for node in spec.nodes
+            if (parsed := parse_lane_key(node.key)) is not None and (lane := parsed[0]) in names}
+
+
+def _label(spec: Spec, key: str) -> str:
+    target = spec.targets[key]
+    return target.label or target.id
+
+
+def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]], words: Words) -> dict[str, Any]:
+    """The explorer's tree for ``scenario``, drawn with ``shapes`` (:func:`focus_shapes` of its wide layout: the
+    targets it shows and where).  ``items`` lists the tree's items in order, each a dict: ``kind`` (``"group"``
+    a lane, ``"node"``, ``"arrow"``), ``key`` (the target's key; a lane's name for a lane), ``level`` (from 1),
+    ``parent`` (an item's index, -1 at level 1), ``head`` (what it says first: its label and lane, or for an
+    arrow its label and ends) and ``tail`` (what it says after its state in the current step: a box's arrows;
+    a lane's number of boxes), and for an arrow ``far``, the index of the item of the box it leads to.
+    ``name`` is the tree's accessible name."""
+    say = words.say
+    nodes = [n for n in spec.nodes if n.key in shapes and "r" in shapes[n.key]]
+    paths: list[PathTarget] = [p for p in spec.paths if p.key in shapes and "d" in shapes[p.key]
+                               and p.source in shapes and p.dest in shapes]
+    nodes.sort(key=lambda n: (round(shapes[n.key]["r"][1]), shapes[n.key]["r"][0]))
+    lanes = _lanes(spec)
+    groups: list[str] = []
+    if lanes is not None:
+        for node in nodes:
+            if lanes.get(node.key) is not None and lanes[node.key] not in groups:
+                groups.append(lanes[node.key])
+        nodes.sort(key=lambda n: groups.index(lanes[n.key]) if n.key in lanes else len(groups))
+
+    def join(parts: list[str]) -> str:
+        text = parts[-1]
+        for part in reversed(parts[:-1]):
+            text = fill(words["exploreJoin"], first=part, rest=text)
+        return text
+
+    def listed(count_key: str, entries: list[str]) -> str:
+        counted = words.count(count_key, len(entries))
+        return fill(words["exploreList"], text=counted, list=join(entries))
+
+    def arrow_name(path: PathTarget) -> str:
+        ends = {"source": _label(spec, path.source), "dest": _label(spec, path.dest)}
+        return say("exploreArrow", label=path.label, **ends) if path.label else say("exploreArrowBare", **ends)
+
+    items: list[dict[str, Any]] = []
+    node_index: dict[str, int] = {}
+    pending: list[tuple[int, str]] = []  # (arrow item, the key of the box it leads to)
+    group_index: dict[str, int] = {}
+    for node in nodes:
+        parent, level = -1, 1
+        group = lanes.get(node.key) if lanes is not None else None
+        if group is not None:
+            if group not in group_index:
+                count = sum(1 for n in nodes if lanes is not None and lanes.get(n.key) == group)
+                group_index[group] = len(items)
+                items.append({"kind": "group", "key": group, "level": 1, "parent": -1,
+                              "head": say("exploreGroup", group=group),
+                              "tail": words.count("exploreNodes", count)})
+            parent, level = group_index[group], 2
+        label = _label(spec, node.key)
+        outs = [p for p in paths if p.source == node.key]
+        ins = [p for p in paths if p.dest == node.key and p.source != node.key]
+        tail = []
+        if outs:
+            tail.append(listed("exploreArrowsOut", [
+                say("exploreOutTo", label=p.label, dest=_label(spec, p.dest)) if p.label
+                else say("exploreOutToBare", dest=_label(spec, p.dest)) for p in outs]))
+        if ins:
+            tail.append(listed("exploreArrowsIn", [
+                say("exploreInFrom", label=p.label, source=_label(spec, p.source)) if p.label
+                else say("exploreInFromBare", source=_label(spec, p.source)) for p in ins]))
+        node_index[node.key] = len(items)
+        items.append({"kind": "node", "key": node.key, "level": level, "parent": parent,
+                      "head": say("exploreNodeIn", label=label, group=group) if group else say("exploreNode",
+                                                                                              label=label),
+                      "tail": join(tail) if tail else words["exploreNoArrows"]})
+        me = node_index[node.key]
+        for path, far in [(p, p.dest) for p in outs] + [(p, p.source) for p in ins]:
+            pending.append((len(items), far))
+            items.append({"kind": "arrow", "key": path.key, "level": level + 1, "parent": me,
+                          "head": arrow_name(path), "tail": "", "far": -1})
+    for index, far in pending:
+        items[index]["far"] = node_index[far]
+    return {"name": words["exploreName"], "items": items}
