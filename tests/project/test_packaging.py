@@ -48,3 +48,21 @@ def test_installed_console_script(broken):
     module = subprocess.run([sys.executable, "-m", "mechdiagram", "validate", "bad", "--source-root", "specs"],
                             cwd=project, capture_output=True, text=True, timeout=120)
     assert module.returncode == 1 and module.stderr == bad.stderr
+
+
+def test_no_file_holds_a_merge_conflict_mark():
+    """A hand-merged file keeps no ``<<<<<<<``/``>>>>>>>`` line (a README with them went unnoticed once)."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    marked = []
+    for name in listed.stdout.splitlines():
+        if name.startswith("output/") or not name.endswith((".py", ".md", ".json", ".js", ".css", ".html", ".toml")):
+            continue
+        text = (root / name).read_text("utf-8", errors="replace")
+        if re.search(r"^(<<<<<<< |>>>>>>> )", text, flags=re.M):
+            marked.append(name)
+    assert marked == []
