@@ -338,6 +338,14 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
             data["explore"] = {**structure(spec, scenario, rings[0], words), "shapes": rings}
             for step_data, step in zip(data["steps"], scenario.steps, strict=True):
                 step_data["on"] = list(dict.fromkeys((*step.active, *step.paths)))
+                # What else a stop says in this step: the text a step's labels gave its target, and its mark.
+                states: dict[str, list[str]] = {}
+                for key, text in step.labels.items():
+                    states.setdefault(key, []).append(text)
+                for key, mark in step.marks.items():
+                    states.setdefault(key, []).append(words[MARK_WORDS[mark]])
+                if states:
+                    step_data["states"] = states
     embedding = embedding or Embedding()
     player = player_files(embedding)
     sources: list[SourceContext] = [{

@@ -450,8 +450,8 @@ Explorer.prototype.build = function (data, canvas, scenario) {
   return tree;
 };
 
-/* What a step says of an item beyond active or used: the phrases another part of the data gives it (a mark,
-   a value), already in the reader's words.  ``step`` is the step's data; none today. */
+/* What a step says of an item beyond active or used: the phrases the step's data gives it (the text a step's
+   labels gave it, its mark), already in the reader's words. */
 Explorer.prototype.extraStates = function (step, key) {
   return (step.states && step.states[key]) || [];
 };
