@@ -26,6 +26,8 @@ def put_in_state(page, state: str, spec: dict | None = None) -> None:
     first = bs.figures(page).nth(0)
     if state == "paused":
         page.keyboard.press("Tab")  # focus entering the player stops it (APG carousel)
+        if bs.active_tag(page) == "0/mech-canvas":  # a lane grid kept on a phone scrolls in its frame, a tab stop
+            page.keyboard.press("Tab")
         assert bs.active_tag(page) == "0/mech-play"
     s = bs.state(page, 0)
     pause, play = (bs.say(spec, "pauseName"), bs.say(spec, "playName")) if spec else (bs.PAUSE_LABEL, bs.PLAY_LABEL)
