@@ -21,7 +21,7 @@ from mechdiagram.render.outputs import render_outputs, selected
 from mechdiagram.shared.model import spec_from_data
 from support.grids import CYCLES, pipeline_spec
 from support.grids import grid_spec as make_grid
-from support.specs import MECHANISMS, ROOT, changed_by_issue_26
+from support.specs import MECHANISMS, ROOT
 from support.svg import SVG_NS, words
 
 #: Generated headed grids (lanes, columns, seed) and proportional ones (lanes, spans, seed): 2 to 6 lanes, 3 to
@@ -250,14 +250,11 @@ def _committed_gallery() -> list[Path]:
 
 @pytest.mark.parametrize("path", _committed_gallery(), ids=lambda p: p.name.removesuffix(".mechanism.json"))
 def test_a_spec_without_columns_draws_the_committed_gallery_bytes(path):
-    """A spec without the new keys draws every file of the committed gallery byte for byte, but for those issue 26
-    changes until output/ is rebuilt (:func:`support.specs.changed_by_issue_26`)."""
+    """A spec without the new keys draws every file of the committed gallery byte for byte."""
     rendered = render_spec(path, source_root=ROOT)
     assert rendered.ok
     output = ROOT / "output"
     assert rendered.files
-    grid = "lanes" in json.loads(path.read_text("utf-8")).get("layout", {})
     for name, content in rendered.files.items():
-        if not changed_by_issue_26(name, grid):
-            assert content == (output / name).read_bytes(), name
+        assert content == (output / name).read_bytes(), name
 

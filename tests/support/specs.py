@@ -9,14 +9,6 @@ MECHANISMS = ROOT / "mechanisms"
 TESTS = ROOT / "tests"
 
 
-def changed_by_issue_26(name: str, grid: bool) -> bool:
-    """Whether the committed output/ file ``name`` (of a lane grid's spec when ``grid``) is one that issue 26 changes
-    until the lead rebuilds output/: every HTML file (the player's style sheet and module hold a lane grid's names
-    in view, and their hashed names change), and a lane grid's narrow SVGs (transposed, or the wide grid kept).
-    The wide SVGs stay byte for byte."""
-    return name.endswith(".html") or (grid and ".narrow." in name)
-
-
 def minimal_spec() -> dict:
     """A small valid spec in the reference format: 2 lanes by 2 columns, one path, 2 steps."""
     return {

@@ -13,7 +13,7 @@ from mechdiagram.api import render_spec
 from mechdiagram.layout.measure import CODE_BREAKS, CONTINUATION, text_width
 from mechdiagram.layout.sizes import PAD_X
 from mechdiagram.render.theme import CODE_FONT_FAMILY, FONT_FAMILY
-from support.specs import MECHANISMS, ROOT, TESTS, changed_by_issue_26
+from support.specs import MECHANISMS, ROOT, TESTS
 from support.svg import SVG_NS, local
 
 SPEC = TESTS / "data" / "oauth-pkce.mechanism.json"
@@ -47,7 +47,6 @@ def _code_texts(root: ET.Element) -> list[ET.Element]:
 
 @pytest.mark.parametrize("variant", ["oauth-pkce.pkce.svg", "oauth-pkce.pkce.narrow.svg"])
 def test_no_line_of_a_code_label_ends_inside_a_token_unless_it_carries_the_mark(files, variant):
-    import json
 
     from mechdiagram.shared.model import spec_from_data
 
@@ -119,7 +118,6 @@ def test_prose_text_keeps_the_figures_font_and_a_prose_word_is_not_broken(files)
 
 def _without_newer_keys(path) -> bool:
     """Whether a gallery spec uses none of the keys newer than its committed output (a step's ``labels``)."""
-    import json
 
     data = json.loads(path.read_text("utf-8"))
     return not any("labels" in step for scenario in data["scenarios"] for step in scenario["steps"])
@@ -134,10 +132,9 @@ def test_a_spec_without_text_draws_the_same_bytes_as_before(spec):
     rendered = render_spec(spec, source_root=ROOT)
     assert rendered.ok, rendered.findings
     compared = 0
-    grid = "lanes" in json.loads(spec.read_text("utf-8")).get("layout", {})
     for name, data in rendered.files.items():
         committed = ROOT / "output" / name
-        if name.endswith((".svg", ".html")) and committed.is_file() and not changed_by_issue_26(name, grid):
+        if name.endswith((".svg", ".html")) and committed.is_file():
             assert data == committed.read_bytes(), name
             compared += 1
     assert compared >= 4

@@ -116,7 +116,8 @@ Player.prototype.start = function () {
   var frames = function () {
     self.canvases.forEach(function (canvas) {
       var scrolls = canvas.scrollWidth > canvas.clientWidth + 1;
-      if (scrolls) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
+      /* The explorer's tree is the frame's stop when there is one: it brings what it focuses into view. */
+      if (scrolls && !self.explorer) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
       self.hold(canvas);
     });
   };
@@ -131,6 +132,8 @@ Player.prototype.start = function () {
     canvas.setAttribute("role", "tabpanel");
     if (caption && caption.id) { canvas.setAttribute("aria-labelledby", caption.id); }
   });
+  /* The explorer's section, below: a figure built with its structure has one. */
+  this.explorer = this.data.scenarios.some(function (s) { return s.explore; }) ? new Explorer(this) : null;
   frames();
   this.frames = frames;
   window.addEventListener("resize", frames);
@@ -226,6 +229,7 @@ Player.prototype.show = function (jump) {
     tab.setAttribute("tabindex", index === selected ? "0" : "-1");
   });
   this.status.textContent = this.describe();
+  if (this.explorer) { this.explorer.refresh(); }
 };
 
 /* In a figure that scrolls in its frame, bring the step's highlighted boxes into view (of the drawing
@@ -377,6 +381,223 @@ Player.prototype.resume = function () {
   if (this.wasPlaying) { this.play(); }
 };
 
+/* ==== Explorer (issue 31): the drawing's structure, walked by keyboard and heard by a screen reader ==========
+   One WAI-ARIA tree a scenario (Authoring Practices 1.2, Tree View), built here from the structure the build
+   wrote (render/explore.py: items in tree order, each with what it says before and after its state in the
+   current step), inside the scenario's frame (the tabpanel), visually hidden: a sighted reader sees a ring
+   drawn on the focused box or arrow in the shown drawing instead.  Roving tabindex (one item is the tree's
+   single Tab stop, and it replaces the scrolling frame's), which Chromium and WebKit both follow.  Up and Down
+   move through the open items; Right opens an item, enters it or follows an arrow to its other end, Left
+   closes an item or goes to its parent (both mirrored right to left); Enter follows an arrow or opens and
+   closes; Home and End; Escape goes up a level, and from the top back to the step tabs; Page Up and Page Down
+   change the step, and every item's name follows it without moving the focus.  Every word is the build's. */
+var SVG_NS = "http://www.w3.org/2000/svg";
+
+/* ``template`` with {first} and {rest} (the catalogue's exploreJoin) filled in once each. */
+function joinWords(template, first, rest) {
+  return template.replace(/\{(first|rest)\}/g, function (match, name) { return name === "first" ? first : rest; });
+}
+
+function Explorer(player) {
+  this.player = player;
+  this.words = player.data.words;
+  this.trees = [];
+  var self = this;
+  player.scenes.forEach(function (scene, index) {
+    var data = player.data.scenarios[index].explore;
+    var canvas = scene.querySelector("[data-mech-canvas]");
+    self.trees.push(data && canvas ? self.build(data, canvas, index) : null);
+  });
+}
+
+/* The tree of one scenario: nested lists, each item's children in a group. */
+Explorer.prototype.build = function (data, canvas, scenario) {
+  var self = this;
+  var root = document.createElement("ul");
+  root.className = "mech-explore";
+  root.setAttribute("role", "tree");
+  root.setAttribute("aria-label", data.name);
+  var tree = { data: data, root: root, elements: [], open: [], current: 0, scenario: scenario };
+  var groups = [];
+  data.items.forEach(function (item, index) {
+    var li = document.createElement("li");
+    li.className = "mech-explore-item";
+    li.setAttribute("role", "treeitem");
+    li.setAttribute("aria-level", String(item.level));
+    li.setAttribute("tabindex", index === 0 ? "0" : "-1");
+    li.setAttribute("data-mech-item", String(index));
+    tree.elements.push(li);
+    tree.open.push(false);
+    var parent = item.parent < 0 ? root : groups[item.parent];
+    parent.appendChild(li);
+    if (data.items.some(function (other) { return other.parent === index; })) {
+      var group = document.createElement("ul");
+      group.setAttribute("role", "group");
+      li.appendChild(group);
+      li.setAttribute("aria-expanded", "false");
+      groups[index] = group;
+    }
+  });
+  root.addEventListener("keydown", function (event) { self.onKey(tree, event); });
+  root.addEventListener("focusin", function (event) {
+    var index = Number(event.target.getAttribute("data-mech-item"));
+    if (!isNaN(index)) { self.ring(tree, index); }
+  });
+  root.addEventListener("focusout", function (event) {
+    if (!root.contains(event.relatedTarget)) { self.unring(tree); }
+  });
+  canvas.appendChild(root);
+  return tree;
+};
+
+/* What a step says of an item beyond active or used: the phrases the step's data gives it (the text a step's
+   labels gave it, its mark), already in the reader's words. */
+Explorer.prototype.extraStates = function (step, key) {
+  return (step.states && step.states[key]) || [];
+};
+
+/* An item's accessible name in step ``step``: its head, its state, its tail (a box's arrows). */
+Explorer.prototype.name = function (item, step) {
+  var words = this.words;
+  var parts = [item.head];
+  if (item.kind === "node" || item.kind === "arrow") {
+    var on = (step.on || []).indexOf(item.key) >= 0;
+    if (item.kind === "node") { parts.push(on ? words.exploreActive : words.exploreInactive); }
+    else { parts.push(on ? words.exploreUsed : words.exploreUnused); }
+    parts = parts.concat(this.extraStates(step, item.key));
+  }
+  if (item.tail) { parts.push(item.tail); }
+  var text = parts[parts.length - 1];
+  for (var i = parts.length - 2; i >= 0; i -= 1) { text = joinWords(words.exploreJoin, parts[i], text); }
+  return text;
+};
+
+/* Every item of the current scenario says what it is in the current step (focus stays where it is). */
+Explorer.prototype.refresh = function () {
+  var tree = this.trees[this.player.scenario];
+  if (!tree) { return; }
+  var step = this.player.steps()[this.player.step];
+  var self = this;
+  tree.data.items.forEach(function (item, index) {
+    var name = self.name(item, step);
+    if (tree.elements[index].getAttribute("aria-label") !== name) { tree.elements[index].setAttribute("aria-label", name); }
+  });
+};
+
+/* The items shown: those whose every ancestor is open. */
+Explorer.prototype.visible = function (tree) {
+  var items = tree.data.items;
+  return items.map(function (item, index) { return index; }).filter(function (index) {
+    for (var p = items[index].parent; p >= 0; p = items[p].parent) { if (!tree.open[p]) { return false; } }
+    return true;
+  });
+};
+
+Explorer.prototype.setOpen = function (tree, index, open) {
+  tree.open[index] = open;
+  tree.elements[index].setAttribute("aria-expanded", open ? "true" : "false");
+};
+
+Explorer.prototype.moveTo = function (tree, index) {
+  for (var p = tree.data.items[index].parent; p >= 0; p = tree.data.items[p].parent) { this.setOpen(tree, p, true); }
+  tree.elements[tree.current].setAttribute("tabindex", "-1");
+  tree.current = index;
+  tree.elements[index].setAttribute("tabindex", "0");
+  tree.elements[index].focus({ preventScroll: true });
+};
+
+Explorer.prototype.onKey = function (tree, event) {
+  var items = tree.data.items;
+  var index = tree.current;
+  var item = items[index];
+  var hasChildren = tree.elements[index].hasAttribute("aria-expanded");
+  var rtl = window.getComputedStyle(tree.root).direction === "rtl";
+  var key = event.key;
+  if (rtl && key === "ArrowRight") { key = "ArrowLeft"; } else if (rtl && key === "ArrowLeft") { key = "ArrowRight"; }
+  var shown = this.visible(tree);
+  var at = shown.indexOf(index);
+  var player = this.player;
+  if (key === "ArrowDown") { if (at < shown.length - 1) { this.moveTo(tree, shown[at + 1]); } }
+  else if (key === "ArrowUp") { if (at > 0) { this.moveTo(tree, shown[at - 1]); } }
+  else if (key === "Home") { this.moveTo(tree, shown[0]); }
+  else if (key === "End") { this.moveTo(tree, shown[shown.length - 1]); }
+  else if (key === "ArrowRight" || key === "Enter") {
+    if (item.kind === "arrow") { this.moveTo(tree, item.far); }
+    else if (hasChildren && !tree.open[index]) { this.setOpen(tree, index, true); }
+    else if (hasChildren && key === "ArrowRight") { this.moveTo(tree, index + 1); }
+    else if (hasChildren) { this.setOpen(tree, index, false); }
+  }
+  else if (key === "ArrowLeft") {
+    if (hasChildren && tree.open[index]) { this.setOpen(tree, index, false); }
+    else if (item.parent >= 0) { this.moveTo(tree, item.parent); }
+  }
+  else if (key === "Escape") {
+    if (item.parent >= 0) { this.moveTo(tree, item.parent); }
+    else { player.tabs()[player.step].focus(); }
+  }
+  else if (key === "PageDown" || key === "PageUp") { player.go(player.step + (key === "PageDown" ? 1 : -1), true); }
+  else { return; }
+  event.preventDefault();
+};
+
+/* The shapes an item's ring takes in layout ``layout``: its own, or a lane's boxes' bounds. */
+Explorer.prototype.shapesOf = function (tree, index, layout) {
+  var shapes = tree.data.shapes[layout] || {};
+  var item = tree.data.items[index];
+  if (item.kind !== "group") { return shapes[item.key] ? [shapes[item.key]] : []; }
+  var left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+  tree.data.items.forEach(function (other) {
+    var r = other.parent === index && shapes[other.key] && shapes[other.key].r;
+    if (!r) { return; }
+    left = Math.min(left, r[0]); top = Math.min(top, r[1]);
+    right = Math.max(right, r[0] + r[2]); bottom = Math.max(bottom, r[1] + r[3]);
+  });
+  return left < Infinity ? [{ r: [left, top, right - left, bottom - top] }] : [];
+};
+
+function svgChild(parent, tag, attributes) {
+  var element = document.createElementNS(SVG_NS, tag);
+  Object.keys(attributes).forEach(function (name) { element.setAttribute(name, attributes[name]); });
+  parent.appendChild(element);
+  return element;
+}
+
+/* Draw the focus ring of item ``index`` over every layout of its scenario (the shown one is seen), and bring
+   it into view in its frame. */
+Explorer.prototype.ring = function (tree, index) {
+  this.unring(tree);
+  var self = this;
+  var seen = null;
+  Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll("svg"), function (svg, layout) {
+    var ring = svgChild(svg, "g", { "class": "mech-focus", "aria-hidden": "true" });
+    self.shapesOf(tree, index, layout).forEach(function (shape) {
+      if (shape.r) {
+        svgChild(ring, "rect", { "class": "mech-focus-ring", x: shape.r[0], y: shape.r[1], width: shape.r[2],
+                                 height: shape.r[3], rx: 10 });
+      }
+      if (shape.d) {
+        svgChild(ring, "path", { "class": "mech-focus-casing", d: shape.d });
+        svgChild(ring, "path", { "class": "mech-focus-gap", d: shape.d });
+        svgChild(ring, "path", { "class": "mech-focus-line", d: shape.d });
+        svgChild(ring, "polygon", { "class": "mech-focus-head", points: shape.h });
+      }
+      if (shape.l) {
+        svgChild(ring, "rect", { "class": "mech-focus-ring", x: shape.l[0], y: shape.l[1], width: shape.l[2],
+                                 height: shape.l[3], rx: 4 });
+      }
+    });
+    if (svg.getClientRects().length && ring.firstChild) { seen = ring; }
+  });
+  if (seen && seen.scrollIntoView) { seen.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+};
+
+Explorer.prototype.unring = function (tree) {
+  Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll(".mech-focus"), function (ring) {
+    ring.parentNode.removeChild(ring);
+  });
+};
+/* ==== end of the explorer ==================================================================================== */
+
 class MechDiagram extends HTMLElement {
   connectedCallback() {
     if (this.player) { this.player.resume(); return; }
@@ -403,3 +624,4 @@ class MechDiagram extends HTMLElement {
 if (!window.customElements.get("mech-diagram")) {
   window.customElements.define("mech-diagram", MechDiagram);
 }
+
