@@ -11,12 +11,13 @@ import pytest
 
 from mechdiagram.layout import diagram, layout_scenario
 from mechdiagram.layout.geometry import Layout, Message, Rect
+from mechdiagram.layout.route_rules import block_distance, message_faults
 from mechdiagram.layout.sequence import LABEL_GAP, participant_order
-from mechdiagram.layout.sizes import MIN_TEXT_PX
+from mechdiagram.layout.sizes import LABEL_REACH, MIN_TEXT_PX
 from mechdiagram.render.html import readable_width
 from mechdiagram.render.svg import prefix_for, render_scenario
 from mechdiagram.shared.model import Spec, spec_from_data
-from support.sequences import SHORT_NAMES, oauth_spec, sequence_spec
+from support.sequences import SHORT_NAMES, oauth_spec, sequence_spec, tcp_spec
 
 #: (participants, steps): every count of participants from 2 to 8, steps from 3 to 30.
 SIZES = [(2, 3), (3, 30), (4, 12), (5, 7), (5, 20), (6, 20), (7, 25), (8, 30), (8, 3)]
@@ -316,3 +317,70 @@ def test_text_stays_readable_where_the_figure_shows_the_wide_sequence():
 def test_geometry_rects_are_typed():
     ((_, layout), _) = _layouts(oauth_spec(), narrow=False)
     assert all(isinstance(row, Rect) for row in layout.rows)
+
+
+# --- the edge rules (issue 27) among messages ---------------------------------------------------------------------
+
+#: Generated sequences of 2 to 8 participants and 3 to 30 steps (self-messages and replies among them), with long
+#: and short names and without replies, the OAuth flow, and a TCP handshake with a retransmission.
+RULE_CASES = [pytest.param(sequence_spec(p, s, **extra), narrow,
+                           id=f"{p}x{s}{'-short' if extra else ''}-{'narrow' if narrow else 'wide'}")
+              for p in range(2, 9) for s in (3, 8, 17, 30) for extra in ({}, {"replies": False, "names": SHORT_NAMES})
+              for narrow in (False, True)]
+RULE_CASES += [pytest.param(oauth_spec(), narrow, id=f"oauth-{'narrow' if narrow else 'wide'}") for narrow in (False, True)]
+RULE_CASES += [pytest.param(tcp_spec(), narrow, id=f"tcp-{'narrow' if narrow else 'wide'}") for narrow in (False, True)]
+RULE_CASES += [pytest.param(sequence_spec(5, 8, names=LONG), narrow, id=f"long-words-{'narrow' if narrow else 'wide'}")
+               for narrow in (False, True)]
+
+
+@pytest.mark.parametrize("data, narrow", RULE_CASES)
+def test_messages_keep_the_edge_rules_among_themselves(data, narrow):
+    """No false junction, no message within 6 units of another's arrowhead, no parallel run under 12 units, no
+    crossing, no more than two bends (a self-message's loop), and every label at most 6 units from its own message,
+    nearer it than any other and crossed by none (layout.route_rules, measured among the messages; the lifelines,
+    which messages cross by nature, are not arrows)."""
+    for _, layout in _layouts(data, narrow):
+        assert message_faults(layout) == []
+        for _, message in _messages(layout):
+            box = message.arrow.label_box
+            if box is not None:  # within LABEL_REACH of its own line, and over it
+                assert block_distance(box, message.arrow.points) <= LABEL_REACH
+
+
+def test_validate_warns_of_a_message_that_breaks_a_rule_with_its_pointer_and_layout(monkeypatch):
+    """Rule route on a sequence: a message whose label is drawn far from its line (here moved there, in the narrow
+    layout) is a warning at the path's key, naming the layout, the scenario and the step."""
+    import json
+
+    import msgspec.structs
+
+    from mechdiagram.layout import checks
+    from mechdiagram.layout import layout_scenario as lay
+    from mechdiagram.spec.load import parse_text
+    from mechdiagram.spec.validate import check_spec
+
+    def moved(spec, scenario, shared):
+        drawn = lay(spec, scenario, shared)
+        if shared.width == wide or scenario.id != "sign-in":
+            return drawn
+        row = drawn.rows[5]
+        message = row.messages[0]
+        box = message.arrow.label_box
+        assert box is not None and message.key == "token"
+        far = msgspec.structs.replace(message.arrow, label_box=Rect(box.x, box.y - 30, box.w, box.h))
+        rows = list(drawn.rows)
+        rows[5] = msgspec.structs.replace(row, messages=(msgspec.structs.replace(message, arrow=far), *row.messages[1:]))
+        return msgspec.structs.replace(drawn, rows=tuple(rows))
+
+    text = json.dumps(oauth_spec(), indent=2)
+    loaded = parse_text(text.encode(), "oauth.mechanism.json")
+    validation = check_spec(loaded)
+    assert validation.spec is not None
+    assert checks.lay_out(loaded, validation.spec).findings == []
+    wide = diagram(validation.spec).width
+    monkeypatch.setattr(checks, "layout_scenario", moved)
+    [finding] = checks.lay_out(loaded, validation.spec).findings
+    assert (finding.pointer, finding.rule, finding.severity) == ("/targets/token", "route", "warning")
+    assert finding.line == text.splitlines().index('    "token": {') + 1
+    assert 'in the narrow layout (scenario "sign-in", step 6)' in finding.message, finding.message
+    assert "label" in finding.message and "from its arrow" in finding.message

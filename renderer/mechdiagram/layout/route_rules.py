@@ -20,6 +20,9 @@ and Mermaid):
 
 An arrow's line is its route (``Arrow.points``, from the source's port to the arrowhead's base) and the
 arrowhead's axis to its tip.
+
+The sequence view's messages keep the same rules (issue 28), measured among the messages of a scenario's drawing
+(:func:`message_faults`); its lifelines, which every message crosses by nature, are not arrows.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections.abc import Iterator, Sequence
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import EPSILON, Arrow, Point, Rect
+from mechdiagram.layout.geometry import EPSILON, Arrow, Layout, Point, Rect
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 
 #: Most bends of an arrow with the flow (or across it): out, one jog, in (ELK Layered's orthogonal edges).
@@ -309,3 +312,33 @@ def faults(arrows: dict[str, Arrow], back: frozenset[str] = frozenset()) -> list
     """Every rule's faults over ``arrows`` (``back``: the arrows against the flow), in :data:`KINDS` order."""
     return [*junctions(arrows), *near_heads(arrows), *parallel_runs(arrows), *crossings(arrows),
             *bends(arrows, back), *label_faults(arrows)]
+
+
+class MessageFault(Struct, frozen=True):
+    """A broken rule among a sequence's messages: ``fault`` (its ``key`` and ``other`` are path keys), at the
+    message drawn in step ``step`` (1-based; the first step that draws it, when one path is drawn in several),
+    with ``other_step`` the other message's."""
+
+    fault: Fault
+    step: int
+    other_step: int = 0
+
+
+def message_faults(layout: Layout) -> list[MessageFault]:
+    """Every rule's faults (:func:`faults`) among the messages of a sequence ``layout`` (its rows): each message
+    is an arrow of its own, a path drawn in several steps once for each; a self-message's loop may bend twice
+    (out, down and back), as any arrow.  Empty for another view's layout."""
+    arrows: dict[str, Arrow] = {}
+    drawn: dict[str, tuple[str, int]] = {}
+    for row in layout.rows:
+        for index, message in enumerate(row.messages):
+            name = f"{row.number}/{index}"
+            arrows[name] = message.arrow
+            drawn[name] = (message.key, row.number)
+    found: dict[tuple[str, str, str], MessageFault] = {}
+    for fault in faults(arrows):
+        key, step = drawn[fault.key]
+        other, other_step = drawn[fault.other] if fault.other else ("", 0)
+        found.setdefault((key, fault.kind, other), MessageFault(Fault(key, fault.kind, other, fault.value), step,
+                                                                 other_step))
+    return list(found.values())

@@ -113,6 +113,7 @@ class LayoutContext(TypedDict):
     svg: Markup
     min_width: str  # CSS px, as written: the SVG shrinks no further (its smallest text stays 12 px)
     max_width: str  # CSS px: nor does it grow past its own size
+    heads: Markup  # a sequence's heads strip (svg.ScenarioSvgs.heads), kept in view over the drawing; else empty
 
 
 class ScenarioContext(TypedDict):
@@ -228,29 +229,35 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float) -> LayoutContext:
-    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`."""
+def _layout(name: str, svg: str, width: float, heads: str = "") -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`;
+    ``heads``: its heads strip, a sequence's."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width or 100000.0)}
+            "max_width": fmt(width or 100000.0), "heads": Markup(heads)}
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
                    widths: list[float] | None = None,
                    narrow: list[tuple[str, float]] | None = None,
-                   embedding: Embedding | None = None) -> FigureContext:
+                   embedding: Embedding | None = None,
+                   heads: list[tuple[str, str]] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
     the figure has one.  Each SVG is shown at most at its natural width and at least at its
     :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
-    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it."""
+    ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it.
+    ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
+    <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
+    scrolls (the player shows them)."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
     narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
-    for scenario, svg, width, second in zip(spec.scenarios, svgs, natural, narrow_layouts, strict=True):
-        layouts = [_layout("wide", svg, width)] + ([_layout("narrow", *second)] if second else [])
+    strips = heads if heads is not None else [("", "")] * len(svgs)
+    for scenario, svg, width, second, strip in zip(spec.scenarios, svgs, natural, narrow_layouts, strips, strict=True):
+        layouts = [_layout("wide", svg, width, strip[0])] + ([_layout("narrow", *second, strip[1])] if second else [])
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,

@@ -84,4 +84,5 @@ class RenderJob(Struct, dict=True):
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
-                               for d, n in zip(drawn, narrow, strict=True)], self.embedding)
+                               for d, n in zip(drawn, narrow, strict=True)], self.embedding,
+                              [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)])

@@ -268,15 +268,18 @@ class _Drawer:
             return self.box(self.layout.boxes[key], {**group, "class": self.cls(*classes, "on")}, "on", label=False)
         return self.flow(self.layout.arrows[key], {**group, "class": self.cls(*classes, "active")})
 
-    def nodes(self) -> Leaf:
+    def nodes(self, ids: bool = True) -> Leaf:
         """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it; the
-        label of a box some step highlights is :meth:`lit_labels`'."""
+        label of a box some step highlights is :meth:`lit_labels`'.  Each box's group has an id unless ``ids``
+        is False (a copy of the heads: :meth:`heads_strip`)."""
         dimmed = set(self.scenario.unselected)
         nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in self.layout.boxes:
                 dim = target.key in dimmed
-                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{self.ids}-n-{target.id}"}
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n")}
+                if ids:
+                    group["id"] = f"{self.ids}-n-{target.id}"
                 nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None,
                                       label=target.key not in self.lit))
         return nodes
@@ -314,6 +317,46 @@ class _Drawer:
             leaf = Leaf("g", {**group, "class": self.cls(*classes, "row", f"row-{mode}")})
             add(self.row(layout.rows[number - 1], mode, leaf))
         self.steps(add, dimmed)
+
+    def heads_strip(self) -> str:
+        """A sequence's heads as an SVG of their own, for the HTML figure to keep in view over its drawing while a
+        long sequence scrolls (``figure.html``): the top of the drawing, from its top edge to half-way between the
+        lowest head and the first row (every active head's ring within it), on the drawing's background, with the
+        heads, their rings and highlights, the highlighted heads' labels, the stubs of the lifelines and an empty
+        group per step frame (the player marks the step shown in every drawing of a scene, this one too).  It has
+        the drawing's class, so the drawing's style sheet (on the page) colours and animates it as it does the
+        drawing's own heads; it has no ids and no name (the figure hides it from assistive technology).  The same
+        width in user units as the drawing, so that both scale alike."""
+        layout = self.layout
+        heads = list(layout.boxes.values())
+        top = min((row.y for row in layout.rows), default=max(box.bottom for box in heads))
+        lowest = max(box.bottom for box in heads)
+        rings = max((layout.boxes[key].ring.bottom for key in self.lit), default=0.0)
+        height = fmt(math.ceil(max(lowest + (top - lowest) / 2, rings + 1.0)))
+        width = fmt(layout.width)
+        start = element("svg", {"class": self.p, "font-family": FONT_FAMILY, "height": height,
+                                "viewBox": f"0 0 {width} {height}", "width": width,
+                                "xmlns": "http://www.w3.org/2000/svg"}).removesuffix(" />")
+        layers: list[Leaf] = [Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"})]
+        dimmed = set(self.scenario.unselected)
+        stubs = Leaf("g", {"class": self.cls("lifelines")})
+        for line in layout.lifelines:
+            roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
+            stubs.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(line.top)} "
+                                                              f"L{fmt(line.x)} {height}"}))
+        layers.append(stubs)
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                layers.append(self.ring(index, key, steps))
+        layers.append(self.nodes(ids=False))
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                layers.append(self.highlight(index, key, steps))
+        if self.lit:
+            layers.append(self.lit_labels(dimmed))
+        for number in range(1, len(self.scenario.steps) + 1):
+            layers.append(Leaf("g", {"class": self.cls("mark", f"f{number}"), "data-mech-frame": str(number)}))
+        return start + ">" + "".join(layer.markup() for layer in layers) + "</svg>"
 
     def steps(self, add: Callable[[Leaf], None], dimmed: set[str]) -> None:
         """The layers every view draws over its structure: the highlights, the labels of the highlighted boxes
@@ -584,8 +627,10 @@ class ScenarioSvgs(Struct, frozen=True):
     looks the same on any page; ``<picture>`` chooses between them), ``inline`` the form the HTML
     figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
     ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
-    ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
-    poster, K step K).  ``width`` is the drawing's natural width in user units.
+    ``inline_css`` is the same); ``heads`` a sequence's heads strip for the HTML figure (``""`` for the other
+    views, or without ``inline``: :meth:`_Drawer.heads_strip`, coloured by the inline drawing's style sheet);
+    ``stills`` and ``dark_stills`` the still frames by number (0 the poster, K step K).  ``width`` is the
+    drawing's natural width in user units.
     """
 
     animated: str
@@ -596,6 +641,7 @@ class ScenarioSvgs(Struct, frozen=True):
     dark_stills: dict[int, str] = field(default_factory=dict)
     inline_css: str = ""
     inline_bare: str = ""
+    heads: str = ""
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -623,7 +669,8 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
     return ScenarioSvgs(light.animated(_colouring(theme.LIGHT)(css)), {k: light.still(k, names[k]) for k in stills},
                         layout.width, light.animated(inline_css) if inline else "",
                         dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
-                        inline_css, light.animated(None) if inline else "")
+                        inline_css, light.animated(None) if inline else "",
+                        _colouring(theme.LIGHT)(drawer.heads_strip()) if inline and layout.lifelines else "")
 
 
 def svg_document(svg: str) -> bytes:
