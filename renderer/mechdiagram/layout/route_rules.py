@@ -324,21 +324,41 @@ class MessageFault(Struct, frozen=True):
     other_step: int = 0
 
 
+#: Messages whose extents (line, head and label) are further apart than this, one above the other, break no rule
+#: together: every rule measures within NEAR (12) units or less.
+MESSAGE_REACH = max(NEAR, HEAD_CLEARANCE, LABEL_REACH) + 1.0
+
+
 def message_faults(layout: Layout) -> list[MessageFault]:
     """Every rule's faults (:func:`faults`) among the messages of a sequence ``layout`` (its rows): each message
     is an arrow of its own, a path drawn in several steps once for each; a self-message's loop may bend twice
-    (out, down and back), as any arrow.  Empty for another view's layout."""
-    arrows: dict[str, Arrow] = {}
-    drawn: dict[str, tuple[str, int]] = {}
+    (out, down and back), as any arrow.  Messages are measured in runs, each message within
+    :data:`MESSAGE_REACH` of the run above it (a sequence's messages are stacked, each in its band of a row: a
+    row's messages make a run, and a thirty-step sequence is measured in linear time).  Empty for another view's
+    layout."""
+    drawn: list[tuple[str, Arrow, float, float, str, int]] = []
     for row in layout.rows:
         for index, message in enumerate(row.messages):
-            name = f"{row.number}/{index}"
-            arrows[name] = message.arrow
-            drawn[name] = (message.key, row.number)
+            arrow = message.arrow
+            ys = [y for _, y in (*arrow.points, *arrow.head)]
+            if arrow.label_box is not None:
+                ys += [arrow.label_box.y, arrow.label_box.bottom]
+            drawn.append((f"{row.number}/{index}", arrow, min(ys), max(ys), message.key, row.number))
+    drawn.sort(key=lambda item: item[2])
+    where = {name: (key, step) for name, _, _, _, key, step in drawn}
+    # Runs of messages each within MESSAGE_REACH of the run before it: measured together, apart from the others.
+    runs: list[dict[str, Arrow]] = []
+    reach = -float("inf")
+    for name, arrow, top, bottom, _, _ in drawn:
+        if not runs or top > reach + MESSAGE_REACH:
+            runs.append({})
+        runs[-1][name] = arrow  # in the drawing's order, top to bottom
+        reach = max(reach, bottom)
     found: dict[tuple[str, str, str], MessageFault] = {}
-    for fault in faults(arrows):
-        key, step = drawn[fault.key]
-        other, other_step = drawn[fault.other] if fault.other else ("", 0)
-        found.setdefault((key, fault.kind, other), MessageFault(Fault(key, fault.kind, other, fault.value), step,
-                                                                 other_step))
+    for run in runs:
+        for fault in faults(run):
+            key, step = where[fault.key]
+            other_key, other_step = where[fault.other] if fault.other else ("", 0)
+            found.setdefault((key, fault.kind, other_key),
+                             MessageFault(Fault(key, fault.kind, other_key, fault.value), step, other_step))
     return list(found.values())
