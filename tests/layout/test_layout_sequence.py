@@ -128,9 +128,29 @@ def test_heads_lifelines_and_badges_keep_apart(data, narrow):
 
 @pytest.mark.parametrize("participants", range(2, 7))
 def test_the_wide_sequence_is_at_most_900_px_wide_for_up_to_six_participants(participants):
-    for steps in (3, 20):
-        ((_, layout),) = _layouts(sequence_spec(participants, steps), narrow=False)
-        assert layout.width <= 900, (participants, steps, layout.width)
+    """At its natural size, whatever its labels ask (the free width goes to them within WIDE_BUDGET)."""
+    for steps in (3, 8, 20, 30):
+        for extra in ({}, {"replies": False, "names": SHORT_NAMES}):
+            ((_, layout),) = _layouts(sequence_spec(participants, steps, **extra), narrow=False)
+            assert layout.width <= 900, (participants, steps, layout.width)
+
+
+def test_a_sequence_of_few_participants_gives_its_free_width_to_its_labels():
+    """The TCP handshake's three participants: the lifelines move apart (past GAP_MAX, within WIDE_BUDGET) so
+    that its sentence-long labels take one or two lines, not four to seven; its self-messages' labels take the room
+    right of their lifeline likewise."""
+    from mechdiagram.layout.sequence import GAP_MAX, LABEL_LINE_MAX, WIDE_BUDGET
+
+    ((spec, layout),) = _layouts(tcp_spec(), narrow=False)
+    xs = [line.x for line in layout.lifelines]
+    assert xs[1] - xs[0] > GAP_MAX + 100 and xs[2] - xs[1] > GAP_MAX and layout.width <= WIDE_BUDGET
+    lines = {m.key: m.arrow.label_lines for _, m in _messages(layout)}
+    assert max(len(v) for v in lines.values()) == 2 and lines["syn"] == ("SYN seq=1000",)
+    assert lines["estab"] == ("ESTABLISHED: start the", "retransmission timer")  # a self-message's
+    assert all(m.arrow.label_box.w <= LABEL_LINE_MAX + 4 for _, m in _messages(layout))  # type: ignore[union-attr]
+    # Narrow, the three fill a phone's drawing (the widest that fits NARROW_FIT_WIDTH), not its left two thirds.
+    ((_, narrow),) = _layouts(tcp_spec(), narrow=True)
+    assert readable_width(narrow.width) <= PHONE_COLUMN and narrow.width >= 304
 
 
 @pytest.mark.parametrize("participants", range(2, 6))

@@ -65,7 +65,7 @@ GAP_MAX = 136.0
 #: would wrap (six participants at GAP_MAX: the width above), each as far as its labels need to fit on a line of at
 #: most LABEL_LINE_MAX: the free width of a sequence of few participants goes to its labels, not to empty margins.
 WIDE_BUDGET = 868.0
-LABEL_LINE_MAX = 240.0
+LABEL_LINE_MAX = 280.0
 #: The narrow variant: the widest drawing a 320 px screen (WCAG 2.2 SC 1.4.10's reflow width) shows whole with its
 #: 13-unit labels at 12 CSS px or more: 320 px less 4 × 8 px, the page's and the figure's padding at that width
 #: (theme.EDGE_SPACE), times 13 / 12; a drawing that cannot be this narrow is made as narrow as it can (five
@@ -290,8 +290,8 @@ def _widened(spec: Spec, index: dict[str, int], gaps: list[float], left: float, 
         return right
     share = min(1.0, room / wanted)
     for i in range(len(gaps)):
-        gaps[i] += math.floor(more[i] * share)
-    return right + math.floor(more[-1] * share)
+        gaps[i] += math.ceil(more[i] * share)
+    return right + math.ceil(more[-1] * share)
 
 
 def _narrow_heads(order: list[str], labels: dict[str, str],
