@@ -310,8 +310,35 @@ def test_replies_are_dashed_with_open_heads_and_unselected_targets_dimmed():
     # The resource server is unselected in this scenario: its head and lifeline are dashed.
     head = next(g for g in root.iter(f"{SVG}g") if g.get("id", "").endswith("-n-api"))
     assert f"{prefix}-dim" in head.get("class", "").split()
-    lifelines = [p for p in root.iter(f"{SVG}path") if f"{prefix}-lifeline-dim" in p.get("class", "").split()]
-    assert len(lifelines) == 1
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"{prefix}-lifelines")
+    lifelines = [p for p in group.iter(f"{SVG}path") if f"{prefix}-lifeline-dim" in p.get("class", "").split()]
+    assert len(lifelines) == 2  # whole to the first row, faint below it
+
+
+def test_lifelines_grow_with_the_story_faint_below_the_rows_drawn():
+    """Each lifeline is whole from its head to the first row and faint below it; each row's layers (its own step's,
+    the later steps', the poster's) draw the lifelines whole over the row, the last row's down to their ends: a still
+    of step K shows them whole to the foot of row K and faint below, the poster whole."""
+    spec, layout, prefix, svgs = _drawn(oauth_spec())
+    first, last = layout.rows[0], layout.rows[-1]
+    root = ET.fromstring(svgs.animated)
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"{prefix}-lifelines")
+    faint = [p for p in group.iter(f"{SVG}path") if f"{prefix}-lifeline-ahead" in p.get("class", "").split()]
+    assert len(faint) == len(layout.lifelines) and all(p.get("stroke-opacity") == "0.35" for p in faint)
+    for path, line in zip(faint, layout.lifelines, strict=True):
+        assert [float(n) for n in re.findall(r"[\d.]+", path.get("d"))] == pytest.approx(
+            [line.x, first.y, line.x, line.bottom], abs=0.05)
+
+    def whole_to(svg: str) -> float:  # the lowest point of the whole lifeline runs drawn in rows
+        ys = [float(y) for g in ET.fromstring(svg).iter(f"{SVG}g") if f"{prefix}-row" in g.get("class", "")
+              for p in g.iter(f"{SVG}path") if f"{prefix}-lifeline" in p.get("class", "").split()
+              for y in re.findall(r"V(\S+)", p.get("d"))]
+        return max(ys, default=0.0)
+
+    assert whole_to(svgs.stills[1]) == pytest.approx(first.bottom)
+    assert whole_to(svgs.stills[len(layout.rows)]) == pytest.approx(layout.lifelines[0].bottom)
+    assert whole_to(svgs.stills[0]) == pytest.approx(layout.lifelines[0].bottom)
+    assert layout.lifelines[0].bottom > last.bottom
 
 
 def test_a_spec_without_a_view_draws_no_sequence():

@@ -300,11 +300,19 @@ class _Drawer:
         A row is not drawn before its step, so the picture grows with the story."""
         layout = self.layout
         dimmed = set(self.scenario.unselected)
+        # Each lifeline: whole from its head to the first row, faint below it (the story has not reached there yet),
+        # where each row's layers draw it whole over their row.
+        first = layout.rows[0].y if layout.rows else None
         lifelines = Leaf("g", {"class": self.cls("lifelines"), "aria-hidden": "true"})
         for line in layout.lifelines:
             roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
-            lifelines.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(line.top)} "
-                                                                  f"L{fmt(line.x)} {fmt(line.bottom)}"}))
+            x = fmt(line.x)
+            if first is None:
+                lifelines.add("path", self.shape("path", roles, {"d": f"M{x} {fmt(line.top)} L{x} {fmt(line.bottom)}"}))
+                continue
+            lifelines.add("path", self.shape("path", roles, {"d": f"M{x} {fmt(line.top)} L{x} {fmt(first)}"}))
+            lifelines.add("path", self.shape("path", (*roles, "lifeline-ahead"),
+                                             {"d": f"M{x} {fmt(first)} L{x} {fmt(line.bottom)}"}))
         add(lifelines)
         for index, (key, steps) in enumerate(self.highlights):
             if key in layout.boxes:
@@ -378,10 +386,15 @@ class _Drawer:
         current = mode == "current"
         if current:
             leaf.add("rect", self.rect(row, 0, "band"))
-            for line in self.layout.lifelines:
-                roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
-                leaf.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(row.y)} "
-                                                                 f"L{fmt(line.x)} {fmt(row.bottom)}"}))
+        # The lifelines over the row, whole (under the band, the structure's are faint): the last row's down to
+        # their ends.
+        bottom = self.layout.lifelines[0].bottom if row.number == len(self.layout.rows) else row.bottom
+        for dim in (False, True):
+            runs = " ".join(f"M{fmt(line.x)} {fmt(row.y)} V{fmt(bottom)}" for line in self.layout.lifelines
+                            if (line.key in dimmed) == dim)
+            if runs:
+                leaf.add("path", self.shape("path", ("lifeline", "lifeline-dim") if dim else ("lifeline",),
+                                            {"d": runs}))
         # The labels' backgrounds hide the lifelines; the activation bars go over them, and each label's text over
         # its halo over the bars, so that a bar stays whole and the words stay readable.
         for message in row.messages:
