@@ -431,3 +431,20 @@ def test_validate_warns_of_a_message_that_breaks_a_rule_with_its_pointer_and_lay
     assert finding.line == text.splitlines().index('    "token": {') + 1
     assert 'in the narrow layout (scenario "sign-in", step 6)' in finding.message, finding.message
     assert "label" in finding.message and "from its arrow" in finding.message
+
+
+def test_a_narrow_head_of_a_long_code_name_wraps_inside_it_instead_of_widening_the_drawing():
+    """A participant named by a long identifier (``"text": "code"``): in the narrow layout its head breaks at the
+    identifier's dots and, where a piece is still wider than a staggered head, between its characters (with the
+    continuation mark), so four participants still fit a phone's column; the wide layout keeps its pieces whole."""
+    from mechdiagram.layout.measure import CONTINUATION
+
+    data = sequence_spec(4, 6)
+    data["targets"]["p1"].update(label="io.grpc.netty.NettyServerHandler", text="code")
+    ((_, narrow),) = _layouts(data, narrow=True)
+    head = narrow.boxes["p1"]
+    assert readable_width(narrow.width) <= PHONE_COLUMN, narrow.width
+    assert head.lines[:2] == ("io.grpc.", "netty.") and any(line.endswith(CONTINUATION) for line in head.lines)
+    assert "".join(line.removesuffix(CONTINUATION) for line in head.lines) == "io.grpc.netty.NettyServerHandler"
+    ((_, wide),) = _layouts(data, narrow=False)
+    assert wide.boxes["p1"].lines == ("io.grpc.netty.", "NettyServerHandler")

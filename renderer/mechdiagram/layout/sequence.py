@@ -29,7 +29,7 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Activation, Arrow, Badge, Box, Lifeline, Message, Point, Rect, SequenceRow
 from mechdiagram.layout.labels import FIRST_BASELINE, label_size
-from mechdiagram.layout.measure import even_wrap, text_width
+from mechdiagram.layout.measure import even_wrap, text_width, tokens
 from mechdiagram.layout.routing import _head
 from mechdiagram.layout.sizes import (
     ARROW_HEAD,
@@ -162,14 +162,17 @@ def _gutter(spec: Spec) -> float:
     return math.ceil(_badge_width(most)) + GUTTER_AIR
 
 
-def _head_lines(label: str, room: float) -> tuple[str, ...]:
-    """A head's label in lines at most ``room`` wide (its longest word whole, wider if need be)."""
-    return even_wrap(label, max(room, _longest_word(label)))
+def _head_lines(label: str, room: float, code: bool = False, whole: bool = True) -> tuple[str, ...]:
+    """A head's label in lines at most ``room`` wide (its longest word ``whole``, wider if need be, else broken
+    with the continuation mark; a ``code`` label, in the monospace face, breaks between the pieces of its tokens,
+    as a box's code does)."""
+    return even_wrap(label, max(room, _longest_word(label, code=code)) if whole else room, FONT_SIZE, code)
 
 
-def _longest_word(label: str, size: float = FONT_SIZE) -> float:
-    """The width of the widest word of ``label`` at ``size``."""
-    return max((text_width(word, size) for word in label.split()), default=0.0)
+def _longest_word(label: str, size: float = FONT_SIZE, code: bool = False) -> float:
+    """The width of the widest word of ``label`` at ``size`` (of a ``code`` label: the widest piece a line does not
+    break inside, :func:`~mechdiagram.layout.measure.tokens`)."""
+    return max((text_width(word, size, code) for word in tokens(label, code)), default=0.0)
 
 
 def participants(spec: Spec, *, narrow: bool = False) -> Participants:
@@ -198,15 +201,16 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         elif b == a + 1:
             needs[a] = max(needs[a], w + 2 * LABEL_INSET)
     head_room = GAP_MAX - HEAD_GAP - 2 * HEAD_PAD_X
-    lines = {key: _head_lines(labels[key], head_room) for key in order}
-    widths = {key: _head_width(lines[key]) for key in order}
+    codes = frozenset(key for key in order if spec.targets[key].code)
+    lines = {key: _head_lines(labels[key], head_room, key in codes) for key in order}
+    widths = {key: _head_width(lines[key], key in codes) for key in order}
     staggered = False
     if narrow and count:
         # As wide a pitch as fits NARROW_FIT_WIDTH, heads and all: tried, then narrowed by what it overshoots.
         pitch = max(NARROW_GAP_MIN, min((NARROW_FIT_WIDTH - 2 * MARGIN - gutter) / count, GAP_MAX))
         loop = SELF_WIDTH + LABEL_INSET if right_need else 0.0  # its label may move left, over the lifeline
         fit = NARROW_FIT_WIDTH - 1  # room for the rounding up of the canvas and of each coordinate
-        staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch)
+        staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch, codes)
         fitting = None  # the widest try that fits
         for _ in range(NARROW_TRIES):
             total = (2 * MARGIN + max(widths[order[0]] / 2, gutter + BAR_WIDTH / 2) + (count - 1) * pitch
@@ -220,7 +224,7 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
             tried = min(GAP_MAX, max(NARROW_GAP_MIN, pitch + (fit - total) / (count - 1)))
             if tried == pitch:
                 break
-            staggered, lines, widths, pitch = _narrow_heads(order, labels, tried)
+            staggered, lines, widths, pitch = _narrow_heads(order, labels, tried, codes)
         if fitting is not None:
             staggered, lines, widths, pitch = fitting
         right_need = min(right_need, SELF_WIDTH + LABEL_INSET)
@@ -294,27 +298,34 @@ def _widened(spec: Spec, index: dict[str, int], gaps: list[float], left: float, 
     return right + math.ceil(more[-1] * share)
 
 
-def _narrow_heads(order: list[str], labels: dict[str, str],
-                  pitch: float) -> tuple[bool, dict[str, tuple[str, ...]], dict[str, float], float]:
+def _narrow_heads(order: list[str], labels: dict[str, str], pitch: float, codes: frozenset[str] = frozenset()
+                  ) -> tuple[bool, dict[str, tuple[str, ...]], dict[str, float], float]:
     """The narrow variant's heads at ``pitch`` between lifelines: whether they are staggered, their lines and widths,
     and the pitch, widened where a word needs it.  One row where each head keeps its longest word whole within
     the pitch, else two staggered rows, each head up to two pitches wide; a word wider still widens the pitch (the
-    drawing then scrolls sideways rather than break the word)."""
-    widest = max(_longest_word(labels[key]) + 2 * HEAD_PAD_X for key in order)
+    drawing then scrolls sideways rather than break the word); a label of ``codes`` (code, in the monospace face)
+    breaks between the pieces of its tokens, and a piece wider than a staggered head between its characters (with
+    the continuation mark), so that a long identifier wraps in its head rather than widen the pitch."""
+    def need(key: str) -> float:
+        word = _longest_word(labels[key], code=key in codes) + 2 * HEAD_PAD_X
+        return min(word, 2 * pitch - HEAD_GAP) if key in codes else word
+
+    widest = max(need(key) for key in order)
     staggered = len(order) > 1 and widest > pitch - HEAD_GAP
     if staggered:
         pitch = max(pitch, (widest + HEAD_GAP) / 2)
     elif widest > pitch - HEAD_GAP:
         pitch = widest + HEAD_GAP
     most = (2 * pitch if staggered else pitch) - HEAD_GAP
-    lines = {key: _head_lines(labels[key], most - 2 * HEAD_PAD_X) for key in order}
-    widths = {key: max(min(_head_width(lines[key]), most), _longest_word(labels[key]) + 2 * HEAD_PAD_X)
-              for key in order}
+    lines = {key: _head_lines(labels[key], most - 2 * HEAD_PAD_X, key in codes, whole=key not in codes)
+             for key in order}
+    widths = {key: max(min(_head_width(lines[key], key in codes), most), need(key) if key in codes else
+                       _longest_word(labels[key]) + 2 * HEAD_PAD_X) for key in order}
     return staggered, lines, widths, pitch
 
 
-def _head_width(lines: tuple[str, ...]) -> float:
-    widest = max((text_width(line, FONT_SIZE) for line in lines), default=0.0)
+def _head_width(lines: tuple[str, ...], code: bool = False) -> float:
+    widest = max((text_width(line, FONT_SIZE, code) for line in lines), default=0.0)
     return math.ceil(max(HEAD_MIN_WIDTH, widest + 2 * HEAD_PAD_X) * 10) / 10
 
 
