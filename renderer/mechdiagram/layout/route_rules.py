@@ -356,7 +356,8 @@ def message_faults(layout: Layout) -> list[MessageFault]:
         reach = max(reach, bottom)
     found: dict[tuple[str, str, str], MessageFault] = {}
     for run in runs:
-        for fault in faults(run):
+        # A message alone in its run can break only the rules of one arrow: its bends and its label's distance.
+        for fault in faults(run) if len(run) > 1 else [*bends(run), *label_faults(run)]:
             key, step = where[fault.key]
             other_key, other_step = where[fault.other] if fault.other else ("", 0)
             found.setdefault((key, fault.kind, other_key),

@@ -8,8 +8,9 @@ Two phases, each with typed output:
   message's end), then in file order; their heads, a row of boxes (two staggered rows where a narrow drawing
   leaves a head less room than its longest word), and the distance between neighbouring lifelines, as wide as
   their heads and the labels of the messages between them need, within :data:`GAP_MAX` (six participants fit
-  900 units) and, in the narrow variant, as narrow as :data:`NARROW_FIT_WIDTH` asks, down to
-  :data:`NARROW_GAP_MIN`.
+  900 units), then wider where the drawing's width is free (within :data:`WIDE_BUDGET`) and labels would wrap
+  (:func:`_widened`) and, in the narrow variant, as wide as :data:`NARROW_FIT_WIDTH` allows, down to
+  :data:`NARROW_GAP_MIN` (a long code name in a head wraps there rather than widen it).
 * :func:`rows` (one scenario): a row per step, its messages stacked in the order the step lists them, each a
   horizontal arrow from its ``from`` lifeline to its ``to`` lifeline (a loop for a message to itself) with its
   label above its line, centred over the message (a loop's starts right of its lifeline) and kept inside the
