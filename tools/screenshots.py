@@ -77,6 +77,9 @@ def main(argv: list[str]) -> int:
                             while _step(page)[0] < step:
                                 page.locator(".mech-next").first.click()
                             target = args.output / f"{slug}-{width}-{scheme}-{label}.png"
+                            # The page at its top, as a reader meets the figure: a sequence's heads strip, which
+                            # sticks to the top of the view once the page scrolls, then lies on the drawing's heads.
+                            page.evaluate("window.scrollTo(0, 0)")
                             page.locator(".mech-stage").first.screenshot(path=target)
                             made += 1
                         context.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import browser_support as bs
 import pytest
 
-from support.sequences import oauth_spec
+from support.sequences import oauth_spec, sequence_spec
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -81,3 +81,89 @@ def test_the_sequence_keeps_its_text_at_12_px_without_scrolling(sequence_site, o
     assert size["smallest"] >= 12 - 0.01 and not size["scrolls"], size
     if layout == "wide":
         assert size["shown"] == pytest.approx(size["natural"], abs=0.5) and size["natural"] <= 900, size
+
+
+# --- the participants' heads stay in view while a long sequence scrolls -------------------------------------------
+
+#: Of the first figure's shown scene, after scrolling the page so that ``down`` of its drawing is above the top of
+#: the view: each head's box on the page in the drawing and in the heads strip, the frame's and the strip's boxes,
+#: whether the strip is marked stuck, how far the frame is scrolled sideways and the view's height.
+HEADS_JS = r"""
+async down => {
+  const scene = document.querySelector("[data-mech-figure] .mech-scene:not([hidden])");
+  const canvas = scene.querySelector("[data-mech-canvas]");
+  const strip = scene.querySelector("[data-mech-heads]");
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  let last = NaN;  // the arrow keys scroll smoothly: until the frame stops
+  for (let i = 0; i < 100 && canvas.scrollLeft !== last; i += 1) { last = canvas.scrollLeft; await frame(); }
+  window.scrollTo(0, canvas.getBoundingClientRect().top + window.scrollY + down * canvas.offsetHeight);
+  await frame();
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const heads = root => Array.from(root.querySelectorAll("svg > g[class$='-nodes'] > g > rect"))
+    .filter(r => r.getClientRects().length).map(box);
+  return {drawn: heads(canvas), strip: heads(strip), frame: box(canvas), bar: box(strip),
+          stuck: strip.hasAttribute("data-mech-stuck"), shown: !strip.hidden, scrolled: Math.abs(canvas.scrollLeft),
+          view: window.innerHeight};
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def long_sequences(tmp_path_factory) -> Path:
+    """Six participants in thirty steps, in English and in Arabic (right to left)."""
+    root = tmp_path_factory.mktemp("long-sequence")
+    (root / "specs").mkdir()
+    english = sequence_spec(6, 30)
+    arabic = {**sequence_spec(6, 30), "language": "ar"}
+    for name, data in (("long", english), ("long-ar", arabic)):
+        (root / "specs" / f"{name}.mechanism.json").write_text(json.dumps(data, indent=2), "utf-8")
+    bs.build([root / "specs"], root / "site")
+    return root / "site"
+
+
+@pytest.mark.parametrize("slug, width, scheme", [("long", 360, "light"), ("long", 1280, "dark"),
+                                                 ("long-ar", 360, "dark"), ("long-ar", 1280, "light")])
+def test_the_heads_stay_in_view_while_a_long_sequence_scrolls(long_sequences, open_page, check_axe, slug, width,
+                                                                scheme):
+    """Scrolled half-way down its drawing (and, on a phone, to the far end of its frame), the figure shows the
+    participants' heads at the top of the view, each over its own lifeline: the strip's heads on the page where the
+    drawing's own would be but for the scroll down, inside the frame's visible part."""
+    page = open_page(long_sequences / f"{slug}.html", viewport=(width, 700), scheme=scheme, motion="reduce")
+    canvas = bs.figures(page).nth(0).locator(".mech-scene:not([hidden]) [data-mech-canvas]")
+    if width < 768:  # the frame scrolls sideways: a tab stop, whose arrow keys take it to its far end
+        assert canvas.get_attribute("tabindex") == "0"
+        canvas.focus()
+        for _ in range(12):
+            page.keyboard.press("ArrowLeft" if slug.endswith("-ar") else "ArrowRight")
+    found = page.evaluate(HEADS_JS, 0.5)
+    assert found["shown"] and found["stuck"], found
+    assert len(found["strip"]) == len(found["drawn"]) == 6
+    left, top, right, bottom = found["frame"]
+    assert top < 0 < bottom and found["bar"][1] == pytest.approx(0, abs=0.5)  # the frame runs on past the view's top
+    for drawn, held in zip(found["drawn"], found["strip"], strict=True):
+        assert drawn[3] < 0  # the drawing's own head scrolled out of view...
+        assert held[1] >= 0 and held[3] <= found["view"]  # ...the strip's is in view,
+        assert held[0] == pytest.approx(drawn[0], abs=0.5) and held[2] == pytest.approx(drawn[2], abs=0.5)  # over it
+        assert held[3] - held[1] == pytest.approx(drawn[3] - drawn[1], abs=0.5)
+    # Within the frame: the heads the frame shows are whole in the strip, which ends with the frame.
+    assert found["bar"][0] == pytest.approx(left, abs=0.5) and found["bar"][2] == pytest.approx(right, abs=0.5)
+    inside = [h for h in found["strip"] if left - 0.5 <= h[0] and h[2] <= right + 0.5]
+    assert len(inside) >= 3, found
+    if width < 768:
+        assert found["scrolled"] > 0, found  # it scrolled sideways, and the strip with it
+    check_axe(page, f"{slug}.html scrolled at {width} px ({scheme})")
+    assert page.opened.errors == []
+
+
+def test_without_the_player_the_heads_are_the_drawings_own(long_sequences, browser):
+    """Without JavaScript the strip stays hidden: the heads are drawn in the drawing, at its top, as in the SVG."""
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 700})
+    try:
+        page = context.new_page()
+        page.goto((long_sequences / "long.html").as_uri())
+        shown = page.evaluate("""() => [document.querySelector('[data-mech-heads]').getClientRects().length,
+            Array.from(document.querySelectorAll('.mech-canvas-inner svg > g[class$="-nodes"] > g > rect'))
+              .filter(r => r.getClientRects().length).length]""")
+        assert shown == [0, 6]
+    finally:
+        context.close()

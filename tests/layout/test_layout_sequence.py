@@ -11,12 +11,13 @@ import pytest
 
 from mechdiagram.layout import diagram, layout_scenario
 from mechdiagram.layout.geometry import Layout, Message, Rect
+from mechdiagram.layout.route_rules import block_distance, message_faults
 from mechdiagram.layout.sequence import LABEL_GAP, participant_order
-from mechdiagram.layout.sizes import MIN_TEXT_PX
+from mechdiagram.layout.sizes import LABEL_REACH, MIN_TEXT_PX
 from mechdiagram.render.html import readable_width
 from mechdiagram.render.svg import prefix_for, render_scenario
 from mechdiagram.shared.model import Spec, spec_from_data
-from support.sequences import SHORT_NAMES, oauth_spec, sequence_spec
+from support.sequences import SHORT_NAMES, oauth_spec, sequence_spec, tcp_spec
 
 #: (participants, steps): every count of participants from 2 to 8, steps from 3 to 30.
 SIZES = [(2, 3), (3, 30), (4, 12), (5, 7), (5, 20), (6, 20), (7, 25), (8, 30), (8, 3)]
@@ -127,9 +128,29 @@ def test_heads_lifelines_and_badges_keep_apart(data, narrow):
 
 @pytest.mark.parametrize("participants", range(2, 7))
 def test_the_wide_sequence_is_at_most_900_px_wide_for_up_to_six_participants(participants):
-    for steps in (3, 20):
-        ((_, layout),) = _layouts(sequence_spec(participants, steps), narrow=False)
-        assert layout.width <= 900, (participants, steps, layout.width)
+    """At its natural size, whatever its labels ask (the free width goes to them within WIDE_BUDGET)."""
+    for steps in (3, 8, 20, 30):
+        for extra in ({}, {"replies": False, "names": SHORT_NAMES}):
+            ((_, layout),) = _layouts(sequence_spec(participants, steps, **extra), narrow=False)
+            assert layout.width <= 900, (participants, steps, layout.width)
+
+
+def test_a_sequence_of_few_participants_gives_its_free_width_to_its_labels():
+    """The TCP handshake's three participants: the lifelines move apart (past GAP_MAX, within WIDE_BUDGET) so
+    that its sentence-long labels take one or two lines, not four to seven; its self-messages' labels take the room
+    right of their lifeline likewise."""
+    from mechdiagram.layout.sequence import GAP_MAX, LABEL_LINE_MAX, WIDE_BUDGET
+
+    ((spec, layout),) = _layouts(tcp_spec(), narrow=False)
+    xs = [line.x for line in layout.lifelines]
+    assert xs[1] - xs[0] > GAP_MAX + 100 and xs[2] - xs[1] > GAP_MAX and layout.width <= WIDE_BUDGET
+    lines = {m.key: m.arrow.label_lines for _, m in _messages(layout)}
+    assert max(len(v) for v in lines.values()) == 2 and lines["syn"] == ("SYN seq=1000",)
+    assert lines["estab"] == ("ESTABLISHED: start the", "retransmission timer")  # a self-message's
+    assert all(m.arrow.label_box.w <= LABEL_LINE_MAX + 4 for _, m in _messages(layout))  # type: ignore[union-attr]
+    # Narrow, the three fill a phone's drawing (the widest that fits NARROW_FIT_WIDTH), not its left two thirds.
+    ((_, narrow),) = _layouts(tcp_spec(), narrow=True)
+    assert readable_width(narrow.width) <= PHONE_COLUMN and narrow.width >= 304
 
 
 @pytest.mark.parametrize("participants", range(2, 6))
@@ -289,8 +310,35 @@ def test_replies_are_dashed_with_open_heads_and_unselected_targets_dimmed():
     # The resource server is unselected in this scenario: its head and lifeline are dashed.
     head = next(g for g in root.iter(f"{SVG}g") if g.get("id", "").endswith("-n-api"))
     assert f"{prefix}-dim" in head.get("class", "").split()
-    lifelines = [p for p in root.iter(f"{SVG}path") if f"{prefix}-lifeline-dim" in p.get("class", "").split()]
-    assert len(lifelines) == 1
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"{prefix}-lifelines")
+    lifelines = [p for p in group.iter(f"{SVG}path") if f"{prefix}-lifeline-dim" in p.get("class", "").split()]
+    assert len(lifelines) == 2  # whole to the first row, faint below it
+
+
+def test_lifelines_grow_with_the_story_faint_below_the_rows_drawn():
+    """Each lifeline is whole from its head to the first row and faint below it; each row's layers (its own step's,
+    the later steps', the poster's) draw the lifelines whole over the row, the last row's down to their ends: a still
+    of step K shows them whole to the foot of row K and faint below, the poster whole."""
+    spec, layout, prefix, svgs = _drawn(oauth_spec())
+    first, last = layout.rows[0], layout.rows[-1]
+    root = ET.fromstring(svgs.animated)
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("class") == f"{prefix}-lifelines")
+    faint = [p for p in group.iter(f"{SVG}path") if f"{prefix}-lifeline-ahead" in p.get("class", "").split()]
+    assert len(faint) == len(layout.lifelines) and all(p.get("stroke-opacity") == "0.35" for p in faint)
+    for path, line in zip(faint, layout.lifelines, strict=True):
+        assert [float(n) for n in re.findall(r"[\d.]+", path.get("d"))] == pytest.approx(
+            [line.x, first.y, line.x, line.bottom], abs=0.05)
+
+    def whole_to(svg: str) -> float:  # the lowest point of the whole lifeline runs drawn in rows
+        ys = [float(y) for g in ET.fromstring(svg).iter(f"{SVG}g") if f"{prefix}-row" in g.get("class", "")
+              for p in g.iter(f"{SVG}path") if f"{prefix}-lifeline" in p.get("class", "").split()
+              for y in re.findall(r"V(\S+)", p.get("d"))]
+        return max(ys, default=0.0)
+
+    assert whole_to(svgs.stills[1]) == pytest.approx(first.bottom)
+    assert whole_to(svgs.stills[len(layout.rows)]) == pytest.approx(layout.lifelines[0].bottom)
+    assert whole_to(svgs.stills[0]) == pytest.approx(layout.lifelines[0].bottom)
+    assert layout.lifelines[0].bottom > last.bottom
 
 
 def test_a_spec_without_a_view_draws_no_sequence():
@@ -316,3 +364,87 @@ def test_text_stays_readable_where_the_figure_shows_the_wide_sequence():
 def test_geometry_rects_are_typed():
     ((_, layout), _) = _layouts(oauth_spec(), narrow=False)
     assert all(isinstance(row, Rect) for row in layout.rows)
+
+
+# --- the edge rules (issue 27) among messages ---------------------------------------------------------------------
+
+#: Generated sequences of 2 to 8 participants and 3 to 30 steps (self-messages and replies among them), with long
+#: and short names and without replies, the OAuth flow, and a TCP handshake with a retransmission.
+RULE_CASES = [pytest.param(sequence_spec(p, s, **extra), narrow,
+                           id=f"{p}x{s}{'-short' if extra else ''}-{'narrow' if narrow else 'wide'}")
+              for p in range(2, 9) for s in (3, 8, 17, 30) for extra in ({}, {"replies": False, "names": SHORT_NAMES})
+              for narrow in (False, True)]
+RULE_CASES += [pytest.param(oauth_spec(), narrow, id=f"oauth-{'narrow' if narrow else 'wide'}") for narrow in (False, True)]
+RULE_CASES += [pytest.param(tcp_spec(), narrow, id=f"tcp-{'narrow' if narrow else 'wide'}") for narrow in (False, True)]
+RULE_CASES += [pytest.param(sequence_spec(5, 8, names=LONG), narrow, id=f"long-words-{'narrow' if narrow else 'wide'}")
+               for narrow in (False, True)]
+
+
+@pytest.mark.parametrize("data, narrow", RULE_CASES)
+def test_messages_keep_the_edge_rules_among_themselves(data, narrow):
+    """No false junction, no message within 6 units of another's arrowhead, no parallel run under 12 units, no
+    crossing, no more than two bends (a self-message's loop), and every label at most 6 units from its own message,
+    nearer it than any other and crossed by none (layout.route_rules, measured among the messages; the lifelines,
+    which messages cross by nature, are not arrows)."""
+    for _, layout in _layouts(data, narrow):
+        assert message_faults(layout) == []
+        for _, message in _messages(layout):
+            box = message.arrow.label_box
+            if box is not None:  # within LABEL_REACH of its own line, and over it
+                assert block_distance(box, message.arrow.points) <= LABEL_REACH
+
+
+def test_validate_warns_of_a_message_that_breaks_a_rule_with_its_pointer_and_layout(monkeypatch):
+    """Rule route on a sequence: a message whose label is drawn far from its line (here moved there, in the narrow
+    layout) is a warning at the path's key, naming the layout, the scenario and the step."""
+    import json
+
+    import msgspec.structs
+
+    from mechdiagram.layout import checks
+    from mechdiagram.layout import layout_scenario as lay
+    from mechdiagram.spec.load import parse_text
+    from mechdiagram.spec.validate import check_spec
+
+    def moved(spec, scenario, shared):
+        drawn = lay(spec, scenario, shared)
+        if shared.width == wide or scenario.id != "sign-in":
+            return drawn
+        row = drawn.rows[5]
+        message = row.messages[0]
+        box = message.arrow.label_box
+        assert box is not None and message.key == "token"
+        far = msgspec.structs.replace(message.arrow, label_box=Rect(box.x, box.y - 30, box.w, box.h))
+        rows = list(drawn.rows)
+        rows[5] = msgspec.structs.replace(row, messages=(msgspec.structs.replace(message, arrow=far), *row.messages[1:]))
+        return msgspec.structs.replace(drawn, rows=tuple(rows))
+
+    text = json.dumps(oauth_spec(), indent=2)
+    loaded = parse_text(text.encode(), "oauth.mechanism.json")
+    validation = check_spec(loaded)
+    assert validation.spec is not None
+    assert checks.lay_out(loaded, validation.spec).findings == []
+    wide = diagram(validation.spec).width
+    monkeypatch.setattr(checks, "layout_scenario", moved)
+    [finding] = checks.lay_out(loaded, validation.spec).findings
+    assert (finding.pointer, finding.rule, finding.severity) == ("/targets/token", "route", "warning")
+    assert finding.line == text.splitlines().index('    "token": {') + 1
+    assert 'in the narrow layout (scenario "sign-in", step 6)' in finding.message, finding.message
+    assert "label" in finding.message and "from its arrow" in finding.message
+
+
+def test_a_narrow_head_of_a_long_code_name_wraps_inside_it_instead_of_widening_the_drawing():
+    """A participant named by a long identifier (``"text": "code"``): in the narrow layout its head breaks at the
+    identifier's dots and, where a piece is still wider than a staggered head, between its characters (with the
+    continuation mark), so four participants still fit a phone's column; the wide layout keeps its pieces whole."""
+    from mechdiagram.layout.measure import CONTINUATION
+
+    data = sequence_spec(4, 6)
+    data["targets"]["p1"].update(label="io.grpc.netty.NettyServerHandler", text="code")
+    ((_, narrow),) = _layouts(data, narrow=True)
+    head = narrow.boxes["p1"]
+    assert readable_width(narrow.width) <= PHONE_COLUMN, narrow.width
+    assert head.lines[:2] == ("io.grpc.", "netty.") and any(line.endswith(CONTINUATION) for line in head.lines)
+    assert "".join(line.removesuffix(CONTINUATION) for line in head.lines) == "io.grpc.netty.NettyServerHandler"
+    ((_, wide),) = _layouts(data, narrow=False)
+    assert wide.boxes["p1"].lines == ("io.grpc.netty.", "NettyServerHandler")

@@ -113,6 +113,54 @@ def oauth_spec() -> dict:
     }
 
 
+def tcp_spec() -> dict:
+    """A TCP connection (RFC 9293) as a sequence: the three-way handshake, then two segments of which the first
+    is lost, a duplicate ACK, the retransmission timeout and the retransmitted segment; three participants, eleven
+    messages, two self-messages, replies, labels of a sentence."""
+    paths = dict([
+        _path("syn", "client", "server", "SYN seq=1000"),
+        _path("synack", "server", "client", "SYN-ACK seq=5000 ack=1001", reply=True),
+        _path("ack", "client", "server", "ACK ack=5001"),
+        _path("estab", "client", "client", "ESTABLISHED: start the retransmission timer"),
+        _path("data1", "client", "server", "segment seq=1001, 500 bytes (lost on the way)"),
+        _path("data2", "client", "server", "segment seq=1501, 500 bytes"),
+        _path("dupack", "server", "client", "duplicate ACK ack=1001: still waiting for 1001", reply=True),
+        _path("rto", "client", "client", "retransmission timeout expires"),
+        _path("retx", "client", "server", "retransmit seq=1001, 500 bytes"),
+        _path("deliver", "server", "app", "deliver bytes 1001-2000 in order"),
+        _path("cumack", "server", "client", "ACK ack=2001 (both segments)", reply=True),
+    ])
+    nodes = {"client": {"id": "client", "kind": "node", "label": "Client"},
+             "server": {"id": "server", "kind": "node", "label": "Server"},
+             "app": {"id": "app", "kind": "node", "label": "Server application"}}
+
+    def step(title: str, active: list[str], listed: list[str], phase: str) -> dict:
+        return {"title": title, "description": f"{title}.", "duration": 2000, "active": active, "paths": listed,
+                "state": {"phase": phase}}
+
+    steps = [
+        step("The client opens", ["client"], ["syn"], "SYN-SENT"),
+        step("The server answers", ["server"], ["synack"], "SYN-RECEIVED"),
+        step("The client acknowledges", ["client"], ["ack", "estab"], "ESTABLISHED"),
+        step("Two segments go out; the first is lost", ["client"], ["data1", "data2"], "two segments in flight"),
+        step("The server asks again for 1001", ["server"], ["dupack"], "waiting for 1001"),
+        step("The timer fires and the client resends", ["client"], ["rto", "retx"], "retransmitting"),
+        step("The server delivers and acknowledges both", ["server", "app"], ["deliver", "cumack"], "all acknowledged"),
+    ]
+    return {
+        "version": 1, "language": "en", "title": "TCP handshake and a retransmitted segment",
+        "description": "The three-way handshake, then a lost segment recovered by the retransmission timer.",
+        "caption": "The receiver holds out-of-order bytes until the gap is filled. Step lengths are for reading.",
+        "alt": "Client, server and server application as columns; the handshake, two segments, a duplicate ACK, a "
+               "timeout and a retransmission run down in seven steps.",
+        "sources": [], "limitations": ["Window sizes, SACK and fast retransmit are left out."],
+        "layout": {"view": "sequence", "order": ["client", "server", "app"]},
+        "targets": {**nodes, **paths}, "stateLabels": {"phase": "Client state"},
+        "scenarios": [{"id": "main", "title": "Handshake and retransmission", "description": "The whole exchange.",
+                       "initial": {"phase": "CLOSED"}, "unselected": [], "steps": steps}],
+    }
+
+
 def as_graph(data: dict) -> dict:
     """``data`` without its sequence view (``layout.view`` and ``layout.order``): the same targets drawn as a layered
     graph, as the gallery's web-worker figure was before it became a sequence (the graph layout's tests keep it)."""

@@ -12,8 +12,19 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from mechdiagram.layout import Diagram, diagram, grid_cells
-from mechdiagram.layout.route_rules import FRAME_NEAR, KINDS, MAX_BACK_BENDS, MAX_BENDS, Fault, faults, group_faults
+from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario
+from mechdiagram.layout.geometry import Layout
+from mechdiagram.layout.route_rules import (
+    FRAME_NEAR,
+    KINDS,
+    MAX_BACK_BENDS,
+    MAX_BENDS,
+    Fault,
+    MessageFault,
+    faults,
+    group_faults,
+    message_faults,
+)
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec, parse_lane_key
@@ -39,6 +50,10 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     if errors:
         return LaidOut(errors)
     wide, narrow = diagram(model), diagram(model, narrow=True)
+    if model.layout.view == SEQUENCE:
+        drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
+                 for name, shared in (("wide", wide), ("narrow", narrow)) for scenario in model.scenarios]
+        return LaidOut(broken_message_rules(loaded, drawn), wide, narrow)
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded),
@@ -132,6 +147,33 @@ def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram
                       else "move its boxes or the ones near it (layout.positions), or draw fewer arrows here")
             findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
                                     f"{advice}", "route", "warning", line, column))
+    return findings
+
+
+def broken_message_rules(loaded: LoadedSpec, drawn: list[tuple[str, str, Layout]]) -> list[Finding]:
+    """Rule route (warnings) on a sequence: every fault of
+    :func:`~mechdiagram.layout.route_rules.message_faults` among the messages of each ``(variant, scenario id,
+    layout)`` of ``drawn`` (wide and narrow, every scenario), one finding per path and variant at the path's key,
+    naming the variant, the scenario and the step that draws it."""
+    findings = []
+    for variant in dict.fromkeys(name for name, _, _ in drawn):
+        by_key: dict[str, tuple[str, list[MessageFault]]] = {}
+        for name, scenario, layout in drawn:
+            if name != variant:
+                continue
+            for fault in message_faults(layout):
+                by_key.setdefault(fault.fault.key, (scenario, []))[1].append(fault)
+        for key, (scenario, found) in by_key.items():
+            pointer = pointer_join("targets", key)
+            line, column = loaded.locate(pointer, key=True)
+            kinds = [f.fault for f in found]
+            said = "; ".join(_said([f for f in kinds if f.kind == kind]) for kind in KINDS
+                             if any(f.kind == kind for f in kinds))
+            step = min(f.step for f in found if f.fault.key == key)
+            findings.append(Finding(loaded.display, pointer, f"message {quote(key)} in the {variant} layout "
+                                    f"(scenario {quote(scenario)}, step {step}) {said}: shorten its label or the "
+                                    "labels of the messages next to it, or give it a step of its own", "route",
+                                    "warning", line, column))
     return findings
 
 

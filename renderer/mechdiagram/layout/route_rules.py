@@ -23,6 +23,9 @@ and Mermaid):
 
 An arrow's line is its route (``Arrow.points``, from the source's port to the arrowhead's base) and the
 arrowhead's axis to its tip.
+
+The sequence view's messages keep the same rules (issue 28), measured among the messages of a scenario's drawing
+(:func:`message_faults`); its lifelines, which every message crosses by nature, are not arrows.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from collections.abc import Iterator, Sequence
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import EPSILON, Arrow, Point, Rect
+from mechdiagram.layout.geometry import EPSILON, Arrow, Layout, Point, Rect
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 
 #: Most bends of an arrow with the flow (or across it): out, one jog, in (ELK Layered's orthogonal edges).
@@ -360,3 +363,54 @@ def _span(s: Segment) -> tuple[float, float]:
     """A horizontal segment's x extent, a vertical one's y extent, low first."""
     i = 0 if _horizontal(s) else 1
     return (min(s[0][i], s[1][i]), max(s[0][i], s[1][i]))
+
+
+class MessageFault(Struct, frozen=True):
+    """A broken rule among a sequence's messages: ``fault`` (its ``key`` and ``other`` are path keys), at the
+    message drawn in step ``step`` (1-based; the first step that draws it, when one path is drawn in several),
+    with ``other_step`` the other message's."""
+
+    fault: Fault
+    step: int
+    other_step: int = 0
+
+
+#: Messages whose extents (line, head and label) are further apart than this, one above the other, break no rule
+#: together: every rule measures within NEAR (12) units or less.
+MESSAGE_REACH = max(NEAR, HEAD_CLEARANCE, LABEL_REACH) + 1.0
+
+
+def message_faults(layout: Layout) -> list[MessageFault]:
+    """Every rule's faults (:func:`faults`) among the messages of a sequence ``layout`` (its rows): each message
+    is an arrow of its own, a path drawn in several steps once for each; a self-message's loop may bend twice
+    (out, down and back), as any arrow.  Messages are measured in runs, each message within
+    :data:`MESSAGE_REACH` of the run above it (a sequence's messages are stacked, each in its band of a row: a
+    row's messages make a run, and a thirty-step sequence is measured in linear time).  Empty for another view's
+    layout."""
+    drawn: list[tuple[str, Arrow, float, float, str, int]] = []
+    for row in layout.rows:
+        for index, message in enumerate(row.messages):
+            arrow = message.arrow
+            ys = [y for _, y in (*arrow.points, *arrow.head)]
+            if arrow.label_box is not None:
+                ys += [arrow.label_box.y, arrow.label_box.bottom]
+            drawn.append((f"{row.number}/{index}", arrow, min(ys), max(ys), message.key, row.number))
+    drawn.sort(key=lambda item: item[2])
+    where = {name: (key, step) for name, _, _, _, key, step in drawn}
+    # Runs of messages each within MESSAGE_REACH of the run before it: measured together, apart from the others.
+    runs: list[dict[str, Arrow]] = []
+    reach = -float("inf")
+    for name, arrow, top, bottom, _, _ in drawn:
+        if not runs or top > reach + MESSAGE_REACH:
+            runs.append({})
+        runs[-1][name] = arrow  # in the drawing's order, top to bottom
+        reach = max(reach, bottom)
+    found: dict[tuple[str, str, str], MessageFault] = {}
+    for run in runs:
+        # A message alone in its run can break only the rules of one arrow: its bends and its label's distance.
+        for fault in faults(run) if len(run) > 1 else [*bends(run), *label_faults(run)]:
+            key, step = where[fault.key]
+            other_key, other_step = where[fault.other] if fault.other else ("", 0)
+            found.setdefault((key, fault.kind, other_key),
+                             MessageFault(Fault(key, fault.kind, other_key, fault.value), step, other_step))
+    return list(found.values())

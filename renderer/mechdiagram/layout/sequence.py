@@ -8,8 +8,9 @@ Two phases, each with typed output:
   message's end), then in file order; their heads, a row of boxes (two staggered rows where a narrow drawing
   leaves a head less room than its longest word), and the distance between neighbouring lifelines, as wide as
   their heads and the labels of the messages between them need, within :data:`GAP_MAX` (six participants fit
-  900 units) and, in the narrow variant, as narrow as :data:`NARROW_FIT_WIDTH` asks, down to
-  :data:`NARROW_GAP_MIN`.
+  900 units), then wider where the drawing's width is free (within :data:`WIDE_BUDGET`) and labels would wrap
+  (:func:`_widened`) and, in the narrow variant, as wide as :data:`NARROW_FIT_WIDTH` allows, down to
+  :data:`NARROW_GAP_MIN` (a long code name in a head wraps there rather than widen it).
 * :func:`rows` (one scenario): a row per step, its messages stacked in the order the step lists them, each a
   horizontal arrow from its ``from`` lifeline to its ``to`` lifeline (a loop for a message to itself) with its
   label above its line, centred over the message (a loop's starts right of its lifeline) and kept inside the
@@ -42,8 +43,7 @@ from mechdiagram.layout.geometry import (
 from mechdiagram.layout.groups import stacked_order
 from mechdiagram.layout.labels import FIRST_BASELINE, label_size
 from mechdiagram.layout.marks import lost_end
-from mechdiagram.layout.measure import even_wrap, text_width
-from mechdiagram.layout.placement import path_label_lines
+from mechdiagram.layout.measure import even_wrap, text_width, tokens
 from mechdiagram.layout.routing import _head
 from mechdiagram.layout.sizes import (
     ARROW_HEAD,
@@ -76,6 +76,11 @@ HEAD_GAP = 12.0
 #: under the 900 CSS px the issue's width rule allows).
 GAP_MIN = 96.0
 GAP_MAX = 136.0
+#: The wide drawing's width within which lifelines move further apart than GAP_MAX where their messages' labels
+#: would wrap (six participants at GAP_MAX: the width above), each as far as its labels need to fit on a line of at
+#: most LABEL_LINE_MAX: the free width of a sequence of few participants goes to its labels, not to empty margins.
+WIDE_BUDGET = 868.0
+LABEL_LINE_MAX = 280.0
 #: The narrow variant: the widest drawing a 320 px screen (WCAG 2.2 SC 1.4.10's reflow width) shows whole with its
 #: 13-unit labels at 12 CSS px or more: 320 px less 4 × 8 px, the page's and the figure's padding at that width
 #: (theme.EDGE_SPACE), times 13 / 12; a drawing that cannot be this narrow is made as narrow as it can (five
@@ -83,9 +88,11 @@ GAP_MAX = 136.0
 #: distance and scrolls sideways in its frame instead.
 NARROW_FIT_WIDTH = 312.0
 NARROW_GAP_MIN = 52.0
-#: How many pitches the narrow variant tries before it takes the last (each narrower by what the one before
-#: overshot NARROW_FIT_WIDTH: two or three suffice).
+#: How many pitches the narrow variant tries before it takes the widest that fits (each narrower by what the one
+#: before overshot NARROW_FIT_WIDTH, or wider by what it left free: two or three suffice).
 NARROW_TRIES = 4
+#: A narrow try within this many units of NARROW_FIT_WIDTH is taken as it is.
+NARROW_SLACK = 8.0
 #: How far a message's label keeps inside its span at each end, and its block's foot above its line.
 LABEL_INSET = 8.0
 LABEL_GAP = 6.0
@@ -148,6 +155,20 @@ def participant_order(spec: Spec) -> list[str]:
     return stacked_order(spec, order) if spec.groups else order
 
 
+def _message_lines(path: PathTarget, room: float, text: str | None = None) -> tuple[str, ...]:
+    """A message's label (or ``text``, the one a step's labels give it) wrapped to ``room`` units, its lines
+    balanced (a ``code`` label in the monospace face, broken at its punctuation as a box's code is)."""
+    shown = text if text is not None else path.label
+    return even_wrap(shown, room, PATH_LABEL_SIZE, path.code) if shown else ()
+
+
+def _one_line(path: PathTarget) -> float:
+    """The width of a message's label on one line, at most LABEL_LINE_MAX (then it wraps to that width)."""
+    if not path.label:
+        return 0.0
+    return label_size(_message_lines(path, LABEL_LINE_MAX), path.code)[0]
+
+
 def _badge_width(number: int) -> float:
     """The width of the badge of step ``number``."""
     return max(BADGE_HEIGHT, text_width(str(number), PATH_LABEL_SIZE) + 2 * BADGE_PAD)
@@ -159,14 +180,17 @@ def _gutter(spec: Spec) -> float:
     return math.ceil(_badge_width(most)) + GUTTER_AIR
 
 
-def _head_lines(label: str, room: float) -> tuple[str, ...]:
-    """A head's label in lines at most ``room`` wide (its longest word whole, wider if need be)."""
-    return even_wrap(label, max(room, _longest_word(label)))
+def _head_lines(label: str, room: float, code: bool = False, whole: bool = True) -> tuple[str, ...]:
+    """A head's label in lines at most ``room`` wide (its longest word ``whole``, wider if need be, else broken
+    with the continuation mark; a ``code`` label, in the monospace face, breaks between the pieces of its tokens,
+    as a box's code does)."""
+    return even_wrap(label, max(room, _longest_word(label, code=code)) if whole else room, FONT_SIZE, code)
 
 
-def _longest_word(label: str, size: float = FONT_SIZE) -> float:
-    """The width of the widest word of ``label`` at ``size``."""
-    return max((text_width(word, size) for word in label.split()), default=0.0)
+def _longest_word(label: str, size: float = FONT_SIZE, code: bool = False) -> float:
+    """The width of the widest word of ``label`` at ``size`` (of a ``code`` label: the widest piece a line does not
+    break inside, :func:`~mechdiagram.layout.measure.tokens`)."""
+    return max((text_width(word, size, code) for word in tokens(label, code)), default=0.0)
 
 
 def participants(spec: Spec, *, narrow: bool = False) -> Participants:
@@ -185,8 +209,8 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         if path.source not in index or path.dest not in index:
             continue
         # As wide as the widest text the label shows (a step's labels change it from that step's row on).
-        w = max((label_size(path_label_lines(text, PATH_LABEL_WIDTH))[0] for text in spec.texts(path.key)),
-                default=0.0)
+        w = max((label_size(_message_lines(path, PATH_LABEL_WIDTH, text), path.code)[0]
+                 for text in spec.texts(path.key)), default=0.0)
         a, b = sorted((index[path.source], index[path.dest]))
         if a == b:
             need = max(SELF_WIDTH, SELF_LABEL_START + w) + LABEL_INSET
@@ -197,28 +221,41 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         elif b == a + 1:
             needs[a] = max(needs[a], w + 2 * LABEL_INSET)
     head_room = GAP_MAX - HEAD_GAP - 2 * HEAD_PAD_X
-    lines = {key: _head_lines(labels[key], head_room) for key in order}
-    widths = {key: _head_width(lines[key]) for key in order}
+    codes = frozenset(key for key in order if spec.targets[key].code)
+    lines = {key: _head_lines(labels[key], head_room, key in codes) for key in order}
+    widths = {key: _head_width(lines[key], key in codes) for key in order}
     staggered = False
     if narrow and count:
         # As wide a pitch as fits NARROW_FIT_WIDTH, heads and all: tried, then narrowed by what it overshoots.
         pitch = max(NARROW_GAP_MIN, min((NARROW_FIT_WIDTH - 2 * MARGIN - gutter) / count, GAP_MAX))
         loop = SELF_WIDTH + LABEL_INSET if right_need else 0.0  # its label may move left, over the lifeline
         fit = NARROW_FIT_WIDTH - 1  # room for the rounding up of the canvas and of each coordinate
-        staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch)
+        staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch, codes)
+        fitting = None  # the widest try that fits
         for _ in range(NARROW_TRIES):
             total = (2 * MARGIN + max(widths[order[0]] / 2, gutter + BAR_WIDTH / 2) + (count - 1) * pitch
                      + max(widths[order[-1]] / 2, loop))
-            if total <= fit or pitch <= NARROW_GAP_MIN or count < 2:
+            if total <= fit and (fitting is None or pitch > fitting[3]):
+                fitting = (staggered, lines, widths, pitch)
+            if count < 2 or (total > fit and pitch <= NARROW_GAP_MIN) or fit - NARROW_SLACK <= total <= fit:
                 break
-            narrower = max(NARROW_GAP_MIN, pitch - (total - fit) / (count - 1))
-            staggered, lines, widths, pitch = _narrow_heads(order, labels, narrower)
+            # Narrower by what it overshoots, or wider by what it leaves free (to GAP_MAX): the labels between
+            # the lifelines take the width a phone has, rather than leave it empty at the right.
+            tried = min(GAP_MAX, max(NARROW_GAP_MIN, pitch + (fit - total) / (count - 1)))
+            if tried == pitch:
+                break
+            staggered, lines, widths, pitch = _narrow_heads(order, labels, tried, codes)
+        if fitting is not None:
+            staggered, lines, widths, pitch = fitting
         right_need = min(right_need, SELF_WIDTH + LABEL_INSET)
         gaps = [pitch] * max(count - 1, 0)
     else:
         # Within GAP_MAX, but never so near that two heads touch (a word too long for GAP_MAX widens its head).
         apart = [(widths[a] + widths[b]) / 2 + HEAD_GAP for a, b in itertools.pairwise(order)]
         gaps = [max(min(GAP_MAX, max(need, heads)), heads) for need, heads in zip(needs, apart, strict=True)]
+        if count:
+            left_part = max(widths[order[0]] / 2, gutter + BAR_WIDTH / 2)
+            right_need = _widened(spec, index, gaps, left_part, max(widths[order[-1]] / 2, right_need))
     height = max((len(lines[key]) for key in order), default=1) * LINE_HEIGHT + 2 * PAD_Y
     height = max(HEAD_MIN_HEIGHT, height)
     left = MARGIN + gutter
@@ -292,27 +329,68 @@ def _group_bands(spec: Spec, order: list[str], heads: dict[str, Box], xs: dict[s
     return moved, bands
 
 
-def _narrow_heads(order: list[str], labels: dict[str, str],
-                  pitch: float) -> tuple[bool, dict[str, tuple[str, ...]], dict[str, float], float]:
+def _widened(spec: Spec, index: dict[str, int], gaps: list[float], left: float, right: float) -> float:
+    """Widen ``gaps`` (between neighbouring lifelines, in place) where their messages' labels would wrap, within
+    WIDE_BUDGET; returns the room right of the last lifeline (``right``, widened likewise for its self-messages).
+    Each gap wishes its labels' width on one line of at most LABEL_LINE_MAX (a message across several gaps, its
+    share in each; a self-message, its label from SELF_LABEL_START); the budget left beside ``left`` (the first
+    lifeline's distance from the margin) is shared among the wishes in proportion."""
+    count = len(gaps) + 1
+    wishes = [0.0] * len(gaps)
+    right_wish = 0.0
+    for path in spec.paths:
+        if path.source not in index or path.dest not in index or not path.label:
+            continue
+        a, b = sorted((index[path.source], index[path.dest]))
+        if a == b:
+            want = SELF_LABEL_START + _one_line(path) + LABEL_INSET
+            if a < count - 1:
+                wishes[a] = max(wishes[a], want)
+            else:
+                right_wish = max(right_wish, want)
+            continue
+        share = (_one_line(path) + 2 * LABEL_INSET) / (b - a)
+        for i in range(a, b):
+            wishes[i] = max(wishes[i], share)
+    more = [max(wish - gap, 0.0) for wish, gap in zip(wishes, gaps, strict=True)] + [max(right_wish - right, 0.0)]
+    room = WIDE_BUDGET - (2 * MARGIN + left + sum(gaps) + right)
+    wanted = sum(more)
+    if room <= 0 or wanted <= 0:
+        return right
+    share = min(1.0, room / wanted)
+    for i in range(len(gaps)):
+        gaps[i] += math.ceil(more[i] * share)
+    return right + math.ceil(more[-1] * share)
+
+
+def _narrow_heads(order: list[str], labels: dict[str, str], pitch: float, codes: frozenset[str] = frozenset()
+                  ) -> tuple[bool, dict[str, tuple[str, ...]], dict[str, float], float]:
     """The narrow variant's heads at ``pitch`` between lifelines: whether they are staggered, their lines and widths,
     and the pitch, widened where a word needs it.  One row where each head keeps its longest word whole within
     the pitch, else two staggered rows, each head up to two pitches wide; a word wider still widens the pitch (the
-    drawing then scrolls sideways rather than break the word)."""
-    widest = max(_longest_word(labels[key]) + 2 * HEAD_PAD_X for key in order)
+    drawing then scrolls sideways rather than break the word); a label of ``codes`` (code, in the monospace face)
+    breaks between the pieces of its tokens, and a piece wider than a staggered head between its characters (with
+    the continuation mark), so that a long identifier wraps in its head rather than widen the pitch."""
+    def need(key: str) -> float:
+        word = _longest_word(labels[key], code=key in codes) + 2 * HEAD_PAD_X
+        return min(word, 2 * pitch - HEAD_GAP) if key in codes else word
+
+    widest = max(need(key) for key in order)
     staggered = len(order) > 1 and widest > pitch - HEAD_GAP
     if staggered:
         pitch = max(pitch, (widest + HEAD_GAP) / 2)
     elif widest > pitch - HEAD_GAP:
         pitch = widest + HEAD_GAP
     most = (2 * pitch if staggered else pitch) - HEAD_GAP
-    lines = {key: _head_lines(labels[key], most - 2 * HEAD_PAD_X) for key in order}
-    widths = {key: max(min(_head_width(lines[key]), most), _longest_word(labels[key]) + 2 * HEAD_PAD_X)
-              for key in order}
+    lines = {key: _head_lines(labels[key], most - 2 * HEAD_PAD_X, key in codes, whole=key not in codes)
+             for key in order}
+    widths = {key: max(min(_head_width(lines[key], key in codes), most), need(key) if key in codes else
+                       _longest_word(labels[key]) + 2 * HEAD_PAD_X) for key in order}
     return staggered, lines, widths, pitch
 
 
-def _head_width(lines: tuple[str, ...]) -> float:
-    widest = max((text_width(line, FONT_SIZE) for line in lines), default=0.0)
+def _head_width(lines: tuple[str, ...], code: bool = False) -> float:
+    widest = max((text_width(line, FONT_SIZE, code) for line in lines), default=0.0)
     return math.ceil(max(HEAD_MIN_WIDTH, widest + 2 * HEAD_PAD_X) * 10) / 10
 
 
@@ -324,10 +402,12 @@ class Rows(Struct, frozen=True):
     bottom: float
 
 
-def _label(lines: tuple[str, ...], centre: float, line_y: float, low: float, high: float) -> tuple[Point, Rect]:
-    """The anchor (centre x, first baseline) and background of a label of ``lines`` whose foot is LABEL_GAP
-    above ``line_y``, centred on ``centre`` and moved inside ``low``..``high`` where it would leave it."""
-    w, h = label_size(lines)
+def _label(lines: tuple[str, ...], centre: float, line_y: float, low: float, high: float,
+           code: bool = False) -> tuple[Point, Rect]:
+    """The anchor (centre x, first baseline) and background of a label of ``lines`` (``code``: in the monospace
+    face) whose foot is LABEL_GAP above ``line_y``, centred on ``centre`` and moved inside ``low``..``high`` where
+    it would leave it."""
+    w, h = label_size(lines, code)
     x = min(max(centre - w / 2, low), high - w) if w <= high - low else low
     top = line_y - LABEL_GAP - h
     background = Rect(round(x - LABEL_BACKGROUND, 1), round(top - LABEL_BACKGROUND / 2, 1),
@@ -341,6 +421,9 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
     x = shared.x
     low, high = MARGIN + shared.gutter, shared.width - MARGIN
     y = shared.heads_bottom + ROWS_TOP_GAP
+    # Right of each lifeline: the distance to the next, or to the drawing's edge.
+    right_room = {key: (x[after] if after else high) - x[key]
+                  for key, after in zip(shared.order, (*shared.order[1:], None), strict=True)}
     drawn: list[SequenceRow] = []
     for number, step in enumerate(scenario.steps, start=1):
         active = {key for key in step.active if key in x}
@@ -354,14 +437,15 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             x0, x1 = x[source], x[dest]
             self_loop = source == dest
             lost = step.marks.get(key) == "lost" and not self_loop
-            span = SELF_WIDTH if self_loop else abs(x1 - x0)
-            # Its span's width, but no narrower than PATH_LABEL_WIDTH or its longest word (it may reach past the span,
-            # in its own band of the row), nor wider than the drawing.
+            # Its span's width (a self-message's: the room right of its lifeline), but no narrower than
+            # PATH_LABEL_WIDTH or its longest word (it may reach past the span, in its own band of the row), nor
+            # wider than the drawing.
+            span = right_room[source] - SELF_LABEL_START + LABEL_INSET if self_loop else abs(x1 - x0)
             text = step.label_of(path)  # its label as this step has it (a step's labels, from that step on)
             room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, _longest_word(text or "", PATH_LABEL_SIZE)),
                        high - low)
-            lines = path_label_lines(text, room)
-            label_h = label_size(lines)[1] if lines else 0.0
+            lines = _message_lines(path, room, text)
+            label_h = label_size(lines, path.code)[1] if lines else 0.0
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
             out = BAR_WIDTH / 2 if source in active else 0.0
             into = BAR_WIDTH / 2 if dest in active else 0.0
@@ -372,7 +456,7 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
                 points: tuple[Point, ...] = (start, (round(x0 + SELF_WIDTH, 1), line_y),
                                              (round(x0 + SELF_WIDTH, 1), loop_y), base)
                 # Its label starts right of the lifeline and its bar, over the loop, clear of the bar.
-                centre = x0 + SELF_LABEL_START + (label_size(lines)[0] / 2 if lines else 0.0)
+                centre = x0 + SELF_LABEL_START + (label_size(lines, path.code)[0] / 2 if lines else 0.0)
                 bottom = loop_y + ARROW_HEAD / 2
             else:
                 sign = 1 if x1 > x0 else -1
@@ -383,7 +467,7 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
                 head, base = _head(end, "left" if sign > 0 else "right")
                 points = (start, end if lost else base)
                 centre, bottom = (x0 + x1) / 2, line_y + ARROW_HEAD / 2
-            at, background = _label(lines, centre, line_y, low, high) if lines else ((0.0, 0.0), None)
+            at, background = _label(lines, centre, line_y, low, high, path.code) if lines else ((0.0, 0.0), None)
             arrow = Arrow(key, points, head, at, "middle", lines, background)
             messages.append(Message(key, arrow, path.style == "reply", self_loop, lost))
             slot = bottom + MESSAGE_AIR

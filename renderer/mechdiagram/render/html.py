@@ -127,6 +127,7 @@ class LayoutContext(TypedDict):
     max_width: str  # CSS px: nor does it grow past its own size
     strip: Markup  # a lane grid's names, held at the frame's left edge while the drawing scrolls ("" for none)
     strip_share: str  # the strip's width, in per cent of the drawing's
+    heads: Markup  # a sequence's heads strip (svg.ScenarioSvgs.heads), kept in view over the drawing; else empty
 
 
 class ScenarioContext(TypedDict):
@@ -283,13 +284,15 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0)) -> LayoutContext:
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "") -> LayoutContext:
     """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`,
-    with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one."""
+    with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one, and
+    ``heads``, its heads strip, a sequence's."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
             "max_width": fmt(width or 100000.0), "strip": Markup(strip[0]),
             # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
-            "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else ""}
+            "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else "",
+            "heads": Markup(heads)}
 
 
 def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCheck],
@@ -297,7 +300,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                    narrow: list[tuple[str, float]] | None = None,
                    embedding: Embedding | None = None,
                    strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None,
-                   shapes: list[list[dict[str, dict[str, Any]]]] | None = None) -> FigureContext:
+                   shapes: list[list[dict[str, dict[str, Any]]]] | None = None,
+                   heads: list[tuple[str, str]] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
@@ -311,16 +315,20 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     ``shapes`` holds each scenario's focus rings, one mapping a layout in the same order
     (:func:`~mechdiagram.render.explore.focus_shapes`): with them the player data carries the explorer's
     structure (:func:`~mechdiagram.render.explore.structure`) and each step's ``on`` keys (its active boxes and
-    arrows); without them the figure has no explorer."""
+    arrows); without them the figure has no explorer;
+    ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
+    <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
+    scrolls (the player shows them)."""
     words = words_for(spec.language, spec.messages)
     scenarios: list[ScenarioContext] = []
     natural = widths if widths is not None else [0.0] * len(svgs)
     narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
     held = strips if strips is not None else [(("", 0.0), ("", 0.0))] * len(svgs)
-    for scenario, svg, width, second, (wide_strip, narrow_strip) in zip(spec.scenarios, svgs, natural, narrow_layouts,
-                                                                        held, strict=True):
-        layouts = [_layout("wide", svg, width, wide_strip)] + ([_layout("narrow", *second, narrow_strip)]
-                                                              if second else [])
+    tops = heads if heads is not None else [("", "")] * len(svgs)
+    for scenario, svg, width, second, (wide_strip, narrow_strip), top in zip(
+            spec.scenarios, svgs, natural, narrow_layouts, held, tops, strict=True):
+        layouts = [_layout("wide", svg, width, wide_strip, top[0])] + (
+            [_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else [])
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,

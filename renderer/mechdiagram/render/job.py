@@ -88,4 +88,5 @@ class RenderJob(Struct, dict=True):
                                for d, n in zip(drawn, narrow, strict=True)], self.embedding,
                               [((d.strip, d.strip_width), (n.strip, n.strip_width))
                                for d, n in zip(drawn, narrow, strict=True)],
-                              [[d.focus, n.focus] for d, n in zip(drawn, narrow, strict=True)])
+                              [[d.focus, n.focus] for d, n in zip(drawn, narrow, strict=True)],
+                              [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)])

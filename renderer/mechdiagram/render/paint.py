@@ -80,13 +80,15 @@ STYLES: dict[str, dict[str, str]] = {
 }
 
 
-#: Paint of the roles only the sequence view draws (:mod:`mechdiagram.layout.sequence`): lifelines, activation
+#: Paint of the roles only the sequence view draws (:mod:`mechdiagram.layout.sequence`): lifelines (faint below the
+#: rows drawn so far: each row's layers draw them over the row), activation
 #: bars, replies (dashed, with an open head), a message's label in its own step and its halo, and a row's number in
 #: the steps after it.  Kept apart from :data:`STYLES` so that the colour rules of other drawings stay as they were
 #: (:func:`colour_rules`); each variant role follows its base, here or in :data:`STYLES`.
 SEQUENCE_STYLES: dict[str, dict[str, str]] = {
     "lifeline": {"fill": "none", "stroke": "@node_stroke", "stroke-width": "1"},
     "lifeline-dim": {"stroke": "@dim_stroke", "stroke-dasharray": _DASH},
+    "lifeline-ahead": {"stroke-opacity": "0.35"},
     "bar": {"fill": "@node_fill", "stroke": "@node_stroke", "stroke-width": "1"},
     "bar-on": {"fill": "@active_fill", "stroke": "@active_stroke"},
     "reply": {"stroke-dasharray": _REPLY_DASH},

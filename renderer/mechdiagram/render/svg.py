@@ -384,15 +384,18 @@ class _Drawer:
             leaf.add("text", self.text_block(frame.lines, x, frame.label_y, ("group-label",), PATH_LABEL_LINE, extra))
         return leaf
 
-    def nodes(self) -> Leaf:
+    def nodes(self, ids: bool = True) -> Leaf:
         """Every node's box (a participant's head in the sequence view), dashed where the scenario dims it; the
-        label of a box some step highlights is :meth:`lit_labels`'."""
+        label of a box some step highlights is :meth:`lit_labels`'.  Each box's group has an id unless ``ids``
+        is False (a copy of the heads: :meth:`heads_strip`)."""
         dimmed = set(self.scenario.unselected)
         nodes = Leaf("g", {"class": self.cls("nodes"), "aria-hidden": "true"})
         for target in self.spec.nodes:
             if target.key in self.layout.boxes:
                 dim = target.key in dimmed
-                group = {"class": self.cls("n", "dim") if dim else self.cls("n"), "id": f"{self.ids}-n-{target.id}"}
+                group = {"class": self.cls("n", "dim") if dim else self.cls("n")}
+                if ids:
+                    group["id"] = f"{self.ids}-n-{target.id}"
                 nodes.append(self.box(self.layout.boxes[target.key], group, "dim" if dim else None,
                                       label=target.key not in self.lit and target.key not in self.relabelled))
         return nodes
@@ -413,11 +416,19 @@ class _Drawer:
         A row is not drawn before its step, so the picture grows with the story."""
         layout = self.layout
         dimmed = set(self.scenario.unselected)
+        # Each lifeline: whole from its head to the first row, faint below it (the story has not reached there yet),
+        # where each row's layers draw it whole over their row.
+        first = layout.rows[0].y if layout.rows else None
         lifelines = Leaf("g", {"class": self.cls("lifelines"), "aria-hidden": "true"})
         for line in layout.lifelines:
             roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
-            lifelines.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(line.top)} "
-                                                                  f"L{fmt(line.x)} {fmt(line.bottom)}"}))
+            x = fmt(line.x)
+            if first is None:
+                lifelines.add("path", self.shape("path", roles, {"d": f"M{x} {fmt(line.top)} L{x} {fmt(line.bottom)}"}))
+                continue
+            lifelines.add("path", self.shape("path", roles, {"d": f"M{x} {fmt(line.top)} L{x} {fmt(first)}"}))
+            lifelines.add("path", self.shape("path", (*roles, "lifeline-ahead"),
+                                             {"d": f"M{x} {fmt(first)} L{x} {fmt(line.bottom)}"}))
         add(lifelines)
         for index, (key, steps) in enumerate(self.highlights):
             if key in layout.boxes:
@@ -430,6 +441,46 @@ class _Drawer:
             leaf = Leaf("g", {**group, "class": self.cls(*classes, "row", f"row-{mode}")})
             add(self.row(layout.rows[number - 1], mode, leaf))
         self.steps(add, dimmed)
+
+    def heads_strip(self) -> str:
+        """A sequence's heads as an SVG of their own, for the HTML figure to keep in view over its drawing while a
+        long sequence scrolls (``figure.html``): the top of the drawing, from its top edge to half-way between the
+        lowest head and the first row (every active head's ring within it), on the drawing's background, with the
+        heads, their rings and highlights, the highlighted heads' labels, the stubs of the lifelines and an empty
+        group per step frame (the player marks the step shown in every drawing of a scene, this one too).  It has
+        the drawing's class, so the drawing's style sheet (on the page) colours and animates it as it does the
+        drawing's own heads; it has no ids and no name (the figure hides it from assistive technology).  The same
+        width in user units as the drawing, so that both scale alike."""
+        layout = self.layout
+        heads = list(layout.boxes.values())
+        top = min((row.y for row in layout.rows), default=max(box.bottom for box in heads))
+        lowest = max(box.bottom for box in heads)
+        rings = max((layout.boxes[key].ring.bottom for key in self.lit), default=0.0)
+        height = fmt(math.ceil(max(lowest + (top - lowest) / 2, rings + 1.0)))
+        width = fmt(layout.width)
+        start = element("svg", {"class": self.p, "font-family": FONT_FAMILY, "height": height,
+                                "viewBox": f"0 0 {width} {height}", "width": width,
+                                "xmlns": "http://www.w3.org/2000/svg"}).removesuffix(" />")
+        layers: list[Leaf] = [Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"})]
+        dimmed = set(self.scenario.unselected)
+        stubs = Leaf("g", {"class": self.cls("lifelines")})
+        for line in layout.lifelines:
+            roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
+            stubs.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(line.top)} "
+                                                              f"L{fmt(line.x)} {height}"}))
+        layers.append(stubs)
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                layers.append(self.ring(index, key, steps))
+        layers.append(self.nodes(ids=False))
+        for index, (key, steps) in enumerate(self.highlights):
+            if key in layout.boxes:
+                layers.append(self.highlight(index, key, steps))
+        if self.lit:
+            layers.append(self.lit_labels(dimmed))
+        for number in range(1, len(self.scenario.steps) + 1):
+            layers.append(Leaf("g", {"class": self.cls("mark", f"f{number}"), "data-mech-frame": str(number)}))
+        return start + ">" + "".join(layer.markup() for layer in layers) + "</svg>"
 
     def steps(self, add: Callable[[Leaf], None], dimmed: set[str]) -> None:
         """The layers every view draws over its structure: the highlights, the labels of the highlighted boxes
@@ -453,10 +504,15 @@ class _Drawer:
         current = mode == "current"
         if current:
             leaf.add("rect", self.rect(row, 0, "band"))
-            for line in self.layout.lifelines:
-                roles = ("lifeline", "lifeline-dim") if line.key in dimmed else ("lifeline",)
-                leaf.add("path", self.shape("path", roles, {"d": f"M{fmt(line.x)} {fmt(row.y)} "
-                                                                 f"L{fmt(line.x)} {fmt(row.bottom)}"}))
+        # The lifelines over the row, whole (under the band, the structure's are faint): the last row's down to
+        # their ends.
+        bottom = self.layout.lifelines[0].bottom if row.number == len(self.layout.rows) else row.bottom
+        for dim in (False, True):
+            runs = " ".join(f"M{fmt(line.x)} {fmt(row.y)} V{fmt(bottom)}" for line in self.layout.lifelines
+                            if (line.key in dimmed) == dim)
+            if runs:
+                leaf.add("path", self.shape("path", ("lifeline", "lifeline-dim") if dim else ("lifeline",),
+                                            {"d": runs}))
         # The labels' backgrounds hide the lifelines; the activation bars go over them, and each label's text over
         # its halo over the bars, so that a bar stays whole and the words stay readable.
         for message in row.messages:
@@ -849,9 +905,11 @@ class ScenarioSvgs(Struct, frozen=True):
     looks the same on any page; ``<picture>`` chooses between them), ``inline`` the form the HTML
     figure inlines (its colours follow the page), with its style sheet ``inline_css``, and
     ``inline_bare`` the same without its style sheet (for a second layout inlined beside one whose
-    ``inline_css`` is the same); ``stills`` and ``dark_stills`` the still frames by number (0 the
-    poster, K step K).  ``width`` is the drawing's natural width in user units; ``focus`` the explorer's focus
-    ring of each target (:func:`~mechdiagram.render.explore.focus_shapes`).
+    ``inline_css`` is the same); ``heads`` a sequence's heads strip for the HTML figure (``""`` for the other
+    views, or without ``inline``: :meth:`_Drawer.heads_strip`, coloured by the inline drawing's style sheet);
+    ``stills`` and ``dark_stills`` the still frames by number (0 the poster, K step K).  ``width`` is the
+    drawing's natural width in user units; ``focus`` the explorer's focus ring of each target
+    (:func:`~mechdiagram.render.explore.focus_shapes`).
     """
 
     animated: str
@@ -865,6 +923,7 @@ class ScenarioSvgs(Struct, frozen=True):
     strip: str = ""  # the lane names the HTML figure holds in view (_Drawer.lane_strip), in light colours
     strip_width: float = 0.0  # its width, user units
     focus: dict[str, dict[str, Any]] = field(default_factory=dict)
+    heads: str = ""
 
 
 def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
@@ -894,7 +953,8 @@ def render_scenario(spec: Spec, scenario: Scenario, layout: Layout, prefix: str,
                         dark.animated(_colouring(theme.DARK)(css)), {k: dark.still(k, names[k]) for k in stills},
                         inline_css, light.animated(None) if inline else "",
                         *((_colouring(theme.LIGHT)(strip[0]), strip[1]) if inline and (strip := drawer.lane_strip())[0]
-                          else ("", 0.0)), focus_shapes(layout))
+                          else ("", 0.0)), focus_shapes(layout),
+                        _colouring(theme.LIGHT)(drawer.heads_strip()) if inline and layout.lifelines else "")
 
 
 def svg_document(svg: str) -> bytes:

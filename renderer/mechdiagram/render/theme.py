@@ -67,12 +67,13 @@ EDGE_SPACE = "clamp(.5rem,2.5vw,1rem)"
 MEASURE = "70ch"
 
 #: The HTML figure's sizes, as (custom property, default): its largest width, its corners, its padding, the
-#: longest line of its prose.
+#: longest line of its prose, and how far below the top of the view a sequence's heads strip sticks (a site with a
+#: fixed header sets its height).
 #: The HTML figure's largest width, in rem of 16 CSS px.
 MAX_WIDTH_REM = 80
 
 UI_SIZES = (("--mech-ui-max-width", f"{MAX_WIDTH_REM}rem"), ("--mech-ui-radius", "8px"),
-            ("--mech-ui-padding", EDGE_SPACE), ("--mech-ui-measure", MEASURE))
+            ("--mech-ui-padding", EDGE_SPACE), ("--mech-ui-measure", MEASURE), ("--mech-heads-top", "0px"))
 
 
 #: The colour of each mark (a step's ``marks``) in the light and the dark scheme, as (light, dark).  Each is at

@@ -265,3 +265,33 @@ def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
     assert ".mech-transcript p,.mech-transcript dl,.mech-limitations li,.mech-sources li{max-width:var(--mech-ui-measure)}" in page
     assert f"--mech-ui-measure:{theme.MEASURE}" in page
     assert "figcaption{margin-top:.5rem;color:var(--mech-ui-text);max-width:var(--mech-ui-measure)}" in page
+
+
+def test_a_sequence_figure_has_a_hidden_heads_strip_over_its_drawing_and_no_other_view_has_one(tmp_path):
+    """A sequence's scene holds its frame and, after it, the heads strip (figure.html): hidden until the player
+    shows it, hidden from assistive technology, one strip SVG per layout, each the drawing's width in user units,
+    with the drawing's class (its style sheet colours and animates it), the heads' boxes and no id; the reference
+    (a lane grid) has none."""
+    from support.sequences import oauth_spec
+
+    data = oauth_spec()
+    document = parse_html(build_html(data, tmp_path, slug="oauth")["page"])
+    for scene, scenario in zip(document.find_all(attrs={"data-mech-scene": None}), data["scenarios"], strict=True):
+        (sequence,) = scene.find_all(cls="mech-sequence")
+        canvas, strip = sequence.children
+        assert "data-mech-canvas" in canvas.attrs and strip.attrs["data-mech-heads"] == ""
+        assert "hidden" in strip.attrs and strip.attrs["aria-hidden"] == "true"
+        assert strip.attrs["data-mech-wide-from"] == canvas.attrs["data-mech-wide-from"]
+        drawings = canvas.find_all("svg")
+        heads = strip.find_all("svg")
+        assert [h.parent.classes for h in heads] == [["mech-heads-inner", "mech-wide"], ["mech-heads-inner", "mech-narrow"]]
+        for drawing, head in zip(drawings, heads, strict=True):
+            assert head.attrs["class"] == drawing.attrs["class"] and head.attrs["width"] == drawing.attrs["width"]
+            assert head.parent.attrs["style"] == drawing.parent.attrs["style"]  # scaled alike
+            assert float(head.attrs["height"]) < float(drawing.attrs["height"]) / 4
+            assert not head.find_all(attrs={"id": None}) and "role" not in head.attrs
+            assert len(head.find("g", cls=f"{drawing.attrs['class']}-nodes").find_all("rect")) == 5
+            # A mark for each step, which the player marks as in the drawing.
+            assert len(head.find_all(attrs={"data-mech-frame": None})) == len(scenario["steps"])
+    reference = parse_html(build_html(reference_spec(), tmp_path)["page"])
+    assert not reference.find_all(attrs={"data-mech-heads": None}) and not reference.find_all(cls="mech-sequence")
