@@ -119,12 +119,24 @@ Player.prototype.start = function () {
       /* The explorer's tree is the frame's stop when there is one: it brings what it focuses into view. */
       if (scrolls && !self.explorer) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
       self.hold(canvas);
+      self.follow(canvas);
     });
+    self.stuck();
   };
-  /* While the drawing scrolls in its frame, its state panel moves with the frame, so it stays in view. */
+  /* While the drawing scrolls in its frame, its state panel moves with the frame, so it stays in view, and a
+     sequence's heads strip scrolls with it. */
   this.canvases.forEach(function (canvas) {
-    canvas.addEventListener("scroll", function () { self.hold(canvas); }, { passive: true });
+    canvas.addEventListener("scroll", function () { self.hold(canvas); self.follow(canvas); }, { passive: true });
   });
+  /* A sequence's heads strip (figure.html) is shown: it keeps the participants' heads in view while the page
+     scrolls the drawing by, marked stuck (the style sheet shades its foot) while it is. */
+  this.strips = [];
+  this.scenes.forEach(function (scene) {
+    var strip = scene.querySelector("[data-mech-heads]");
+    if (strip) { strip.hidden = false; self.strips.push(strip); }
+  });
+  this.onScroll = function () { self.stuck(); };
+  if (this.strips.length) { document.addEventListener("scroll", this.onScroll, { capture: true, passive: true }); }
   /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
      tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
   var caption = this.root.querySelector("figcaption");  /* a site's figure.html may have none */
@@ -216,7 +228,7 @@ Player.prototype.showPicture = function (step, jump) {
   var self = this;
   this.svgs().forEach(function (svg) {
     var frame = svg.querySelector("[data-mech-frame='" + (step + 1) + "']");
-    if (frame) { self.reveal(frame); }
+    if (frame && svg.closest("[data-mech-canvas]")) { self.reveal(frame); }  /* a heads strip follows its frame */
   });
 };
 
@@ -281,6 +293,24 @@ Player.prototype.hold = function (canvas) {
     if (w <= right - left && x + w + shift > right) { shift = right - x - w; }
     if (shift) { svg.style.setProperty("--mech-hold-x", shift.toFixed(1) + "px"); }
     else { svg.style.removeProperty("--mech-hold-x"); }
+  });
+};
+
+/* A sequence's heads strip over ``canvas`` shows the part of the heads the frame shows: scrolled as far as it.
+   Both have the figure's direction, so one scrollLeft means the same place in both, left to right or right to
+   left. */
+Player.prototype.follow = function (canvas) {
+  var strip = canvas.parentElement.querySelector("[data-mech-heads]");
+  if (strip && strip.scrollLeft !== canvas.scrollLeft) { strip.scrollLeft = canvas.scrollLeft; }
+};
+
+/* Mark each shown heads strip stuck (data-mech-stuck) while it is held below the top of its drawing. */
+Player.prototype.stuck = function () {
+  this.strips.forEach(function (strip) {
+    var canvas = strip.parentElement.querySelector("[data-mech-canvas]");
+    var held = strip.getClientRects().length > 0 &&
+      strip.getBoundingClientRect().top > canvas.getBoundingClientRect().top + 0.5;
+    if (held !== strip.hasAttribute("data-mech-stuck")) { strip.toggleAttribute("data-mech-stuck", held); }
   });
 };
 
@@ -372,11 +402,13 @@ Player.prototype.suspend = function () {
   this.wasPlaying = this.playing;
   if (this.playing) { this.pause(); }
   window.removeEventListener("resize", this.frames);
+  document.removeEventListener("scroll", this.onScroll, { capture: true });
 };
 
 /* Put back on the page: as it was when it was taken off. */
 Player.prototype.resume = function () {
   window.addEventListener("resize", this.frames);
+  if (this.strips.length) { document.addEventListener("scroll", this.onScroll, { capture: true, passive: true }); }
   this.frames();
   if (this.wasPlaying) { this.play(); }
 };
