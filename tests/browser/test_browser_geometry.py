@@ -58,7 +58,9 @@ GEOMETRY_JS = r"""
   const all = (sel, within) => Array.from((within || svg).querySelectorAll(sel));
   // A box's label is in its group, or (a box some step highlights) among the labels drawn over the highlights,
   // naming the target id its group's id ends with.
+  // (a box whose label a step changes: the text shown now, among its texts in the changed labels' layer)
   const labelOf = g => g.querySelector(`.${p}-label`) ||
+    all(`[data-mech-box="${g.id.replace(/^.*?-n-/, "")}"]`).find(shown) ||
     svg.querySelector(`.${p}-labels [data-mech-box="${g.id.replace(/^.*?-n-/, "")}"]`);
   const nodes = all(`.${p}-nodes > g`).map(g => ({
     box: rect(g.querySelector(`.${p}-node`)), text: rect(labelOf(g)), label: labelOf(g).textContent}));
@@ -76,7 +78,8 @@ GEOMETRY_JS = r"""
     all("[data-mech-frame]").find(f => f.dataset.mechFrame !== "0" && shown(f));
   const panelText = all(`.${p}-pkey`).concat(all("text", frame)
     .filter(t => t.closest(`.${p}-state`) || /-(ptitle|pval)\b/.test(t.getAttribute("class"))))
-    .concat(all(`.${p}-val`).filter(shown))  // the step's values, shown by the style sheet
+    // the step's values, shown by the style sheet (not a box's changed label, switched by the same rules)
+    .concat(all(`.${p}-val`).filter(t => shown(t) && !t.closest(`.${p}-relabels`)))
     .map(t => ({text: t.textContent, box: rect(t)}));
   // The step's highlights: the layers whose data-mech-steps name the current step.
   const rings = frame ? all(`[data-mech-steps~="${frame.dataset.mechFrame}"] .${p}-ring`).map(rect) : [];

@@ -19,10 +19,10 @@ def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_n
         shown = page.evaluate("""() => {
           const visible = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
           return {
-            svgs: [...document.querySelectorAll('.mech-scene svg')].map(visible),
-            layouts: [...document.querySelectorAll('.mech-scene svg')].filter(visible)
-              .map(s => s.parentElement.classList.contains('mech-narrow') ? 'narrow' : 'wide'),
-            moving: [...document.querySelectorAll('.mech-scene svg')].filter(visible)
+            svgs: [...document.querySelectorAll('.mech-scene svg[role=img]')].map(visible),
+            layouts: [...document.querySelectorAll('.mech-scene svg[role=img]')].filter(visible)
+              .map(s => s.closest('.mech-canvas-inner').classList.contains('mech-narrow') ? 'narrow' : 'wide'),
+            moving: [...document.querySelectorAll('.mech-scene svg[role=img]')].filter(visible)
               .map(s => s.getAnimations({subtree: true}).length > 0),
             steps: [...document.querySelectorAll('.mech-transcript ol > li')].filter(visible).length,
             controls: visible(document.querySelector('.mech-controls')),

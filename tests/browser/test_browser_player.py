@@ -49,7 +49,8 @@ def said_of_steps(spec: dict, index: int) -> list[list[str]]:
     before = [(label, (scenario.get("initial", {}).get(k, "") or "–")) for k, label in spec["stateLabels"].items()]
     out = []
     for step, rows in zip(scenario["steps"], states(spec, index), strict=True):
-        said = []
+        said = [bs.say(spec, "groupActive", label=spec["groups"][key]["label"])
+                for key in step.get("active", []) if key in spec.get("groups", {})]
         for key, text in step.get("labels", {}).items():
             if labels[key] != text:
                 said.append(bs.say(spec, "labelChanged", label=labels[key], value=text))

@@ -44,8 +44,12 @@ MEAN_TOLERANCE = 3.0
 #: with them, 1.66 without); right-to-left text is not reordered and CJK text, without a fallback font, is
 #: missing-glyph boxes (lang-ar, lang-ja).  The bound is the largest measured and a little room; the label check
 #: below holds what a mean cannot (the halo over the labels moved the mean by 0.38 at most).  The narrow posters,
-#: a column of text-filled boxes with little else, drift the most: kv-cache-bytes' grouped-query measures 4.61.
-CAIROSVG_TOLERANCE = 4.8
+#: a column of text-filled boxes with little else, drift the most: kv-cache-bytes' grouped-query measures 4.61, and
+#: 5.11 since its narrow layout is transposed (lanes side by side) and its boxes hold the running product.
+CAIROSVG_TOLERANCE = 5.3
+#: Stills whose text CairoSVG cannot draw at all (CJK, without a fallback font): a cell holding nothing but such text
+#: (a transposed grid's row label) is left empty by it, not a fault of the drawing.
+NO_GLYPHS = ("lang-ja.",)
 #: Least share of chromium's label-coloured pixels inside an arrow label's box: measured 0.87 to 1.18, and 0.00 for
 #: every one of the 132 labels in CairoSVG while the halo was the label's own stroke under paint-order.
 LABEL_INK = 0.5
@@ -177,7 +181,7 @@ def test_every_still_looks_the_same_in_chromium_librsvg_resvg_and_cairosvg(brows
                           + (f", label ink {min(shares):.2f} to {max(shares):.2f}" if shares else ""))
             if difference > tolerance:
                 failures.append(f"{report[-1]} (at most {tolerance})")
-            if empty_cells(picture, reference):
+            if empty_cells(picture, reference) and not (name == "cairosvg" and svg.name.startswith(NO_GLYPHS)):
                 failures.append(f"{svg.name}: {name} left cells {empty_cells(picture, reference)} empty")
             failures += [f"{svg.name}: {name} drew arrow label {label['text']!r} with {share:.2f} of chromium's ink"
                          for label, share in zip(labels, shares) if share < LABEL_INK]

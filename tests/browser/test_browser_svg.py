@@ -66,11 +66,11 @@ def test_inline_svgs_are_named_described_images_without_focus_or_smil(site, open
     for slug in site.all_slugs:
         spec = site.specs[slug]
         page = open_page(site.page(slug), viewport=(width, 900))
-        svgs = page.locator(".mech-figure svg")
+        svgs = page.locator(".mech-figure svg[role=img]")
         assert svgs.count() == 2 * len(spec["scenarios"])
         for i in range(svgs.count()):
             check_svg_facts(svgs.nth(i).evaluate(SVG_FACTS_JS), spec, f"{slug} scenario {i // 2 + 1}, layout {i % 2}")
-            node = ax_node(page, ".mech-figure svg", i)
+            node = ax_node(page, ".mech-figure svg[role=img]", i)
             if i == (0 if width == 1280 else 1):
                 assert node == {"role": "image", "name": spec["title"], "description": spec["alt"],
                                 "ignored": False}, (slug, node)
@@ -99,7 +99,7 @@ def test_copies_have_their_own_title_and_description(site, open_page):
     page = open_page(site.multi)
     first = site.mechanisms[0]
     slugs = [first] * len(site.specs[first]["scenarios"]) * 2 * 2 + ["relay"] * 2 * 2  # two layouts each
-    svgs = page.locator("[data-mech-figure] .mech-figure svg")
+    svgs = page.locator("[data-mech-figure] .mech-figure svg[role=img]")
     assert svgs.count() == len(slugs)
     references = set()
     for index, slug in enumerate(slugs):
@@ -107,7 +107,7 @@ def test_copies_have_their_own_title_and_description(site, open_page):
         check_svg_facts(svg.evaluate(SVG_FACTS_JS), site.specs[slug], f"multi svg {index + 1}")
         references.add(svg.evaluate("svg => svg.getAttribute('aria-labelledby') + ' ' + svg.getAttribute('aria-describedby')"))
         if svg.is_visible():
-            node = ax_node(page, "[data-mech-figure] .mech-figure svg", index)
+            node = ax_node(page, "[data-mech-figure] .mech-figure svg[role=img]", index)
             assert (node["name"], node["description"]) == (site.specs[slug]["title"], site.specs[slug]["alt"]), node
     assert len(references) == len(slugs), references
 

@@ -229,13 +229,14 @@ class _Drawer:
             roles: tuple[str, ...] = ("label", "label-dim") if dimmed else ("label",)
             roles += ("code",) if code else ()
             y = first_baseline(box.y, box.h, len(lines))
+            named = {"data-mech-box": self.spec.targets[key].id}  # its box, as lit_labels' texts name theirs
             if look == "on":
-                return self.text_block(lines, box.cx, y, (*roles, "label-on"))
-            extra = None
+                return self.text_block(lines, box.cx, y, (*roles, "label-on"), extra=named)
+            extra = named
             if look:
                 index = self.lit[key]
                 extra = {"class": self.cls(*roles, "lit", f"l{index}",
-                                           *(f"t{k}" for k in self.highlights[index][1]))}
+                                           *(f"t{k}" for k in self.highlights[index][1])), **named}
             return self.text_block(lines, box.cx, y, roles, extra=extra)
         arrow = self.layout.arrows[key]
         out = []
