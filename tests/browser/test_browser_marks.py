@@ -15,24 +15,13 @@ from mechdiagram.render.outputs import render_outputs, selected
 from mechdiagram.render.svg import prefix_for, render_scenario, svg_document
 from mechdiagram.render.theme import MARK_COLOURS
 from mechdiagram.shared.model import spec_from_data
-from support.specs import minimal_spec
+from support.specs import marked_spec
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: Least share of chromium's pixels of a mark's colour, around the mark, that another renderer draws.
 MARK_INK = 0.7
 
-
-def marked_spec() -> dict:
-    """The minimal spec, every mark used across three steps, on boxes and its path."""
-    data = minimal_spec()
-    steps = data["scenarios"][0]["steps"]
-    steps.append({"title": "Three", "description": "Third step.", "duration": 1500, "active": ["b1"],
-                  "paths": ["ab"], "state": {"stage": "three"}})
-    steps[0]["marks"] = {"a0": "new", "ab": "changed"}
-    steps[1]["marks"] = {"a1": "removed", "b1": "lost", "b0": "error"}
-    steps[2]["marks"] = {"a0": "waiting", "b1": "done"}
-    return data
 
 
 @pytest.fixture(scope="module")

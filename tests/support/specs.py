@@ -67,3 +67,15 @@ def big_spec(targets: int, scenarios: int, steps: int, active: int, *, bad_refs:
          "active": [f"missing{s}x{j}x{k}" if bad_refs else keys[(j * active + k) % len(keys)] for k in range(active)]}
         for j in range(steps)]} for s in range(scenarios)]
     return spec
+
+
+def marked_spec() -> dict:
+    """The minimal spec with a third step, every mark used once across the steps, on boxes and the path."""
+    data = minimal_spec()
+    steps = data["scenarios"][0]["steps"]
+    steps.append({"title": "Three", "description": "Third step.", "duration": 1500, "active": ["b1"],
+                  "paths": ["ab"], "state": {"stage": "three"}})
+    steps[0]["marks"] = {"a0": "new", "ab": "changed"}
+    steps[1]["marks"] = {"a1": "removed", "b1": "lost", "b0": "error"}
+    steps[2]["marks"] = {"a0": "waiting", "b1": "done"}
+    return data

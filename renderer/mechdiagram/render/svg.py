@@ -480,7 +480,9 @@ class _Drawer:
         if self.lit:
             layers.append(self.lit_labels(dimmed))
         for number in range(1, len(self.scenario.steps) + 1):
-            layers.append(Leaf("g", {"class": self.cls("mark", f"f{number}"), "data-mech-frame": str(number)}))
+            # A frame like the drawing's, so that the style sheet stops its keyframes where it stops theirs
+            # (under the player, and for reduced motion).
+            layers.append(Leaf("g", {"class": self.cls("frame", f"f{number}"), "data-mech-frame": str(number)}))
         return start + ">" + "".join(layer.markup() for layer in layers) + "</svg>"
 
     def steps(self, add: Callable[[Leaf], None], dimmed: set[str]) -> None:

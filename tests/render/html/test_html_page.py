@@ -269,7 +269,7 @@ def test_the_page_summary_and_the_caption_share_one_measure(tmp_path):
 
 def test_a_sequence_figure_has_a_hidden_heads_strip_over_its_drawing_and_no_other_view_has_one(tmp_path):
     """A sequence's scene holds its frame and, after it, the heads strip (figure.html): hidden until the player
-    shows it, hidden from assistive technology, one strip SVG per layout, each the drawing's width in user units,
+    shows it (which hides it from assistive technology: test_browser_sequence), one strip SVG per layout, each the drawing's width in user units,
     with the drawing's class (its style sheet colours and animates it), the heads' boxes and no id; the reference
     (a lane grid) has none."""
     from support.sequences import oauth_spec
@@ -280,7 +280,7 @@ def test_a_sequence_figure_has_a_hidden_heads_strip_over_its_drawing_and_no_othe
         (sequence,) = scene.find_all(cls="mech-sequence")
         canvas, strip = sequence.children
         assert "data-mech-canvas" in canvas.attrs and strip.attrs["data-mech-heads"] == ""
-        assert "hidden" in strip.attrs and strip.attrs["aria-hidden"] == "true"
+        assert "hidden" in strip.attrs and "aria-hidden" not in strip.attrs  # the player adds it, showing it
         assert strip.attrs["data-mech-wide-from"] == canvas.attrs["data-mech-wide-from"]
         drawings = canvas.find_all("svg")
         heads = strip.find_all("svg")

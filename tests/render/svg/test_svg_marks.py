@@ -17,22 +17,11 @@ from mechdiagram.render.outputs import render_outputs, selected
 from mechdiagram.render.svg import MARK_SYMBOLS, mark_symbol
 from mechdiagram.render.theme import DARK, LIGHT, MARK_COLOURS
 from mechdiagram.shared.model import MARKS, spec_from_data
-from support.specs import minimal_spec
+from support.specs import marked_spec, minimal_spec
 from support.svg import SVG_NS
 
 SLUG = "tiny"
 
-
-def marked_spec() -> dict:
-    """The minimal spec with a third step, every mark used once across the steps, on boxes and the path."""
-    data = minimal_spec()
-    steps = data["scenarios"][0]["steps"]
-    steps.append({"title": "Three", "description": "Third step.", "duration": 1500, "active": ["b1"],
-                  "paths": ["ab"], "state": {"stage": "three"}})
-    steps[0]["marks"] = {"a0": "new", "ab": "changed"}
-    steps[1]["marks"] = {"a1": "removed", "b1": "lost", "b0": "error"}
-    steps[2]["marks"] = {"a0": "waiting", "b1": "done"}
-    return data
 
 
 def _files(data: dict) -> dict[str, bytes]:

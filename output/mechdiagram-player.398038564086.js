@@ -133,7 +133,8 @@ Player.prototype.start = function () {
   this.strips = [];
   this.scenes.forEach(function (scene) {
     var strip = scene.querySelector("[data-mech-heads]");
-    if (strip) { strip.hidden = false; self.strips.push(strip); }
+    /* A copy of the drawing's heads: shown, it is hidden from assistive technology, which has the drawing's own. */
+    if (strip) { strip.setAttribute("aria-hidden", "true"); strip.hidden = false; self.strips.push(strip); }
   });
   this.onScroll = function () { self.stuck(); };
   if (this.strips.length) { document.addEventListener("scroll", this.onScroll, { capture: true, passive: true }); }
