@@ -9,10 +9,10 @@ largest process, median of ``--runs`` runs (1 by default: each case takes second
 - ``--png``, ``--gif`` and ``--frames`` of the largest spec within the figures the README states
   (:data:`RASTER_BUDGETS`; with ``--raster``, which needs the ``raster`` extra).
 
-The cases are the break-it day's (see the CHANGELOG): many labelled arrows among few boxes, the most boxes,
-arrows and steps at once, a 4 MiB spec of two million list items (each one wrong), an unknown key holding
-two million integers, and a source whose SHA-256 is wrong.  Run from the repository root with the
-package installed:
+The cases are the break-it days' (see the CHANGELOG): many labelled arrows among few boxes, the most boxes,
+arrows and steps at once, a wide lane grid full of arcs whose labels change, a 4 MiB spec of two million list
+items (each one wrong), an unknown key holding two million integers, and a source whose SHA-256 is wrong.
+Run from the repository root with the package installed:
 
     python bench/bench_limits.py [--runs 1] [--raster] [--only NAME]
 
@@ -79,6 +79,34 @@ def boxes_and_arrows(nodes: int, arrows: int, scenarios: int, steps: int, active
     return spec
 
 
+def lane_arcs(lanes: int, columns: int, arcs: int, steps: int) -> dict:
+    """A lane grid of ``lanes`` x ``columns`` boxes and ``arcs`` labelled arrows each between two boxes of one
+    lane (arcs beside it), every arrow marked lost and relabelled in each of ``steps`` steps that animate ten
+    arrows apiece: the grid too wide for a phone, so the narrow variant keeps the wide grid."""
+    spec = base()
+    targets = spec["targets"]
+    for lane in range(lanes):
+        for column in range(columns):
+            targets[f"l{lane}x{column}"] = {"id": f"n{lane}-{column}", "kind": "node", "label": f"box {column}"}
+    arrow_keys = []
+    for k in range(arcs):
+        lane = k % lanes
+        a, b = k % columns, (k * 3 + 5) % columns
+        if a == b:
+            b = (b + 1) % columns
+        arrow_keys.append(f"arc{k}")
+        targets[f"arc{k}"] = {"id": f"p{k}", "kind": "path", "from": f"l{lane}x{a}", "to": f"l{lane}x{b}",
+                              "label": f"arc {k}"}
+    spec["scenarios"] = [{
+        "id": "s0", "title": "Scenario", "description": "Steps over the arcs.", "initial": {"stage": "0"},
+        "steps": [{"title": f"Step {j}", "description": f"Step {j}.", "duration": 400, "state": {"stage": str(j)},
+                   "paths": arrow_keys[j * 10 % arcs:j * 10 % arcs + 10],
+                   "marks": dict.fromkeys(arrow_keys, "lost"),
+                   "labels": dict.fromkeys(arrow_keys, f"relabel {j} " * (j + 2))}
+                  for j in range(steps)]}]
+    return spec
+
+
 def refs_spec(nodes: int, scenarios: int, steps: int, active: int, bad: bool = False) -> dict:
     """``nodes`` boxes and ``scenarios`` x ``steps`` steps each lighting ``active`` of them (with ``bad``, names
     that are no target: one ``unknown-target`` finding each)."""
@@ -135,6 +163,8 @@ CASES: list[tuple[str, Callable[[], bytes], tuple[str, ...], bool]] = [
      ("validate", "build"), True),
     ("850 boxes, 150 arrows, 4 x 500 steps",
      lambda: text(boxes_and_arrows(850, 150, 4, 500, 9)), ("validate", "build"), True),
+    ("200 boxes in 10 lanes, 150 arcs within lanes", lambda: text(lane_arcs(10, 20, 150, 15)),
+     ("validate", "build"), True),
     ("120 boxes, 500 steps (raster)", lambda: text(boxes_and_arrows(120, 20, 1, 500, 4)),
      ("--png", "--gif", "--frames"), True),
     ("2 million wrong list items", many_wrong_items, ("validate",), False),

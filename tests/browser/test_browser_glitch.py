@@ -445,10 +445,13 @@ def test_the_state_panel_stays_in_view_while_the_drawing_scrolls(site, open_page
     page.add_style_tag(content=".mech-canvas-inner.mech-wide{display:block!important}"
                                ".mech-canvas-inner.mech-narrow{display:none!important}")
     canvas = bs.figures(page).nth(0).locator("[data-mech-canvas]").first
+    held = "document.querySelector('[data-mech-canvas] svg').style.getPropertyValue('--mech-hold-x')"
     for where in (0.5, 1.0):
+        before = page.evaluate(held)
         canvas.evaluate("(c, f) => { c.scrollLeft = f * (c.scrollWidth - c.clientWidth); }", where)
-        page.wait_for_function("() => document.querySelector('[data-mech-canvas] svg').style.getPropertyValue("
-                               "'--mech-hold-x') !== ''")
+        # The player's scroll listener has held the panel for this scroll (not still for the one before).
+        page.wait_for_function(f"(before) => {{ const now = {held}; return now !== '' && now !== before; }}",
+                               arg=before)
         facts = canvas.evaluate(HELD_JS)
         assert facts["scroll"] > 0 and facts["page"] == [0, 0], facts
         left, right = facts["view"]

@@ -100,6 +100,7 @@ def test_a_grid_is_transposed_where_its_lanes_fit_a_phone_else_keeps_its_grid(la
         assert narrow == wide
     if narrow == wide:
         _kept(narrow, columns)
+        assert diagram(spec, narrow=True, wide=wide) is wide  # drawn once: the wide layout handed on is reused
     else:
         _transposed(data, narrow, lanes, columns, headed, timed)
 

@@ -199,7 +199,7 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
                   marks=mark_places(scenario, shared.boxes, {}, (), shared.groups), legend=key)
 
 
-def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True) -> Diagram:
+def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diagram | None = None) -> Diagram:
     """Boxes, routes and labels of a spec: see the module docstring.
 
     ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): a layered layout's
@@ -210,7 +210,8 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True) -> Diagram
     column at its left, never in strips above their lanes.  A lane grid's ``layout.columns`` head its columns
     from a row above everything else (transposed: its rows, from their left), and under proportional time the
     time axis runs under everything else
-    (:mod:`.columns`).
+    (:mod:`.columns`).  ``wide``, with ``narrow``, is this spec's wide layout when the caller has drawn it already:
+    a narrow variant that keeps the wide grid reuses it instead of drawing it again.
     """
     if spec.layout.view == SEQUENCE:
         heads = participants(spec, narrow=narrow)
@@ -221,7 +222,7 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True) -> Diagram
         if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
             turned = _transposed(spec, cells, lane_labels)
             if turned is None:
-                return _kept(spec)
+                return _kept(spec, wide)
             drawn = turned
         else:
             drawn = _narrow(spec, cells, lane_labels)
@@ -330,12 +331,13 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     return wider if wider.right - wider.left <= room else drawn
 
 
-def _kept(spec: Spec) -> Diagram:
-    """The narrow variant of a lane grid whose lanes do not fit a phone: the wide layout's grid, which the HTML
-    figure scrolls in its frame with the lane names held at its left edge.  Names the wide layout writes in strips
-    above their lanes (``strips``: they would scroll away) stand in the header column instead, where that grid's
-    routes and labels are clean and break no rule of :mod:`.route_rules`."""
-    wide = diagram(spec)
+def _kept(spec: Spec, wide: Diagram | None = None) -> Diagram:
+    """The narrow variant of a lane grid whose lanes do not fit a phone: the wide layout's grid (``wide``, when
+    drawn already), which the HTML figure scrolls in its frame with the lane names held at its left edge.  Names
+    the wide layout writes in strips above their lanes (``strips``: they would scroll away) stand in the header
+    column instead, where that grid's routes and labels are clean and break no rule of :mod:`.route_rules`."""
+    if wide is None:
+        wide = diagram(spec)
     if not any(h.above for h in wide.lanes):
         return wide
     column = diagram(spec, strips=False)

@@ -49,7 +49,8 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
     if errors:
         return LaidOut(errors)
-    wide, narrow = diagram(model), diagram(model, narrow=True)
+    wide = diagram(model)
+    narrow = diagram(model, narrow=True, wide=wide)
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
                  for name, shared in (("wide", wide), ("narrow", narrow)) for scenario in model.scenarios]

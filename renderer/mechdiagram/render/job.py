@@ -57,7 +57,7 @@ class RenderJob(Struct, dict=True):
         and ids of its own (``variant``)."""
         from mechdiagram.render.svg import prefix_for, render_scenario
 
-        shared = self.narrow_diagram or diagram(self.spec, narrow=True)
+        shared = self.narrow_diagram or diagram(self.spec, narrow=True, wide=self.diagram)
         return {scenario.id: render_scenario(self.spec, scenario,
                                              layout_scenario(self.spec, scenario, shared, narrow=True),
                                              prefix_for(self.slug, scenario.id), variant="narrow")

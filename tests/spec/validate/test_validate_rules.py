@@ -281,8 +281,8 @@ def test_a_route_or_label_that_could_not_be_kept_clear_is_a_warning_with_its_poi
 
     from mechdiagram.layout import checks, diagram
 
-    def unclean(spec, *, narrow=False):
-        drawn = diagram(spec, narrow=narrow)
+    def unclean(spec, *, narrow=False, wide=None):
+        drawn = diagram(spec, narrow=narrow, wide=wide)
         if narrow != (layout == "narrow"):
             return drawn
         arrows = dict(drawn.arrows, ab=msgspec.structs.replace(drawn.arrows["ab"], clean=False))

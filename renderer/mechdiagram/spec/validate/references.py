@@ -136,13 +136,18 @@ def _step_paths(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref
 
 def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str, ...] | None) -> None:
     """Rules unknown-target and label-change for a step's ``labels``: each key names a target (a node or a path)
-    that has a ``label`` of its own, which the poster shows before any step changes it."""
+    that has a ``label`` of its own, which the poster shows before any step changes it (a group's label does not
+    change: label-change says so)."""
     if keys is None or outline.targets is None:
         return  # without a targets object every key would be reported; the schema finding says it all
     valid = list(outline.targets)
     for key in keys:
         target = outline.target_map.get(key)
-        if target is None:
+        if target is None and key in outline.groups:
+            ctx.add(base + (key,), f"{quote(key)} is a group, whose label stays as its \"groups\" entry gives it; "
+                    "labels change targets (nodes and paths): change a member's label, or say the new value in the "
+                    "state panel", "label-change", key=True)
+        elif target is None:
             hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
             ctx.add(base + (key,), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
         elif target.label is None:
@@ -154,10 +159,30 @@ def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str
                     "say the new value in the state panel", "label-change", key=True)
 
 
+#: Words an author may reach for in place of a mark, and the mark that means it (the unknown-mark rule's
+#: suggestion when the word is not a misspelling of a mark).
+MARK_SYNONYMS = {"added": "new", "created": "new", "inserted": "new", "allocated": "new",
+                 "updated": "changed", "modified": "changed", "edited": "changed",
+                 "deleted": "removed", "freed": "removed", "evicted": "removed",
+                 "dropped": "lost", "missing": "lost",
+                 "failed": "error", "failure": "error", "crashed": "error", "invalid": "error",
+                 "blocked": "waiting", "idle": "waiting", "pending": "waiting", "queued": "waiting",
+                 "finished": "done", "complete": "done", "completed": "done", "ok": "done"}
+
+
+def _mark_hint(ctx: RuleContext, mark: str) -> str:
+    """The unknown-mark finding's suggestion: the mark ``mark`` means (:data:`MARK_SYNONYMS`, any case), else the
+    closest mark by spelling, else the list of marks."""
+    meant = MARK_SYNONYMS.get(mark.strip().lower())
+    if meant is not None:
+        return f"; did you mean {quote(meant)}?"
+    return ctx.suggest(mark, list(MARKS), "marks")
+
+
 def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tuple[str, object], ...] | None) -> None:
     """Rules unknown-target (a key of a step's marks that is no target and no group) and unknown-mark (a mark that
-    is none of :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion; a finding points at the key or the
-    value."""
+    is none of :data:`~mechdiagram.shared.model.MARKS`), each with a suggestion (:func:`_mark_hint`); a finding
+    points at the key or the value."""
     if marks is None:
         return
     valid = [*(outline.targets or ()), *outline.groups]
@@ -166,8 +191,7 @@ def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tu
             hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
             ctx.add(base + ("marks", key), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
         if isinstance(mark, str) and mark not in MARKS:
-            ctx.add(base + ("marks", key), f"{quote(mark)} is not a mark{ctx.suggest(mark, list(MARKS), 'marks')}",
-                    "unknown-mark")
+            ctx.add(base + ("marks", key), f"{quote(mark)} is not a mark{_mark_hint(ctx, mark)}", "unknown-mark")
 
 
 def scenarios(ctx: RuleContext, outline: Outline) -> None:
