@@ -94,6 +94,8 @@ def test_the_player_shows_a_steps_marks_and_axe_finds_nothing(site, open_page, c
         assert seen, "no marks in the batching figure"
         for entry in seen:
             assert entry["shown"] == (str(step) in entry["steps"].split()), (step, entry)
+        # One legend, naming what the step marks (step 1 marks nothing).
+        assert sum(entry["mark"] == "legend" and entry["shown"] for entry in seen) == (step != 1), (step, seen)
         if step == 8:
             assert any(entry["mark"] == "done" and entry["shown"] for entry in seen)
             assert any(entry["mark"] == "legend" and entry["shown"] for entry in seen)

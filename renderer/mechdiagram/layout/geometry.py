@@ -357,9 +357,11 @@ class LegendEntry(Struct, frozen=True):
 
 
 class Legend(Rect, frozen=True):
-    """The legend of the marks a scenario uses (a step's ``marks``), in the room kept for it under the drawing."""
+    """The legend of the marks a scenario uses (a step's ``marks``), in the room kept for it under the drawing:
+    ``entries`` every mark the scenario uses, ``steps`` each step's own (the first step's first)."""
 
     entries: tuple[LegendEntry, ...] = ()
+    steps: tuple[tuple[LegendEntry, ...], ...] = ()
 
 
 class Activation(Rect, frozen=True):

@@ -122,13 +122,9 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def legend(scenario: Scenario, words: Words, x: float, y: float, width: float) -> Legend | None:
-    """The legend of ``scenario``'s marks from (``x``, ``y``) within ``width``: one entry a mark, a disc and its
-    word (from ``words``), laid in lines from the left (from the right in a right-to-left language); ``None``
-    when no step marks anything."""
-    marks = used_marks(scenario)
-    if not marks:
-        return None
+def _legend_entries(marks: tuple[str, ...], words: Words, x: float, y: float,
+                    width: float) -> tuple[tuple[LegendEntry, ...], int]:
+    """``marks`` as legend entries from (``x``, ``y``) within ``width``, and the number of lines they take."""
     rtl = words.direction == "rtl"
     entries: list[LegendEntry] = []
     line, used = 0, 0.0
@@ -147,7 +143,26 @@ def legend(scenario: Scenario, words: Words, x: float, y: float, width: float) -
             cx = x + start + MARK_RADIUS
             text_x = cx + MARK_RADIUS + LEGEND_GAP + (w - 2 * MARK_RADIUS - LEGEND_GAP) / 2
         entries.append(LegendEntry(mark, round(cx, 1), round(cy, 1), round(text_x, 1), round(cy + 4.5, 1), text))
-    return Legend(x, y, width, (line + 1) * LEGEND_LINE, tuple(entries))
+    return tuple(entries), line + 1
+
+
+def legend(scenario: Scenario, words: Words, x: float, y: float, width: float) -> Legend | None:
+    """The legend of ``scenario``'s marks from (``x``, ``y``) within ``width``: one entry a mark, a disc and its
+    word (from ``words``), laid in lines from the left (from the right in a right-to-left language); ``None``
+    when no step marks anything.  Its ``entries`` are every mark the scenario uses, whose lines set the room kept
+    for it (so that nothing moves between steps); ``steps`` are each step's own entries, the marks that step uses
+    laid out from the same corner: a step's legend names only what the step shows."""
+    marks = used_marks(scenario)
+    if not marks:
+        return None
+    entries, lines = _legend_entries(marks, words, x, y, width)
+    steps = []
+    for step in scenario.steps:
+        own = set(step.marks.values())
+        shown, taken = _legend_entries(tuple(mark for mark in marks if mark in own), words, x, y, width)
+        steps.append(shown)
+        lines = max(lines, taken)
+    return Legend(x, y, width, lines * LEGEND_LINE, entries, tuple(steps))
 
 
 __all__ = ["CROSS", "LOST_SHORT", "MARK_RADIUS", "MARK_WORDS", "cross", "legend", "lost_end", "mark_places",

@@ -24,7 +24,16 @@ import svgwrite
 from msgspec import Struct, field
 
 from mechdiagram.layout import LINE_HEIGHT, PATH_LABEL_LINE, Arrow, Box, Layout, PanelFrame, step_heading
-from mechdiagram.layout.geometry import Message, PanelRow, Point, Rect, SequenceRow, TimeAxis, first_baseline
+from mechdiagram.layout.geometry import (
+    LegendEntry,
+    Message,
+    PanelRow,
+    Point,
+    Rect,
+    SequenceRow,
+    TimeAxis,
+    first_baseline,
+)
 from mechdiagram.layout.marks import MARK_RADIUS, cross, message_mark
 from mechdiagram.layout.measure import CONTINUATION, text_width
 from mechdiagram.layout.sizes import (
@@ -98,9 +107,10 @@ class _Drawer:
         self.values = _values(layout, spec.marks_changes)
         self.relabels = _relabels(spec, scenario, layout)
         self.relabelled = frozenset(key for key, _, _, _ in self.relabels)
-        #: The marks the drawing shows: ``(mark, centre, steps)`` each, then the steps that show the legend.
+        #: The marks the drawing shows: ``(mark, centre, steps)`` each, then the legends: ``(entries, steps)``
+        #: each, one a set of entries some steps show.
         self.marks = _marks(scenario, layout)
-        self.legend_steps = _legend_steps(scenario, layout)
+        self.legends = _legends(layout, _legend_steps(scenario, layout))
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -590,23 +600,21 @@ class _Drawer:
             for tag, markup in self.mark_disc(mark, centre):
                 leaf.add(tag, markup)
             add(leaf)
-        legend = self.layout.legend
-        if legend is None or not self.legend_steps:
-            return
-        classes, group = self._highlight_group(base + len(self.marks), self.legend_steps)
-        leaf = Leaf("g", {**group, "class": self.cls(*classes, "legend")})
-        for entry in legend.entries:
-            for tag, markup in self.mark_disc(entry.mark, (entry.cx, entry.cy)):
-                leaf.add(tag, markup)
-            leaf.add("text", self.text_block((entry.text,), entry.text_x, entry.baseline, ("legend",),
-                                             extra={"text-anchor": "middle"}))
-        add(leaf)
+        for offset, (entries, steps) in enumerate(self.legends, start=base + len(self.marks)):
+            classes, group = self._highlight_group(offset, steps)
+            leaf = Leaf("g", {**group, "class": self.cls(*classes, "legend")})
+            for entry in entries:
+                for tag, markup in self.mark_disc(entry.mark, (entry.cx, entry.cy)):
+                    leaf.add(tag, markup)
+                leaf.add("text", self.text_block((entry.text,), entry.text_x, entry.baseline, ("legend",),
+                                                 extra={"text-anchor": "middle"}))
+            add(leaf)
 
     def css(self, inline: bool) -> str:
         """The animated style sheet; ``inline`` puts the colour rules of an SVG inlined in HTML before it.
         The sheets are rendered from templates (:mod:`mechdiagram.render.stylesheet`)."""
         dimmed = set(self.scenario.unselected)
-        marked = (*(steps for _, _, steps in self.marks), *((self.legend_steps,) if self.legend_steps else ()))
+        marked = (*(steps for _, _, steps in self.marks), *(steps for _, steps in self.legends))
         motion = motion_sheet(self.p, tuple(step.duration for step in self.scenario.steps),
                               (*(steps for _, steps in self.highlights), *(steps for _, _, steps in self.row_shows),
                                *marked),
@@ -878,6 +886,19 @@ def _legend_steps(scenario: Scenario, layout: Layout) -> tuple[int, ...]:
     rows = {row.number: {message.key for message in row.messages} for row in layout.rows}
     return tuple(number for number, step in enumerate(scenario.steps, start=1)
                  if any(key in layout.marks or key in rows.get(number, ()) for key in step.marks))
+
+
+def _legends(layout: Layout, shown: tuple[int, ...]) -> list[tuple[tuple[LegendEntry, ...], tuple[int, ...]]]:
+    """The legends the drawing shows: each distinct set of entries of :attr:`Legend.steps` that some of the
+    ``shown`` steps (1-based, :func:`_legend_steps`) show, with those steps, in the order of their first step."""
+    if layout.legend is None:
+        return []
+    found: dict[tuple[LegendEntry, ...], list[int]] = {}
+    for number in shown:
+        entries = layout.legend.steps[number - 1]
+        if entries:
+            found.setdefault(entries, []).append(number)
+    return [(entries, tuple(steps)) for entries, steps in found.items()]
 
 
 def _row_shows(layout: Layout) -> list[tuple[int, str, tuple[int, ...]]]:

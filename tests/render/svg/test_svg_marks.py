@@ -1,7 +1,7 @@
 """Marks (a step's ``marks``): each drawn as a disc in its colour with its own symbol, in both schemes, shown in its
-step only (its keyframes and its stills), in places that do not move, with a legend of the marks a scenario uses in
-the steps that show marks and never in the poster; a lost message ends in a cross short of its target; a spec
-without marks draws what it drew before."""
+step only (its keyframes and its stills), in places that do not move, with a legend of the marks a step shows in
+that step (in room kept for every mark the scenario uses) and never in the poster; a lost message ends in a cross
+short of its target; a spec without marks draws what it drew before."""
 
 from __future__ import annotations
 
@@ -101,16 +101,29 @@ def test_each_still_shows_its_steps_marks_and_the_poster_none(files):
     assert "mk-" not in files["tiny.main.poster.svg"].decode()
 
 
-def test_the_legend_holds_the_marks_the_scenario_uses_in_the_order_of_marks(files):
+def _legends(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG_NS}g") if g.get("class", "").split()[-1].endswith("-legend")]
+
+
+def test_each_step_legend_names_the_marks_that_step_shows_in_the_order_of_marks(files):
+    """One legend a set of marks, shown in the steps that mark with just those, its entries in MARKS order, from the
+    same corner in every step; the room kept under the drawing is that of every mark the scenario uses."""
     root = ET.fromstring(files["tiny.main.svg"])
-    legend = _legend(root)
-    assert legend is not None and legend.get("data-mech-steps") == "1 2 3"
-    words = [t.text for t in legend.iter(f"{SVG_NS}text")]
-    assert words == list(MARKS)
-    fills = [c.get("fill") for c in legend.iter(f"{SVG_NS}circle")]
-    assert fills == [MARK_COLOURS[mark][0] for mark in MARKS]
+    found = {legend.get("data-mech-steps"): legend for legend in _legends(root)}
+    assert {steps: [t.text for t in legend.iter(f"{SVG_NS}text")] for steps, legend in found.items()} == {
+        "1": ["new", "changed"], "2": ["removed", "lost", "error"], "3": ["waiting", "done"]}
+    for legend in found.values():
+        words = [t.text for t in legend.iter(f"{SVG_NS}text")]
+        assert [c.get("fill") for c in legend.iter(f"{SVG_NS}circle")] == [MARK_COLOURS[m][0] for m in words]
+    firsts = {float(next(legend.iter(f"{SVG_NS}circle")).get("cx")) for legend in found.values()}
+    assert len(firsts) == 1  # each starts where the others do
     still = ET.fromstring(files["tiny.main.frame-2.svg"])
-    assert [t.text for t in _legend(still).iter(f"{SVG_NS}text")] == list(MARKS)
+    assert [[t.text for t in g.iter(f"{SVG_NS}text")] for g in _legends(still)] == [["removed", "lost", "error"]]
+    spec = spec_from_data(marked_spec())
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert layout.legend is not None and [e.mark for e in layout.legend.entries] == list(MARKS)
+    assert [[e.mark for e in entries] for entries in layout.legend.steps] == [
+        ["new", "changed"], ["removed", "lost", "error"], ["waiting", "done"]]
 
 
 def test_a_legend_only_when_marks_are_used_and_only_with_those():
@@ -192,7 +205,7 @@ def test_a_lost_message_ends_in_a_cross_short_of_its_target():
                        still)
     assert cross and cross[0][1] == MARK_COLOURS["lost"][0]
     root = ET.fromstring(files["tiny.main.frame-1.svg"])
-    assert [t.text for t in _legend(root).iter(f"{SVG_NS}text")] == ["new", "lost", "done"]
+    assert [t.text for t in _legend(root).iter(f"{SVG_NS}text")] == ["lost"]  # what the step shows
     assert _marks(root) == []  # the lost message's mark is its cross
     second = _marks(ET.fromstring(files["tiny.main.frame-2.svg"]))
     assert {g.get("data-mech-mark") for g in second} == {"new", "done"}
