@@ -4,11 +4,13 @@ text under 12 CSS px; at 1280 px the wide one is shown at its natural width, at 
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import browser_support as bs
 import pytest
+from PIL import Image, ImageChops, ImageStat
 
 from support.sequences import oauth_spec, sequence_spec
 
@@ -167,3 +169,33 @@ def test_without_the_player_the_heads_are_the_drawings_own(long_sequences, brows
         assert shown == [0, 6]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_heads_strip_shows_what_the_drawings_own_heads_show(tmp_path, open_page, scheme):
+    """Over the drawing's heads, the strip draws what they show in the step: the group's band, the active head's
+    highlight and the marks on a head and on a group, so that the page looks the same with the strip as without."""
+    data = sequence_spec(4, 4)
+    data["groups"] = {"back": {"label": "Back end", "members": ["p2", "p3"]}}
+    data["scenarios"][0]["steps"][1]["marks"] = {"p1": "new", "back": "waiting"}
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "grouped.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    page = open_page(tmp_path / "site" / "grouped.html", viewport=(768, 700), scheme=scheme, motion="reduce")
+    rid = page.locator("mech-diagram").get_attribute("id")
+    page.locator(f"#{rid}-tab-0-2").click()
+    page.evaluate("() => new Promise(done => { window.scrollTo(0, 0); requestAnimationFrame(() => done()); })")
+    strip = bs.figures(page).nth(0).locator(".mech-scene:not([hidden]) [data-mech-heads]")
+    shown = strip.evaluate("""s => Array.from(s.querySelectorAll('[data-mech-mark]'))
+        .filter(g => g.getClientRects().length && getComputedStyle(g).visibility === 'visible')
+        .map(g => g.getAttribute('data-mech-mark')).sort()""")
+    assert strip.is_visible() and shown == ["new", "waiting"]
+    clip = strip.bounding_box()
+    with_strip = page.screenshot(clip=clip)
+    strip.evaluate("s => { s.style.display = 'none'; }")  # the drawing's own heads, where the strip was
+    drawn = Image.open(io.BytesIO(page.screenshot(clip=clip))).convert("RGB")
+    held = Image.open(io.BytesIO(with_strip)).convert("RGB")
+    # The same picture but for the anti-aliasing of edges (the strip is scaled apart from the drawing).
+    changed = ImageChops.difference(drawn, held).convert("L").point(lambda v: 255 if v > 48 else 0)
+    assert ImageStat.Stat(changed).mean[0] / 255 < 0.002, ImageChops.difference(drawn, held).getbbox()
+    assert page.opened.errors == []

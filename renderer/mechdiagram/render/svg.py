@@ -457,8 +457,9 @@ class _Drawer:
         """A sequence's heads as an SVG of their own, for the HTML figure to keep in view over its drawing while a
         long sequence scrolls (``figure.html``): the top of the drawing, from its top edge to half-way between the
         lowest head and the first row (every active head's ring within it), on the drawing's background, with the
-        heads, their rings and highlights, the highlighted heads' labels, the stubs of the lifelines and an empty
-        group per step frame (the player marks the step shown in every drawing of a scene, this one too).  It has
+        groups' bands, the heads, their rings and highlights (an active group's too), the highlighted heads' labels,
+        the stubs of the lifelines, the marks whose discs reach into it (on heads and groups) and an empty group per
+        step frame (the player marks the step shown in every drawing of a scene, this one too).  It has
         the drawing's class, so the drawing's style sheet (on the page) colours and animates it as it does the
         drawing's own heads; it has no ids and no name (the figure hides it from assistive technology).  The same
         width in user units as the drawing, so that both scale alike."""
@@ -473,6 +474,8 @@ class _Drawer:
                                 "viewBox": f"0 0 {width} {height}", "width": width,
                                 "xmlns": "http://www.w3.org/2000/svg"}).removesuffix(" />")
         layers: list[Leaf] = [Leaf("rect", {**self.paint("bg"), "height": height, "width": width, "x": "0", "y": "0"})]
+        if layout.groups:  # the groups' bands over their members' heads
+            layers.append(self.groups())
         dimmed = set(self.scenario.unselected)
         stubs = Leaf("g", {"class": self.cls("lifelines")})
         for line in layout.lifelines:
@@ -485,10 +488,19 @@ class _Drawer:
                 layers.append(self.ring(index, key, steps))
         layers.append(self.nodes(ids=False))
         for index, (key, steps) in enumerate(self.highlights):
-            if key in layout.boxes:
+            if key in layout.boxes or key in layout.groups:
                 layers.append(self.highlight(index, key, steps))
         if self.lit:
             layers.append(self.lit_labels(dimmed))
+        # The marks within the strip (on heads and groups), as the drawing numbers them (:meth:`marked`).
+        base = len(self.highlights) + len(self.row_shows)
+        for offset, (mark, centre, steps) in enumerate(self.marks):
+            if centre[1] - MARK_RADIUS < float(height):
+                classes, group = self._highlight_group(base + offset, steps)
+                leaf = Leaf("g", {**group, "class": self.cls(*classes, "mark"), "data-mech-mark": mark})
+                for tag, markup in self.mark_disc(mark, centre):
+                    leaf.add(tag, markup)
+                layers.append(leaf)
         for number in range(1, len(self.scenario.steps) + 1):
             # A frame like the drawing's, so that the style sheet stops its keyframes where it stops theirs
             # (under the player, and for reduced motion).

@@ -75,11 +75,12 @@ Player.prototype.steps = function () { return this.data.scenarios[this.scenario]
 /* How long a highlight eases between two steps, in ms (the style sheet's transition, from the same timeline). */
 Player.prototype.ease = function () { return this.reducedMotion ? 0 : (this.data.scenarios[this.scenario].ease || 0); };
 
-/* The current scene's drawings (not a lane grid's copy of its names): one per layout (wide and narrow), of which the style sheet shows one by the
-   figure's width.  The player keeps every one at the same step and play state, so that a change of width
-   (a turned phone, a resized window) shows the same moment. */
+/* The current scene's drawings, one per layout (wide and narrow), of which the style sheet shows one by the
+   figure's width, and a sequence's heads strips, which show the step's highlights and marks over the drawing's
+   heads (not a lane grid's copy of its names, which has no steps).  The player keeps every one at the same step
+   and play state, so that a change of width (a turned phone, a resized window) shows the same moment. */
 Player.prototype.svgs = function () {
-  return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg[role=img]"));
+  return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg[role=img], [data-mech-heads] svg"));
 };
 
 Player.prototype.tabs = function () {
