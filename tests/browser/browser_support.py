@@ -334,7 +334,7 @@ def hex_of(colour: tuple) -> str:
 
 # --------------------------------------------------------------------------- in-page scripts
 
-#: For every rendered <text> of every visible inline SVG (or of the SVG document itself): its category
+#: For every rendered <text> of every visible inline SVG but a heads strip (or of the SVG document itself): its category
 #: (active, dimmed or normal), its fill and opacity, and the colours of what is painted under it, found by
 #: hit testing (document.elementsFromPoint) at its centre and near its corners.  A text drawn over a halo
 #: (the text before it, the same words as a wide stroke without fill: mechdiagram.render.paint) sits on its halo, which
@@ -344,7 +344,10 @@ MEASURE_SVG_JS = r"""
 () => {
   const SHAPES = new Set(["rect", "polygon", "path", "line", "circle", "ellipse", "polyline"]);
   const out = {texts: [], parts: [], hidden: []};
-  const svgs = Array.from(document.querySelectorAll("svg")).filter(s => s.getClientRects().length);
+  // Not a sequence's heads strip: a copy of the drawing's heads over them, which hit testing passes through
+  // (pointer-events: none), and which test_browser_sequence compares with the heads under it, pixel by pixel.
+  const svgs = Array.from(document.querySelectorAll("svg")).filter(
+      s => s.getClientRects().length && !s.closest("[data-mech-heads]"));
   const opacity = (el, stop) => {
     let o = 1;
     for (let e = el; e && e !== stop.parentNode; e = e.parentNode) {

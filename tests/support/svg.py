@@ -18,6 +18,19 @@ def text_of(element: ET.Element) -> str:
     return "".join(element.itertext())
 
 
+def value_y(value: ET.Element) -> str | None:
+    """The baseline of a state panel value: its text's, or for a value the step changes (a group of the changed
+    mark and the text) its text's."""
+    text = value if local(value.tag) == "text" else value.find(f"{SVG_NS}text")
+    return None if text is None else text.get("y") or next(
+        (t.get("y") for t in text.iter(f"{SVG_NS}tspan") if t.get("y")), None)
+
+
+def value_changed(value: ET.Element) -> bool:
+    """Whether a state panel value carries the changed mark (a value the step changes)."""
+    return any((p.get("class") or "").endswith("-pmark") for p in value.iter(f"{SVG_NS}path"))
+
+
 def words(element: ET.Element) -> str:
     """The element's text with its lines (tspans) joined by single spaces."""
     return " ".join(" ".join(element.itertext()).split())

@@ -206,15 +206,15 @@ def _phrase(message: str, **values: str) -> list[tuple[str, bool]]:
 
 def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
     """Each step's transcript entry and tab: its title, the labels it changes (``labelChanged``: the text before,
-    the text from this step on) and the state, each row the step changes said so (``stateRowChanged``) where the
-    panel marks changes (:attr:`~mechdiagram.shared.model.Spec.marks_changes`)."""
+    the text from this step on) and the state, each row the step changes said so (``stateRowChanged``), as the
+    panel marks it."""
     total = str(len(scenario.steps))
     steps: list[StepContext] = []
     before = scenario.initial
     shown: dict[str, str] = {}  # the labels changed so far, by target key
     for i, step in enumerate(scenario.steps):
         state = [(label, step.state.get(k, ""),
-                  spec.marks_changes and (step.state.get(k, "") or "–") != (before.get(k, "") or "–"))
+                  (step.state.get(k, "") or "–") != (before.get(k, "") or "–"))
                  for k, label in spec.state_labels.items()]
         before = step.state
         relabels = [(shown.get(key) or spec.targets[key].label or "", step.labels[key]) for key in step.relabelled]

@@ -100,11 +100,10 @@ SEQUENCE_STYLES: dict[str, dict[str, str]] = {
     "rownum": {"fill": "@muted", "font-size": _SMALL, "text-anchor": "middle"},
 }
 
-#: Paint of the roles only a figure whose panel marks changes draws
-#: (:attr:`~mechdiagram.shared.model.Spec.marks_changes`): a state value the step changes, bold in the active colour
-#: beside a diamond (``pmark``), so that the change is told by a shape and the weight as well as the colour
-#: (WCAG 2.2 SC 1.4.1).  Kept apart from :data:`STYLES`, as
-#: :data:`SEQUENCE_STYLES` is, so that the colour rules of other drawings stay as they were.
+#: Paint of the roles only a figure whose panel marks a changed value draws: a state value the step changes, bold
+#: in the active colour beside a diamond (``pmark``), so that the change is told by a shape and the weight as well
+#: as the colour (WCAG 2.2 SC 1.4.1).  Kept apart from :data:`STYLES`, as :data:`SEQUENCE_STYLES` is, so that a
+#: drawing whose panel never changes has none of its rules.
 CHANGE_STYLES: dict[str, dict[str, str]] = {
     "pval-on": {"fill": "@active_stroke", "font-weight": "700"},
     "pmark": {"fill": "@active_stroke"},

@@ -104,7 +104,7 @@ class _Drawer:
         # One speed for every dot of the drawing: along its active paths, or a sequence's messages.
         self.speed = travel_speed([*(layout.arrows[key] for key, _ in self.highlights if key in layout.arrows),
                                    *(message.arrow for row in layout.rows for message in row.messages)])
-        self.values = _values(layout, spec.marks_changes)
+        self.values = _values(layout)
         self.relabels = _relabels(spec, scenario, layout)
         self.relabelled = frozenset(key for key, _, _, _ in self.relabels)
         #: The marks the drawing shows: ``(mark, centre, steps)`` each, then the legends: ``(entries, steps)``
@@ -633,7 +633,8 @@ class _Drawer:
                               tuple((index, "muted" if key in dimmed else "text") for key, index in self.lit.items()),
                               (*(steps for _, _, steps, _ in self.values),
                                *(steps for _, _, _, steps in self.relabels)))
-        return colour_sheet(self.p, bool(self.layout.rows), self.spec.marks_changes, bool(self.layout.groups),
+        changes = any(changed for _, _, _, changed in self.values)
+        return colour_sheet(self.p, bool(self.layout.rows), changes, bool(self.layout.groups),
                             bool(self.marks)) + motion if inline else motion
 
     def draw(self) -> Pieces:
@@ -797,17 +798,16 @@ def travel(arrow: Arrow, speed: float) -> tuple[int, float]:
     return period, speed * period / 1000
 
 
-def _values(layout: Layout, marks: bool = False) -> list[tuple[int, tuple[str, ...], tuple[int, ...], bool]]:
+def _values(layout: Layout) -> list[tuple[int, tuple[str, ...], tuple[int, ...], bool]]:
     """The state panel's values in the steps: ``(row index, lines, steps, changed)`` for each row and each
     distinct value of it, in the order the steps first show them, with the steps (1-based) whose row holds that
-    value; with ``marks`` (:attr:`~mechdiagram.shared.model.Spec.marks_changes`), a value in a step that changes it
-    (from the step before, or the poster's for step 1) is an entry of its own, ``changed``, drawn with the changed
-    mark."""
+    value; a value in a step that changes it (from the step before, or the poster's for step 1) is an entry of its
+    own, ``changed``, drawn with the changed mark (issue 29: the panel says which rows a step changed)."""
     found: dict[tuple[int, tuple[str, ...], bool], list[int]] = {}
     before = layout.panel.poster.values
     for number, frame in enumerate(layout.panel.steps, start=1):
         for row, lines in enumerate(frame.values):
-            found.setdefault((row, lines, marks and lines != before[row]), []).append(number)
+            found.setdefault((row, lines, lines != before[row]), []).append(number)
         before = frame.values
     return [(row, lines, tuple(steps), changed) for (row, lines, changed), steps in found.items()]
 

@@ -212,13 +212,6 @@ class Spec(Struct, frozen=True):
 
 
     @property
-    def marks_changes(self) -> bool:
-        """Whether the state panel marks the rows a step changes, during that step (in the drawing, the transcript
-        and the player's live text): in a figure whose steps change labels (``labels``), so that a spec without
-        them draws the same figure as before."""
-        return bool(self.step_labels)
-
-    @property
     def relabelled(self) -> frozenset[str]:
         """The keys of the targets whose label some step changes (``labels``)."""
         return frozenset(self.step_labels)

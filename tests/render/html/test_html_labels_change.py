@@ -50,8 +50,10 @@ def test_the_transcript_and_the_live_text_say_the_new_label_and_the_changed_rows
     assert mark.heard() == f"({words['changedMark']})"  # the diamond is hidden from assistive technology
 
 
-def test_a_spec_without_labels_says_no_row_changed():
+def test_a_spec_without_labels_says_which_rows_changed_and_no_new_label():
+    """The panel's changed mark is every figure's (issue 29: the rows a step changes); a new label is a spec's with
+    ``labels`` only.  The minimal spec's one row changes in each of its two steps."""
     root = parse_html(render(minimal_spec())["ref.html"].decode("utf-8"))
     steps = json.loads(root.find("mech-diagram").attrs["data-mech-player"])["scenarios"][0]["steps"]
-    assert all("(changed)" not in step["announcement"] for step in steps)
-    assert root.find_all("strong", "mech-changed-mark") == [] and root.find_all("p", "mech-relabel") == []
+    assert ["(changed)" in step["announcement"] for step in steps] == [True, True]
+    assert len(root.find_all("strong", "mech-changed-mark")) == 2 and root.find_all("p", "mech-relabel") == []

@@ -149,13 +149,17 @@ def test_transcript_lists_every_step(document):
     assert len(lists) == 1
     items = lists[0].children
     assert len(items) == 7 and all(li.tag == "li" for li in items)
+    before = (spec["scenarios"][0]["initial"]["stage"], spec["scenarios"][0]["initial"]["artifact"])
     for item, (title, description, _, stage, artifact) in zip(items, STEPS):
         text = item.words()
         assert item.find("strong").words() == title
         assert description in text
         assert "(3 s)" in text
         pairs = [(d.find("dt").words(), d.find("dd").words()) for d in item.find("dl").find_all("div")]
-        assert pairs == [("Stage", stage), ("Artifact", artifact)]
+        # A row whose value the step changes says so ("◆ (changed)": the panel's mark and its words).
+        said = [value + (" ◆ (changed)" if value != old else "") for value, old in zip((stage, artifact), before)]
+        assert pairs == [("Stage", said[0]), ("Artifact", said[1])]
+        before = (stage, artifact)
     assert spec["scenarios"][0]["title"] in document.find("section", "mech-transcript").words()
 
 

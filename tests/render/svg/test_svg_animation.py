@@ -19,7 +19,7 @@ from support.css import Stylesheet, words
 from support.outputs import render as outputs
 from support.reference_spec import STEP_MS, STEPS
 from support.specs import minimal_spec
-from support.svg import SVG_NS, stylesheet, text_of, with_class
+from support.svg import SVG_NS, stylesheet, text_of, value_y, with_class
 
 PREFIX = prefix_for("ref", "one-request")
 TINY = prefix_for("tiny", "main")
@@ -115,7 +115,7 @@ def test_a_panel_row_always_shows_exactly_one_value(animated):
         index = next(c for c in value.get("class").split() if c.startswith(f"{PREFIX}-v") and c[len(PREFIX) + 2:].isdigit())
         name, length, timing = animation_of(sheet, index)
         assert (length, timing) == (total, "step-end")
-        curves.append((value.get("y"), text_of(value), shown_stops(sheet, name)))
+        curves.append((value_y(value), text_of(value).removeprefix("◆").strip(), shown_stops(sheet, name)))
     rows = {y for y, _, _ in curves}
     assert len(rows) == 2
     for window in REFERENCE.windows:

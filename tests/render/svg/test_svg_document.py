@@ -11,7 +11,7 @@ from support.cli import run_cli
 from support.outputs import render as outputs
 from support.reference_spec import STEPS, reference_spec
 from support.specs import minimal_spec
-from support.svg import SVG_NS, local, stylesheet, text_of, with_class, words
+from support.svg import SVG_NS, local, stylesheet, text_of, value_changed, value_y, with_class, words
 
 PREFIX = prefix_for("ref", "one-request")
 TINY = prefix_for("tiny", "main")
@@ -151,12 +151,13 @@ def test_step_frames_show_their_active_targets_and_state(animated):
 
 
 def test_a_row_the_step_does_not_change_keeps_its_one_text(animated):
-    """Each row has one text per distinct value, shown across every step that holds it."""
+    """Each row has one text per distinct value, shown across every step that holds it (and one more, with the
+    changed mark, for the step that changes the row to it)."""
     values = with_class(animated, f"{PREFIX}-val")
-    seen = [(v.get("y"), words(v)) for v in values]
-    assert len(seen) == len(set(seen))
+    seen = [(value_y(v), words(v), value_changed(v)) for v in values]
+    assert len(seen) == len(set(seen)) and None not in {y for y, _, _ in seen}
     for number in range(1, len(STEPS) + 1):
-        rows = [v.get("y") for v in values if f"{PREFIX}-t{number}" in v.get("class").split()]
+        rows = [value_y(v) for v in values if f"{PREFIX}-t{number}" in v.get("class").split()]
         assert len(rows) == len(set(rows)) == 2, number
 
 

@@ -124,8 +124,9 @@ def test_the_panel_marks_only_the_rows_a_step_changes_and_only_during_that_step(
     assert steps == {"one": [f"{p}-t1"], "two": [f"{p}-t2"], "the worker": [f"{p}-t2"]}
 
 
-def test_a_spec_without_labels_draws_no_changed_label_and_no_changed_mark():
+def test_a_spec_without_labels_draws_no_changed_label_but_marks_the_rows_a_step_changes():
     files = render(minimal_spec())
-    for name in ("ref.main.svg", "ref.main.poster.svg"):
-        text = files[name].decode("utf-8")
-        assert "-relabels" not in text and "-pmark" not in text and "-pval-on" not in text
+    animated, poster = (files[name].decode("utf-8") for name in ("ref.main.svg", "ref.main.poster.svg"))
+    assert "-relabels" not in animated and "-relabels" not in poster
+    assert animated.count('-pmark"') == 2 and "-pval-on" in animated  # one row, changed in each of two steps
+    assert "-pmark" not in poster and "-pval-on" not in poster  # before the first step nothing has changed
