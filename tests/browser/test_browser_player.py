@@ -42,9 +42,8 @@ def states(spec: dict, index: int) -> list[list[tuple[str, str]]]:
 def said_of_steps(spec: dict, index: int) -> list[list[str]]:
     """What the live text says of each step of scenario ``index`` after its heading: the labels the step changes
     (``labelChanged``: the text before, the new one) and its state rows, each a row the step changes said so
-    (``stateRowChanged``) in a figure whose steps change labels."""
+    (``stateRowChanged``), as the panel marks it."""
     scenario = spec["scenarios"][index]
-    marks = any("labels" in step for s in spec["scenarios"] for step in s["steps"])
     labels = {key: target.get("label") for key, target in spec["targets"].items()}
     before = [(label, (scenario.get("initial", {}).get(k, "") or "–")) for k, label in spec["stateLabels"].items()]
     out = []
@@ -55,7 +54,7 @@ def said_of_steps(spec: dict, index: int) -> list[list[str]]:
             if labels[key] != text:
                 said.append(bs.say(spec, "labelChanged", label=labels[key], value=text))
                 labels[key] = text
-        said += [bs.say(spec, "stateRowChanged" if marks and row != old else "stateRow", label=row[0], value=row[1])
+        said += [bs.say(spec, "stateRowChanged" if row != old else "stateRow", label=row[0], value=row[1])
                  for row, old in zip(rows, before, strict=True)]
         before = rows
         out.append(said)
