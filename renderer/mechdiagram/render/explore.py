@@ -3,7 +3,8 @@ explorer walks it (issue 31), and the shapes its focus ring takes in each layout
 
 The structure is a tree in the order an ARIA ``tree`` shows it (WAI-ARIA Authoring Practices 1.2, Tree View):
 in a lane grid each lane (its header's label, or its key) is an item of level 1 with its boxes at level 2; in a
-layered graph and a sequence the boxes (participants) are level 1.  Under each box are its arrows, out
+layered graph and a sequence each group (the spec's ``groups``, by its label) is such an item, with its members,
+and the boxes (participants) in no group are level 1.  Under each box are its arrows, out
 then in, each of which leads to its other end.  Boxes come in reading order (top to bottom, then by the
 direction of the drawing's lines: left to right, as the drawing is never mirrored); boxes without arrows are
 not set apart, since reading order already puts them where they are seen.  Every word is a message of
@@ -87,7 +88,8 @@ def _label(spec: Spec, key: str) -> str:
 def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]], words: Words) -> dict[str, Any]:
     """The explorer's tree for ``scenario``, drawn with ``shapes`` (:func:`focus_shapes` of its wide layout: the
     targets it shows and where).  ``items`` lists the tree's items in order, each a dict: ``kind`` (``"group"``
-    a lane, ``"node"``, ``"arrow"``), ``key`` (the target's key; a lane's name for a lane), ``level`` (from 1),
+    a lane or a group, ``"node"``, ``"arrow"``), ``key`` (the target's key; the name of a lane or a group),
+    ``level`` (from 1),
     ``parent`` (an item's index, -1 at level 1), ``head`` (what it says first: its label and lane, or for an
     arrow its label and ends) and ``tail`` (what it says after its state in the current step: a box's arrows;
     a lane's number of boxes), and for an arrow ``far``, the index of the item of the box it leads to.
@@ -97,13 +99,17 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     paths: list[PathTarget] = [p for p in spec.paths if p.key in shapes and "d" in shapes[p.key]
                                and p.source in shapes and p.dest in shapes]
     nodes.sort(key=lambda n: (round(shapes[n.key]["r"][1]), shapes[n.key]["r"][0]))
+    # The level above the boxes: a lane grid's lanes, else the spec's groups (a box in no group stays at level 1).
     lanes = _lanes(spec)
-    groups: list[str] = []
+    if lanes is None and spec.groups:
+        lanes = {member: group.label for group in spec.groups.values() for member in group.members}
     if lanes is not None:
-        for node in nodes:
-            if lanes.get(node.key) is not None and lanes[node.key] not in groups:
-                groups.append(lanes[node.key])
-        nodes.sort(key=lambda n: groups.index(lanes[n.key]) if n.key in lanes else len(groups))
+        # A group's boxes together, where its first box is in reading order; other boxes where they are.
+        first: dict[str, int] = {}
+        for index, node in enumerate(nodes):
+            first.setdefault(lanes.get(node.key, node.key), index)
+        order = {node.key: index for index, node in enumerate(nodes)}
+        nodes.sort(key=lambda n: (first[lanes.get(n.key, n.key)], order[n.key]))
 
     def join(parts: list[str]) -> str:
         text = parts[-1]

@@ -88,6 +88,27 @@ def test_a_layered_graph_lists_its_boxes_in_reading_order_each_with_its_arrows_o
     assert set(data["words"]) >= {"exploreActive", "exploreInactive", "exploreUsed", "exploreUnused", "exploreJoin"}
 
 
+def test_a_group_is_a_level_above_its_members_and_boxes_in_no_group_stay_where_they_are():
+    """Issue 31: "a level above the nodes for lanes, groups or participants"."""
+    data = layered_spec()
+    data["groups"] = {"back": {"label": "Back end", "members": ["server", "db"]}}
+    explore = player_data(data)["scenarios"][0]["explore"]
+    items = explore["items"]
+    tops = [(it["kind"], it["key"]) for it in items if it["level"] == 1]
+    assert ("group", "Back end") in tops and ("node", "client") in tops and ("node", "log") in tops
+    group = items.index(next(it for it in items if it["kind"] == "group"))
+    assert items[group]["head"] == i("Back end") and items[group]["tail"] == "2 boxes"
+    members = [it for it in items if it["kind"] == "node" and it["parent"] == group]
+    assert sorted(m["key"] for m in members) == ["db", "server"] and {m["level"] for m in members} == {2}
+    assert next(m for m in members if m["key"] == "server")["head"] == f"{i('Server')}, in {i('Back end')}"
+    # the group's boxes follow it, before any box that comes after its first in reading order
+    after = [it["key"] for it in items[group + 1:] if it["kind"] == "node"]
+    assert after[:2] == [m["key"] for m in members]
+    # its arrows, one level under each member, lead to the boxes at their other ends
+    read = next(it for it in items if it["key"] == "read" and it["level"] == 3)
+    assert items[read["far"]]["key"] in ("server", "db")
+
+
 def test_focus_rings_are_given_for_every_layout():
     explore = player_data(layered_spec())["scenarios"][0]["explore"]
     wide, narrow = explore["shapes"]
