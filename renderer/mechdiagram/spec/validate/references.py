@@ -6,6 +6,8 @@ beside the schema and report on a spec that is wrong in other ways too.
 
 from __future__ import annotations
 
+import unicodedata
+
 from mechdiagram.shared.model import MARKS
 from mechdiagram.spec.validate.context import RuleContext, Where
 from mechdiagram.spec.validate.limits import limit_messages
@@ -144,9 +146,11 @@ def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str
     for key in keys:
         target = outline.target_map.get(key)
         if target is None and key in outline.groups:
+            instead = ("a message's label (a path target)" if outline.view == "sequence"
+                       else "a member's label")
             ctx.add(base + (key,), f"{quote(key)} is a group, whose label stays as its \"groups\" entry gives it; "
-                    "labels change targets (nodes and paths): change a member's label, or say the new value in the "
-                    "state panel", "label-change", key=True)
+                    f"labels change targets: change {instead}, or say the new value in the state panel",
+                    "label-change", key=True)
         elif target is None:
             hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
             ctx.add(base + (key,), f"{quote(key)} is not a target{hint}", "unknown-target", key=True)
@@ -171,9 +175,11 @@ MARK_SYNONYMS = {"added": "new", "created": "new", "inserted": "new", "allocated
 
 
 def _mark_hint(ctx: RuleContext, mark: str) -> str:
-    """The unknown-mark finding's suggestion: the mark ``mark`` means (:data:`MARK_SYNONYMS`, any case), else the
-    closest mark by spelling, else the list of marks."""
-    meant = MARK_SYNONYMS.get(mark.strip().lower())
+    """The unknown-mark finding's suggestion: the mark ``mark`` is or means (:data:`MARK_SYNONYMS`) in any case
+    and compatibility form (NFKC: a ligature is its letters), else the closest mark by spelling, else the list of
+    marks."""
+    word = unicodedata.normalize("NFKC", mark).strip().casefold()
+    meant = word if word in MARKS else MARK_SYNONYMS.get(word)
     if meant is not None:
         return f"; did you mean {quote(meant)}?"
     return ctx.suggest(mark, list(MARKS), "marks")
@@ -185,7 +191,7 @@ def _step_marks(ctx: RuleContext, outline: Outline, base: Where, marks: tuple[tu
     points at the key or the value."""
     if marks is None:
         return
-    valid = [*(outline.targets or ()), *outline.groups]
+    valid = list(dict.fromkeys([*(outline.targets or ()), *outline.groups]))  # a group key may clash with a target's
     for key, mark in marks:
         if outline.targets is not None and key not in outline.targets and key not in outline.groups:
             hint = id_hint(outline, key) or ctx.suggest(key, valid, "targets")
