@@ -4,9 +4,11 @@ that step only, and axe finds nothing on a figure with marks in either scheme.""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import browser_support as bs
 import pytest
 from test_browser_renderers import RENDERERS, chromium_png, empty_cells, mean_difference
 
@@ -100,3 +102,42 @@ def test_the_player_shows_a_steps_marks_and_axe_finds_nothing(site, open_page, c
             assert any(entry["mark"] == "done" and entry["shown"] for entry in seen)
             assert any(entry["mark"] == "legend" and entry["shown"] for entry in seen)
         check_axe(page, f"batching.html, step {step} ({scheme})")
+
+
+LEGEND_IN_VIEW_JS = """(figure) => {
+  const svg = Array.from(figure.querySelectorAll('[data-mech-canvas] svg[role=img]')).find(s => s.getClientRects().length);
+  const frame = svg.closest('[data-mech-canvas]').getBoundingClientRect();
+  const legends = Array.from(svg.querySelectorAll('g[class$="-legend"]')).filter(g => {
+    const style = getComputedStyle(g); return style.visibility === 'visible' && style.opacity === '1'; });
+  return {frame: [frame.left, frame.right], scrolled: Math.abs(svg.closest('[data-mech-canvas]').scrollLeft),
+          legends: legends.map(g => { const r = g.getBoundingClientRect(); return [r.left, r.right, g.textContent]; })};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_kept_grid_holds_its_legend_in_view_on_a_phone(tmp_path, open_page, language):
+    """A lane grid too wide for a phone scrolls in its frame, its legend a phone's wide at its left and held in view
+    with the state panel, in either direction, wherever the player scrolls the frame to show a step's boxes."""
+    from support.grids import grid_spec
+
+    data = grid_spec(5, 9, seed=3, unit=None)
+    data["language"] = language
+    boxes = [key for key, target in data["targets"].items() if target["kind"] == "node"]
+    for number, step in enumerate(data["scenarios"][0]["steps"]):
+        far = boxes[-1 - number * 3]  # a box far along the lane, so the frame scrolls to it
+        step.update(active=[far], marks={far: "new", boxes[number]: "done"})
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "wide.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    page = open_page(tmp_path / "site" / "wide.html", viewport=(360, 800), motion="reduce")
+    figure = bs.figures(page).nth(0)
+    rid = figure.get_attribute("id")
+    scrolled = []
+    for number in range(1, len(data["scenarios"][0]["steps"]) + 1):
+        page.locator(f"#{rid}-tab-0-{number}").click()
+        page.wait_for_timeout(300)
+        seen = figure.evaluate(LEGEND_IN_VIEW_JS)
+        (left, right, words), = seen["legends"]
+        assert seen["frame"][0] <= left < right <= seen["frame"][1] and words, seen
+        scrolled.append(seen["scrolled"])
+    assert max(scrolled) > 0  # the frame was scrolled away from the drawing's left in some step

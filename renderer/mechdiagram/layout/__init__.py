@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -165,38 +165,45 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     shared = drawn if drawn is not None else diagram(spec)
     if shared.sequence is not None:
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
-    key = _legend(spec, scenario, shared.bottom + MARGIN, shared.width)
-    panel_top = (key.bottom if key is not None else shared.bottom + MARGIN) + PANEL_GAP
     kept = narrow and shared.direction == "grid" and shared.width > TRANSPOSED_MAX_WIDTH
-    state = panel(spec, scenario, MARGIN, panel_top, (NARROW_MIN_WIDTH if kept else shared.width) - 2 * MARGIN)
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers,
                  *(f.label_box for f in shared.groups.values() if f.label_box is not None)]
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles,
                           [*(name_box(h) for h in shared.lanes), *headers])
+    places = mark_places(scenario, shared.boxes, shared.arrows, badges, shared.groups)
+    # A kept grid's legend and panel are a phone's wide, at the drawing's left, where the HTML player holds them.
+    room = NARROW_MIN_WIDTH if kept else shared.width
+    key = _legend(spec, scenario, shared.bottom + MARGIN, room, lambda _, target: target in places)
+    panel_top = (key.bottom if key is not None else shared.bottom + MARGIN) + PANEL_GAP
+    state = panel(spec, scenario, MARGIN, panel_top, room - 2 * MARGIN)
     # Whole user units, so every renderer rasterises the canvas at the same pixel size.
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, shared.arrows,
                   shared.lanes, state, shared.cells, shared.bands, shared.direction, badges, columns=shared.columns,
-                  axis=shared.axis, groups=shared.groups,
-                  marks=mark_places(scenario, shared.boxes, shared.arrows, badges, shared.groups), legend=key)
+                  axis=shared.axis, groups=shared.groups, marks=places, legend=key)
 
 
-def _legend(spec: Spec, scenario: Scenario, top: float, width: float) -> Legend | None:
-    """The legend of ``scenario``'s marks from ``top``, across a drawing ``width`` wide (``None``: no marks)."""
-    return legend(scenario, words_for(spec.language, spec.messages), MARGIN, top, width - 2 * MARGIN)
+def _legend(spec: Spec, scenario: Scenario, top: float, width: float,
+            shown: Callable[[int, str], bool]) -> Legend | None:
+    """The legend of ``scenario``'s marks from ``top``, across a drawing ``width`` wide (``None``: no marks), each
+    step's naming the marks on the targets ``shown`` says the drawing shows in it (:func:`.marks.legend`)."""
+    return legend(scenario, words_for(spec.language, spec.messages), MARGIN, top, width - 2 * MARGIN, shown)
 
 
 def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: Participants) -> Layout:
     """One scenario of the sequence view: its rows under the shared heads (:func:`.sequence.rows`), the state
     panel under them."""
     drawn = rows(spec, scenario, heads)
-    key = _legend(spec, scenario, drawn.bottom + MARGIN, shared.width)
+    places = mark_places(scenario, shared.boxes, {}, (), shared.groups)
+    messages = {row.number: {message.key for message in row.messages} for row in drawn.rows}
+    key = _legend(spec, scenario, drawn.bottom + MARGIN, shared.width,
+                  lambda number, target: target in places or target in messages.get(number, ()))
     panel_top = (key.bottom if key is not None else drawn.bottom + MARGIN) + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,
                   shared.cells, (), SEQUENCE, (), drawn.rows, drawn.lifelines, groups=shared.groups,
-                  marks=mark_places(scenario, shared.boxes, {}, (), shared.groups), legend=key)
+                  marks=places, legend=key)
 
 
 def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diagram | None = None) -> Diagram:

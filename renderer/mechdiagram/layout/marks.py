@@ -12,7 +12,7 @@ Sizes are SVG user units.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from mechdiagram.layout.geometry import Arrow, Badge, Box, GroupFrame, Legend, LegendEntry, Message, Point, Rect
 from mechdiagram.layout.measure import text_width
@@ -146,21 +146,23 @@ def _legend_entries(marks: tuple[str, ...], words: Words, x: float, y: float,
     return tuple(entries), line + 1
 
 
-def legend(scenario: Scenario, words: Words, x: float, y: float, width: float) -> Legend | None:
+def legend(scenario: Scenario, words: Words, x: float, y: float, width: float,
+           shown: Callable[[int, str], bool] | None = None) -> Legend | None:
     """The legend of ``scenario``'s marks from (``x``, ``y``) within ``width``: one entry a mark, a disc and its
     word (from ``words``), laid in lines from the left (from the right in a right-to-left language); ``None``
     when no step marks anything.  Its ``entries`` are every mark the scenario uses, whose lines set the room kept
-    for it (so that nothing moves between steps); ``steps`` are each step's own entries, the marks that step uses
-    laid out from the same corner: a step's legend names only what the step shows."""
+    for it (so that nothing moves between steps); ``steps`` are each step's own entries, the marks that step shows
+    (on the targets that ``shown(step number, key)`` says the drawing shows in it: all without it) laid out from
+    the same corner: a step's legend names only what the step shows."""
     marks = used_marks(scenario)
     if not marks:
         return None
     entries, lines = _legend_entries(marks, words, x, y, width)
     steps = []
-    for step in scenario.steps:
-        own = set(step.marks.values())
-        shown, taken = _legend_entries(tuple(mark for mark in marks if mark in own), words, x, y, width)
-        steps.append(shown)
+    for number, step in enumerate(scenario.steps, start=1):
+        own = {mark for key, mark in step.marks.items() if shown is None or shown(number, key)}
+        own_entries, taken = _legend_entries(tuple(mark for mark in marks if mark in own), words, x, y, width)
+        steps.append(own_entries)
         lines = max(lines, taken)
     return Legend(x, y, width, lines * LEGEND_LINE, entries, tuple(steps))
 

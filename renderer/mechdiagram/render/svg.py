@@ -456,10 +456,11 @@ class _Drawer:
     def heads_strip(self) -> str:
         """A sequence's heads as an SVG of their own, for the HTML figure to keep in view over its drawing while a
         long sequence scrolls (``figure.html``): the top of the drawing, from its top edge to half-way between the
-        lowest head and the first row (every active head's ring within it), on the drawing's background, with the
-        groups' bands, the heads, their rings and highlights (an active group's too), the highlighted heads' labels,
-        the stubs of the lifelines, the marks whose discs reach into it (on heads and groups) and an empty group per
-        step frame (the player marks the step shown in every drawing of a scene, this one too).  It has
+        lowest head and the first row (every active head's ring and every head's mark whole within it), on the
+        drawing's background, with the groups' bands, the heads, their rings and highlights (an active group's too),
+        the highlighted heads' labels, the stubs of the lifelines, the marks whose discs reach into it (on heads and
+        groups) and an empty group per step frame (the player marks the step shown in every drawing of a scene,
+        this one too).  It has
         the drawing's class, so the drawing's style sheet (on the page) colours and animates it as it does the
         drawing's own heads; it has no ids and no name (the figure hides it from assistive technology).  The same
         width in user units as the drawing, so that both scale alike."""
@@ -468,7 +469,9 @@ class _Drawer:
         top = min((row.y for row in layout.rows), default=max(box.bottom for box in heads))
         lowest = max(box.bottom for box in heads)
         rings = max((layout.boxes[key].ring.bottom for key in self.lit), default=0.0)
-        height = fmt(math.ceil(max(lowest + (top - lowest) / 2, rings + 1.0)))
+        # Every mark on a head whole (its disc and its outline), as every active head's ring.
+        discs = [centre[1] + MARK_RADIUS + 2.0 for _, centre, _ in self.marks if centre[1] < top]
+        height = fmt(math.ceil(max(lowest + (top - lowest) / 2, rings + 1.0, *discs)))
         width = fmt(layout.width)
         start = element("svg", {"class": self.p, "font-family": FONT_FAMILY, "height": height,
                                 "viewBox": f"0 0 {width} {height}", "width": width,

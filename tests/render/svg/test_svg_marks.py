@@ -223,3 +223,16 @@ def test_the_inline_drawing_colours_marks_from_the_page_in_both_schemes(files):
     assert re.search(r"\.mech-[0-9a-f]{10}-mk-new\{fill:var\(--mech-mark-new\);stroke:var\(--mech-bg\);\}", page)
     plain = _files(minimal_spec())["tiny.html"].decode()
     assert "mark-new" not in plain
+
+
+def test_a_steps_legend_leaves_out_a_mark_the_step_does_not_draw():
+    """A mark on a message its step does not send (the message is drawn in other rows only) is not drawn in that
+    step, and its legend does not name it; the layout keeps room for it (the scenario uses it)."""
+    data = sequence_spec()
+    data["targets"]["ack"] = {"id": "ack", "kind": "path", "from": "s", "to": "c", "label": "ack"}
+    data["scenarios"][0]["steps"][1]["paths"].append("ack")
+    data["scenarios"][0]["steps"][0]["marks"]["ack"] = "error"  # ack is drawn in step 2's row only
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert layout.legend is not None and "error" in [e.mark for e in layout.legend.entries]
+    assert [[e.mark for e in entries] for entries in layout.legend.steps] == [["lost"], ["new", "done"]]

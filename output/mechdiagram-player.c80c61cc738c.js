@@ -278,7 +278,7 @@ Player.prototype.reveal = function (frame) {
 };
 
 /* Hold the state panel of a drawing that scrolls in its frame in view: the drawing's style sheet moves the panel
-   (its box, heading and values) sideways by --mech-hold-x user units, as far as brings it HOLD_MARGIN units inside
+   (its box, heading and values) and the marks' legend over it sideways by --mech-hold-x user units, as far as brings it HOLD_MARGIN units inside
    the frame (a panel wider than the frame, to its left edge).  Measured from the boxes on the page, so the page's
    direction does not matter. */
 Player.prototype.hold = function (canvas) {
