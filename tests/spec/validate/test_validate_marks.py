@@ -42,3 +42,17 @@ def test_an_unknown_mark_far_from_any_lists_the_marks():
 def test_a_target_id_in_marks_points_to_its_key():
     assert_finding(_with_marks({"t-a1": "new"}), "/scenarios/0/steps/1/marks/t-a1", "unknown-target",
                    '"t-a1" is not a target; it is the id of target "a1": write the key "a1" instead', '"t-a1"', 2)
+
+
+def test_past_the_rules_cap_an_unknown_mark_is_counted_once_not_repeated_by_the_schema():
+    from mechdiagram.shared.findings import MAX_PER_RULE
+
+    data = minimal_spec()
+    step = data["scenarios"][0]["steps"][0]
+    data["scenarios"][0]["steps"] = [{**step, "title": f"Step {n}", "marks": {"a0": "gone"}}
+                                     for n in range(MAX_PER_RULE + 50)]
+    _, findings = run(data)
+    assert [f.rule for f in findings].count("unknown-mark") == MAX_PER_RULE
+    assert not [f for f in findings if f.rule == "enum"]
+    (more,) = [f for f in findings if f.rule == "more"]
+    assert "50 more" in more.message and "unknown-mark" in more.message

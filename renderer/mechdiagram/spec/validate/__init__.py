@@ -17,7 +17,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from mechdiagram.shared.findings import Finding, pointer_join, pointer_tokens, sorted_findings
-from mechdiagram.shared.model import Source, Spec, spec_from_data
+from mechdiagram.shared.model import MARKS, Source, Spec, spec_from_data
 from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate import references
@@ -115,8 +115,11 @@ def _findings(loaded: LoadedSpec) -> list[Finding]:
     # the enum says all there is to say.
     enums = {f.pointer for f in findings if f.rule == "enum"}
     findings = [f for f in findings if not (f.rule == "const" and f.pointer in enums)]
-    # A step's unknown mark fails the schema's enum too; unknown-mark says it, with a suggestion.
-    unknown_marks = {f.pointer for f in findings if f.rule == "unknown-mark"}
+    # A step's unknown mark fails the schema's enum too; unknown-mark says it, with a suggestion (or counts it past
+    # its rule's cap).
+    unknown_marks = {pointer_join("scenarios", scenario.index, "steps", step.index, "marks", key)
+                     for scenario in shape.scenarios for step in scenario.steps for key, mark in step.marks or ()
+                     if isinstance(mark, str) and mark not in MARKS}
     findings = [f for f in findings if not (f.rule == "enum" and f.pointer in unknown_marks)]
     # An empty text fails minLength and the visible-text pattern; "must not be empty" says it.
     empties = {f.pointer for f in findings if f.rule == "minLength"}
