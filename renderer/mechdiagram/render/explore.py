@@ -99,17 +99,16 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     paths: list[PathTarget] = [p for p in spec.paths if p.key in shapes and "d" in shapes[p.key]
                                and p.source in shapes and p.dest in shapes]
     nodes.sort(key=lambda n: (round(shapes[n.key]["r"][1]), shapes[n.key]["r"][0]))
-    # The level above the boxes: a lane grid's lanes, else the spec's groups (a box in no group stays at level 1).
-    lanes = _lanes(spec)
-    if lanes is None and spec.groups:
-        lanes = {member: group.label for group in spec.groups.values() for member in group.members}
-    if lanes is not None:
-        # A group's boxes together, where its first box is in reading order; other boxes where they are.
-        first: dict[str, int] = {}
-        for index, node in enumerate(nodes):
-            first.setdefault(lanes.get(node.key, node.key), index)
-        order = {node.key: index for index, node in enumerate(nodes)}
-        nodes.sort(key=lambda n: (first[lanes.get(n.key, n.key)], order[n.key]))
+    # The item above each box: its lane in a lane grid, else its group (a box in no group has none).
+    above = _lanes(spec)
+    if above is None:
+        above = {member: group.label for group in spec.groups.values() for member in group.members}
+    # A lane's or group's boxes together, where its first box is in reading order; other boxes where they are.
+    first: dict[str, int] = {}
+    for index, node in enumerate(nodes):
+        first.setdefault(above.get(node.key, node.key), index)
+    order = {node.key: index for index, node in enumerate(nodes)}
+    nodes.sort(key=lambda n: (first[above.get(n.key, n.key)], order[n.key]))
 
     def join(parts: list[str]) -> str:
         text = parts[-1]
@@ -131,10 +130,10 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     group_index: dict[str, int] = {}
     for node in nodes:
         parent, level = -1, 1
-        group = lanes.get(node.key) if lanes is not None else None
+        group = above.get(node.key)
         if group is not None:
             if group not in group_index:
-                count = sum(1 for n in nodes if lanes is not None and lanes.get(n.key) == group)
+                count = sum(1 for n in nodes if above.get(n.key) == group)
                 group_index[group] = len(items)
                 items.append({"kind": "group", "key": group, "level": 1, "parent": -1,
                               "head": say("exploreGroup", group=group),

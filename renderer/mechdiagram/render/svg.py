@@ -110,7 +110,7 @@ class _Drawer:
         #: The marks the drawing shows: ``(mark, centre, steps)`` each, then the legends: ``(entries, steps)``
         #: each, one a set of entries some steps show.
         self.marks = _marks(scenario, layout)
-        self.legends = _legends(layout, _legend_steps(scenario, layout))
+        self.legends = _legends(layout)
         self._paints: dict[tuple[str, ...], dict[str, str]] = {}
         self.shapes = Shapes()
 
@@ -495,15 +495,9 @@ class _Drawer:
                 layers.append(self.highlight(index, key, steps))
         if self.lit:
             layers.append(self.lit_labels(dimmed))
-        # The marks within the strip (on heads and groups), as the drawing numbers them (:meth:`marked`).
-        base = len(self.highlights) + len(self.row_shows)
-        for offset, (mark, centre, steps) in enumerate(self.marks):
-            if centre[1] - MARK_RADIUS < float(height):
-                classes, group = self._highlight_group(base + offset, steps)
-                leaf = Leaf("g", {**group, "class": self.cls(*classes, "mark"), "data-mech-mark": mark})
-                for tag, markup in self.mark_disc(mark, centre):
-                    leaf.add(tag, markup)
-                layers.append(leaf)
+        # The marks within the strip (on heads and groups), as the drawing numbers them.
+        layers += [self.mark_layer(index) for index, (_, centre, _) in enumerate(self.marks)
+                   if centre[1] - MARK_RADIUS < float(height)]
         for number in range(1, len(self.scenario.steps) + 1):
             # A frame like the drawing's, so that the style sheet stops its keyframes where it stops theirs
             # (under the player, and for reduced motion).
@@ -605,17 +599,27 @@ class _Drawer:
         # Tagged "disc", not "circle": a still leaves out a layer's circles (the moving dot), never a mark's disc.
         return [("disc", disc), ("path", self.shape("path", ("mk-sym",), {"d": mark_symbol(mark, centre)}))]
 
+    @property
+    def marks_base(self) -> int:
+        """The highlight number of the first mark: after the targets' highlights and the sequence's rows."""
+        return len(self.highlights) + len(self.row_shows)
+
+    def mark_layer(self, index: int) -> Leaf:
+        """Mark ``index`` of :attr:`marks` as a highlight of its own, shown in its steps (the drawing's, and the
+        same in a heads strip, which the drawing's style sheet animates alike)."""
+        mark, centre, steps = self.marks[index]
+        classes, group = self._highlight_group(self.marks_base + index, steps)
+        leaf = Leaf("g", {**group, "class": self.cls(*classes, "mark"), "data-mech-mark": mark})
+        for tag, markup in self.mark_disc(mark, centre):
+            leaf.add(tag, markup)
+        return leaf
+
     def marked(self, add: Callable[[Leaf], None]) -> None:
         """The marks, each a highlight of its own shown in its steps (over everything, so none hides it), then the
         legend, shown in every step that shows a mark: never in the poster."""
-        base = len(self.highlights) + len(self.row_shows)
-        for offset, (mark, centre, steps) in enumerate(self.marks):
-            classes, group = self._highlight_group(base + offset, steps)
-            leaf = Leaf("g", {**group, "class": self.cls(*classes, "mark"), "data-mech-mark": mark})
-            for tag, markup in self.mark_disc(mark, centre):
-                leaf.add(tag, markup)
-            add(leaf)
-        for offset, (entries, steps) in enumerate(self.legends, start=base + len(self.marks)):
+        for index in range(len(self.marks)):
+            add(self.mark_layer(index))
+        for offset, (entries, steps) in enumerate(self.legends, start=self.marks_base + len(self.marks)):
             classes, group = self._highlight_group(offset, steps)
             leaf = Leaf("g", {**group, "class": self.cls(*classes, "legend")})
             for entry in entries:
@@ -895,22 +899,14 @@ def _marks(scenario: Scenario, layout: Layout) -> list[tuple[str, Point, tuple[i
     return [(mark, centre, tuple(steps)) for (_, mark, centre), steps in found.items()]
 
 
-def _legend_steps(scenario: Scenario, layout: Layout) -> tuple[int, ...]:
-    """The steps (1-based) that show the legend: those that mark a target the drawing shows (a box, a path, or a
-    message of the step's own row)."""
-    rows = {row.number: {message.key for message in row.messages} for row in layout.rows}
-    return tuple(number for number, step in enumerate(scenario.steps, start=1)
-                 if any(key in layout.marks or key in rows.get(number, ()) for key in step.marks))
-
-
-def _legends(layout: Layout, shown: tuple[int, ...]) -> list[tuple[tuple[LegendEntry, ...], tuple[int, ...]]]:
-    """The legends the drawing shows: each distinct set of entries of :attr:`Legend.steps` that some of the
-    ``shown`` steps (1-based, :func:`_legend_steps`) show, with those steps, in the order of their first step."""
+def _legends(layout: Layout) -> list[tuple[tuple[LegendEntry, ...], tuple[int, ...]]]:
+    """The legends the drawing shows: each distinct set of entries of :attr:`Legend.steps` (a step's, the marks
+    the drawing shows in it: none in a step that shows no mark), with the steps (1-based) that show it, in the
+    order of their first step."""
     if layout.legend is None:
         return []
     found: dict[tuple[LegendEntry, ...], list[int]] = {}
-    for number in shown:
-        entries = layout.legend.steps[number - 1]
+    for number, entries in enumerate(layout.legend.steps, start=1):
         if entries:
             found.setdefault(entries, []).append(number)
     return [(entries, tuple(steps)) for entries, steps in found.items()]

@@ -80,7 +80,8 @@ Player.prototype.ease = function () { return this.reducedMotion ? 0 : (this.data
    heads (not a lane grid's copy of its names, which has no steps).  The player keeps every one at the same step
    and play state, so that a change of width (a turned phone, a resized window) shows the same moment. */
 Player.prototype.svgs = function () {
-  return Array.prototype.slice.call(this.scenes[this.scenario].querySelectorAll("svg[role=img], [data-mech-heads] svg"));
+  var drawings = this.scenes[this.scenario].querySelectorAll("svg[role=img], [data-mech-heads] svg");
+  return Array.prototype.slice.call(drawings);
 };
 
 Player.prototype.tabs = function () {
@@ -278,9 +279,9 @@ Player.prototype.reveal = function (frame) {
 };
 
 /* Hold the state panel of a drawing that scrolls in its frame in view: the drawing's style sheet moves the panel
-   (its box, heading and values) and the marks' legend over it sideways by --mech-hold-x user units, as far as brings it HOLD_MARGIN units inside
-   the frame (a panel wider than the frame, to its left edge).  Measured from the boxes on the page, so the page's
-   direction does not matter. */
+   (its box, heading and values) and the marks' legend over it sideways by --mech-hold-x user units, as far as
+   brings it HOLD_MARGIN units inside the frame (a panel wider than the frame, to its left edge).  Measured from
+   the boxes on the page, so the page's direction does not matter. */
 Player.prototype.hold = function (canvas) {
   var view = canvas.getBoundingClientRect();
   Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (svg) {
