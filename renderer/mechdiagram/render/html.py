@@ -36,7 +36,7 @@ from mechdiagram.render.timeline import Timeline
 from mechdiagram.shared.assets import static_text
 from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.locale import Words, direction, primary, words_for
-from mechdiagram.shared.model import Scenario, Spec
+from mechdiagram.shared.model import Scenario, Spec, Step
 from mechdiagram.spec.provenance import SourceCheck
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
         sentences += [words.say("labelChanged", label=old, value=new) for old, new in relabels]
         sentences += [words.say("stateRowChanged" if changed else "stateRow", label=label, value=value or "–")
                       for label, value, changed in state]
-        marks = [words.say("marked", label=_target_name(spec, key), mark=words[MARK_WORDS[mark]])
+        marks = [words.say("marked", label=_target_name(spec, key, step), mark=words[MARK_WORDS[mark]])
                  for key, mark in step.marks.items() if key in spec.targets or key in spec.groups]
         sentences += marks
         steps.append({
@@ -245,11 +245,12 @@ def _steps(spec: Spec, scenario: Scenario, words: Words) -> list[StepContext]:
     return steps
 
 
-def _target_name(spec: Spec, key: str) -> str:
-    """What the transcript calls target or group ``key``: its label, else its key."""
+def _target_name(spec: Spec, key: str, step: Step) -> str:
+    """What the transcript calls target or group ``key`` in ``step``: its label as the step shows it (a step's
+    ``labels`` change it), else its key."""
     if key in spec.groups:
         return spec.groups[key].label
-    return spec.targets[key].label or key
+    return step.label_of(spec.targets[key]) or key
 
 
 #: A figure at least this wide (CSS px) shows its wide layout even where the wide drawing needs more width for

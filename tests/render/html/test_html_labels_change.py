@@ -57,3 +57,14 @@ def test_a_spec_without_labels_says_which_rows_changed_and_no_new_label():
     steps = json.loads(root.find("mech-diagram").attrs["data-mech-player"])["scenarios"][0]["steps"]
     assert ["(changed)" in step["announcement"] for step in steps] == [True, True]
     assert len(root.find_all("strong", "mech-changed-mark")) == 2 and root.find_all("p", "mech-relabel") == []
+
+
+def test_a_mark_is_named_by_the_label_its_step_shows():
+    """A step that marks a box whose label a step changed names the box by its changed text, as it shows it."""
+    data = minimal_spec()
+    data["scenarios"][0]["steps"][0]["labels"] = {"a0": "first, renamed"}
+    data["scenarios"][0]["steps"][1]["marks"] = {"a0": "done"}
+    root = parse_html(render(data)["ref.html"].decode("utf-8"))
+    steps = json.loads(root.find("mech-diagram").attrs["data-mech-player"])["scenarios"][0]["steps"]
+    assert f"{FSI}first, renamed{PDI} (done)" in steps[1]["announcement"]
+    assert f"{FSI}first{PDI} (done)" not in steps[1]["announcement"]
