@@ -164,3 +164,32 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     for index, far in pending:
         items[index]["far"] = node_index[far]
     return {"name": words["exploreName"], "items": items}
+
+
+def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
+    """The explorer's ARIA ``grid`` over a lane grid (issue 31; not yet drawn by the figure or the player), made
+    from ``explore``, the :func:`structure` of the same spec; ``None`` for a layered graph or a sequence.
+
+    ``columns`` are the column headers, left to right: ``layout.columns`` labels where given (author text,
+    isolated), else the column's number from 1 (the catalogue has no word for "column" yet: adding one changes
+    the build's manifest, so it comes with the player's grid).  ``rows`` are the lanes in the tree's order, each
+    ``{"head": the lane item's head, "cells": [...]}`` with one entry per column: the index in
+    ``explore["items"]`` of the box in that lane and column (its item says what the grid cell says; its arrows
+    are the arrow items under it), or ``-1`` for an empty cell.  Empty cells are kept as focusable cells, as the
+    WAI-ARIA Authoring Practices 1.2 Data Grid pattern makes every cell focusable, so that Up and Down keep
+    their column and a row is as long as its header row.
+    """
+    if _lanes(spec) is None:
+        return None
+    cells, _ = grid_cells(spec, positions=False)
+    width = max(column for _, column in cells.values()) + 1
+    labelled = [column.label for column in spec.layout.columns]
+    columns = [words.say("exploreGroup", group=labelled[c]) if c < len(labelled) and labelled[c]
+               else str(c + 1) for c in range(width)]
+    rows: list[dict[str, Any]] = []
+    for index, item in enumerate(explore["items"]):
+        if item["kind"] == "group":
+            rows.append({"head": item["head"], "cells": [-1] * width})
+        elif item["kind"] == "node" and item["parent"] >= 0 and item["key"] in cells:
+            rows[-1]["cells"][cells[item["key"]][1]] = index
+    return {"columns": columns, "rows": rows}
