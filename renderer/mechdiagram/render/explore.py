@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mechdiagram.layout.placement import grid_cells
+from mechdiagram.layout.sequence import participant_order
 from mechdiagram.shared.locale import Words, fill
 from mechdiagram.shared.model import PathTarget, Scenario, Spec, parse_lane_key
 
@@ -192,4 +193,33 @@ def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, An
             rows.append({"head": item["head"], "cells": [-1] * width})
         elif item["kind"] == "node" and item["parent"] >= 0 and item["key"] in cells:
             rows[-1]["cells"][cells[item["key"]][1]] = index
+    return {"columns": columns, "rows": rows}
+
+
+def sequence_grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
+    """The explorer's ARIA ``grid`` over a sequence (issue 31; not yet drawn by the figure or the player), made
+    from ``explore``, the :func:`structure` of ``scenario``; ``None`` in another view.
+
+    ``columns`` are the participants the tree shows, left to right as the sequence draws them
+    (:func:`~mechdiagram.layout.sequence.participant_order`), each ``{"key", "item" (its box item's index),
+    "head" (its label, isolated)}``.  ``rows`` are the scenario's steps, each ``{"head"}`` (the catalogue's
+    ``stepTab``: "Step 2: Reply") and ``"cells"``, one per column: ``{"active"}`` (whether the step marks the
+    participant active) and ``"items"``, the indices of the tree's arrow items under the participant's box for
+    the messages it sends or receives in that step, in the order the step lists them (an empty list for a cell
+    with no message; the cell stays focusable, as in :func:`lane_grid`)."""
+    if spec.layout.view != "sequence":
+        return None
+    items = explore["items"]
+    box_of = {item["key"]: index for index, item in enumerate(items) if item["kind"] == "node"}
+    order = [key for key in participant_order(spec) if key in box_of]
+    columns = [{"key": key, "item": box_of[key], "head": words.say("exploreNode", label=_label(spec, key))}
+               for key in order]
+    rows: list[dict[str, Any]] = []
+    for number, step in enumerate(scenario.steps, start=1):
+        cells = []
+        for key in order:
+            under = {item["key"]: index for index, item in enumerate(items)
+                     if item["kind"] == "arrow" and item["parent"] == box_of[key]}
+            cells.append({"active": key in step.active, "items": [under[path] for path in step.paths if path in under]})
+        rows.append({"head": words.say("stepTab", n=str(number), title=step.title), "cells": cells})
     return {"columns": columns, "rows": rows}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from mechdiagram.render.explore import lane_grid
+from mechdiagram.render.explore import lane_grid, sequence_grid
 from mechdiagram.shared.locale import FSI, PDI, words_for
 from mechdiagram.shared.model import spec_from_data
 from support.html_doc import parse_html
@@ -65,3 +65,45 @@ def test_a_layered_graph_keeps_the_tree():
         step.update(active=["client"], paths=["ask"])
     assert player_data(data)["scenarios"][0]["explore"]["items"][0]["kind"] == "node"
     assert grid_of(data) is None
+
+
+def sequence_spec() -> dict:
+    data = minimal_spec()
+    data["targets"] = {
+        "client": {"id": "client", "kind": "node", "label": "Client"},
+        "server": {"id": "server", "kind": "node", "label": "Server"},
+        "db": {"id": "db", "kind": "node", "label": "Database"},
+        "ask": {"id": "ask", "kind": "path", "from": "client", "to": "server", "label": "request"},
+        "read": {"id": "read", "kind": "path", "from": "server", "to": "db", "label": "query"},
+    }
+    data["layout"] = {"view": "sequence", "order": ["client", "server", "db"]}
+    data["scenarios"][0]["unselected"] = []
+    data["scenarios"][0]["steps"][0].update(active=["client"], paths=["ask"])
+    data["scenarios"][0]["steps"][1].update(active=["server", "db"], paths=["read"])
+    return data
+
+
+def test_a_sequence_has_a_row_per_step_and_a_column_per_participant():
+    data = sequence_spec()
+    explore = player_data(data)["scenarios"][0]["explore"]
+    spec = spec_from_data(data)
+    grid = sequence_grid(spec, spec.scenarios[0], explore, words_for("en"))
+    assert grid is not None
+    items = explore["items"]
+    assert [(c["key"], c["head"], items[c["item"]]["key"]) for c in grid["columns"]] == [
+        ("client", i("Client"), "client"), ("server", i("Server"), "server"), ("db", i("Database"), "db")]
+    assert [row["head"] for row in grid["rows"]] == [f"Step 1: {i('One')}", f"Step 2: {i('Two')}"]
+    said = [[(cell["active"], [(items[n]["key"], items[items[n]["parent"]]["key"]) for n in cell["items"]])
+             for cell in row["cells"]] for row in grid["rows"]]
+    assert said == [
+        [(True, [("ask", "client")]), (False, [("ask", "server")]), (False, [])],
+        [(False, []), (True, [("read", "server")]), (True, [("read", "db")])],
+    ]
+    assert lane_grid(spec, explore, words_for("en")) is None
+
+
+def test_a_lane_grid_is_no_sequence():
+    data = minimal_spec()
+    explore = player_data(data)["scenarios"][0]["explore"]
+    spec = spec_from_data(data)
+    assert sequence_grid(spec, spec.scenarios[0], explore, words_for("en")) is None
