@@ -79,7 +79,7 @@ def test_rotation_control_is_first_native_button_without_aria_pressed(site, open
       const stage = root.querySelector(".mech-stage");
       // After the drawing's structure (the explorer's one stop, over the drawing), the controls, Play first.
       const tabbable = Array.from(stage.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"))
-        .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length && !el.closest("[role=tree]"));
+        .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length && !el.closest(".mech-explore"));
       const play = root.querySelector(".mech-play");
       const heard = el => Array.from(el.childNodes).map(n => n.nodeType === 3 ? n.textContent
         : n.getAttribute("aria-hidden") === "true" ? "" : heard(n)).join("");

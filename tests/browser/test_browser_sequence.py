@@ -134,8 +134,8 @@ def test_the_heads_stay_in_view_while_a_long_sequence_scrolls(long_sequences, op
     page = open_page(long_sequences / f"{slug}.html", viewport=(width, 700), scheme=scheme, motion="reduce")
     canvas = bs.figures(page).nth(0).locator(".mech-scene:not([hidden]) [data-mech-canvas]")
     if width < 768:  # the frame scrolls sideways, as a finger scrolls it, to its far end
-        # No tab stop of its own: the explorer's tree is the keyboard's way through it (test_browser_explore).
-        assert canvas.get_attribute("tabindex") is None and bs.figures(page).nth(0).locator("[role=tree]").count() == 1
+        # No tab stop of its own: the explorer's grid is the keyboard's way through it (test_browser_explore).
+        assert canvas.get_attribute("tabindex") is None and bs.figures(page).nth(0).locator("[role=grid]").count() == 1
         canvas.evaluate("c => { c.scrollLeft = (getComputedStyle(c).direction === 'rtl' ? -1 : 1) * c.scrollWidth; }")
     found = page.evaluate(HEADS_JS, 0.5)
     assert found["shown"] and found["stuck"] and found["muted"] == "true", found  # shown, hidden from AT

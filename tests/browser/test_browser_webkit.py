@@ -323,10 +323,11 @@ def test_webkit_chooses_each_figures_layout_by_its_own_width(site, site_url, web
     assert [f["current"] for f in figures] == ["visible", "visible"], figures  # the shared style sheet applies
 
 
-@pytest.mark.parametrize(("slug", "opens"), [("relay", "ArrowRight"), ("lang-ar", "ArrowLeft")])
+@pytest.mark.parametrize(("slug", "opens"), [("kreislauf", "ArrowRight")])
 def test_webkit_hears_the_drawings_structure_and_follows_its_keys(site, site_url, webkit, slug, opens):
     """WebKitWebDriver's Get Computed Role and Get Computed Label (W3C WebDriver 12.4.9, 12.4.10) of the explorer's
-    tree and of the item the keys reach (roving tabindex: real focus), its words following the step."""
+    tree (a layered graph's) and of the item the keys reach (roving tabindex: real focus), its words following
+    the step."""
     from selenium.webdriver.common.keys import Keys
     driver = open_in(webkit, clocked_page(site, site_url, slug))
     words = bs.words(site.specs[slug])
@@ -339,10 +340,47 @@ def test_webkit_hears_the_drawings_structure_and_follows_its_keys(site, site_url
     assert bs.unisolated(before) == bs.unisolated(item.get_attribute("aria-label")) and before
     assert state(driver)["label"] == bs.say(site.specs[slug], "playName")  # focus in the structure paused it
     item.send_keys({"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}[opens])
-    assert driver.switch_to.active_element.get_attribute("aria-expanded") == "true"  # opened, mirrored in Arabic
+    assert driver.switch_to.active_element.get_attribute("aria-expanded") == "true"  # opened
     driver.switch_to.active_element.send_keys(Keys.PAGE_DOWN)
     assert step_of(driver) == 2
     after = driver.switch_to.active_element
     assert after.get_attribute("data-mech-item") == item.get_attribute("data-mech-item")  # focus stayed
+    assert driver.execute_script("return document.querySelectorAll('.mech-focus').length") >= 1  # the ring
+    no_errors(driver)
+
+
+@pytest.mark.parametrize(("slug", "onward"), [("relay", "ArrowRight"), ("lang-ar", "ArrowLeft")])
+def test_webkit_hears_a_lane_grids_structure_as_a_grid(site, site_url, webkit, slug, onward):
+    """The same through WebKitWebDriver for a lane grid's ARIA grid: the grid's role and name, a cell's role
+    (gridcell) and name as the keys reach it (Left and Right mirrored in Arabic), a row header's (the lane), an
+    arrow's inside a cell after Enter, and a cell's words following the step without the focus moving."""
+    from selenium.webdriver.common.keys import Keys
+    driver = open_in(webkit, clocked_page(site, site_url, slug))
+    words = bs.words(site.specs[slug])
+    grid = driver.find_element("css selector", "[role='grid']")
+    assert (grid.aria_role, grid.accessible_name) == ("grid", words["exploreGridName"])
+    key = {"ArrowRight": Keys.ARROW_RIGHT, "ArrowLeft": Keys.ARROW_LEFT}
+    back = "ArrowLeft" if onward == "ArrowRight" else "ArrowRight"
+    driver.find_element("css selector", "[role='grid'] [tabindex='0']").send_keys(key[onward])
+    cell = driver.switch_to.active_element
+    assert (cell.get_attribute("data-mech-r"), cell.get_attribute("data-mech-c")) == ("1", "2")
+    assert cell.aria_role == "gridcell" and cell.accessible_name
+    assert bs.unisolated(cell.accessible_name) == bs.unisolated(cell.get_attribute("aria-label"))
+    assert state(driver)["label"] == bs.say(site.specs[slug], "playName")  # focus in the structure paused it
+    before = cell.accessible_name
+    cell.send_keys(Keys.PAGE_DOWN)
+    assert step_of(driver) == 2
+    after = driver.switch_to.active_element
+    assert after.get_attribute("data-mech-c") == "2" and after.accessible_name != before  # its state followed
+    after.send_keys(key[back])
+    after = driver.switch_to.active_element
+    after.send_keys(key[back])
+    lane = driver.switch_to.active_element
+    assert lane.aria_role == "rowheader" and bs.unisolated(lane.accessible_name).startswith(
+        bs.unisolated(site.specs[slug]["layout"]["lanes"][0]["label"]))
+    lane.send_keys(Keys.ENTER)  # into the lane: its first box; then into its arrow
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    arrow = driver.switch_to.active_element
+    assert arrow.aria_role == "button" and arrow.get_attribute("data-mech-a") == "0" and arrow.accessible_name
     assert driver.execute_script("return document.querySelectorAll('.mech-focus').length") >= 1  # the ring
     no_errors(driver)

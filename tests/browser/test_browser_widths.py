@@ -51,7 +51,7 @@ LAYOUT_JS = r"""
   return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
           smallest, where, wideFrom: Number(canvas.dataset.mechWideFrom), column: canvas.clientWidth,
           scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex"),
-          explorer: canvas.querySelectorAll("[role=tree] [tabindex='0']").length};
+          explorer: canvas.querySelectorAll(".mech-explore [tabindex='0']").length};
 }"""
 
 #: The page's sideways overflow, in CSS px, as WCAG 2.2 SC 1.4.10 (Reflow) means it.

@@ -7,26 +7,32 @@ layered graph and a sequence each group (the spec's ``groups``, by its label) is
 and the boxes (participants) in no group are level 1.  Under each box are its arrows, out
 then in, each of which leads to its other end.  Boxes come in reading order (top to bottom, then by the
 direction of the drawing's lines: left to right, as the drawing is never mirrored); boxes without arrows are
-not set apart, since reading order already puts them where they are seen.  Every word is a message of
-:mod:`mechdiagram.shared.locale` (author text isolated), counted with the language's plural rules; what an item
-says of the current step (active, used) is added by the player (``static/player.js``), from each step's ``on``
-keys.
+not set apart, since reading order already puts them where they are seen.  A layered graph's figure shows that
+tree; a lane grid's and a sequence's show an ARIA ``grid`` (Authoring Practices 1.2, Data Grid) over the same
+items (:func:`grid`): a row per lane and a column per time, or a row per step and a column per participant.
+Every word is a message of :mod:`mechdiagram.shared.locale` (author text isolated), counted with the language's
+plural rules; what an item says of the current step (active, used) is added by the player
+(``static/player.js``), from each step's ``on`` keys and :func:`step_states`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mechdiagram.layout.marks import MARK_WORDS
 from mechdiagram.layout.placement import grid_cells
 from mechdiagram.layout.sequence import participant_order
 from mechdiagram.shared.locale import Words, fill
-from mechdiagram.shared.model import PathTarget, Scenario, Spec, parse_lane_key
+from mechdiagram.shared.model import PathTarget, Scenario, Spec, Step, parse_lane_key
 
 if TYPE_CHECKING:
     from mechdiagram.layout.geometry import Arrow, Layout, Rect
 
 #: User units between an active box's highlight ring and the focus ring around it.
 FOCUS_GAP = 4.0
+#: The key under which :func:`focus_shapes` gives a sequence row's rectangle, its step's number after it (no
+#: target key begins with ``#``: the schema's key pattern).
+ROW_KEY = "#row"
 
 
 def fmt(value: float) -> str:
@@ -52,13 +58,16 @@ def focus_shapes(layout: Layout) -> dict[str, dict[str, Any]]:
     """The focus ring of every target the drawing shows, by target key (user units of the drawing): a box's
     rectangle ``r`` ([x, y, width, height], :data:`FOCUS_GAP` outside its highlight ring); an arrow's route
     ``d`` (SVG path data), its head ``h`` (polygon points) and, when labelled, its label's rectangle ``l``.
-    A message of the sequence view drawn in several rows is ringed where it is first drawn."""
+    A message of the sequence view drawn in several rows is ringed where it is first drawn; each row of the
+    sequence view is the rectangle ``r`` under :data:`ROW_KEY` and its step's number (``#row2``), which the
+    explorer's grid rings for a step's row and, across a participant's head, for one of its cells."""
     shapes: dict[str, dict[str, Any]] = {key: {"r": _rect(box.ring, FOCUS_GAP)} for key, box in layout.boxes.items()}
     for key, arrow in layout.arrows.items():
         shapes[key] = _arrow_shape(arrow)
     for row in layout.rows:
         for message in row.messages:
             shapes.setdefault(message.key, _arrow_shape(message.arrow))
+        shapes[f"{ROW_KEY}{row.number}"] = {"r": _rect(row)}
     return shapes
 
 
@@ -86,6 +95,45 @@ def _label(spec: Spec, key: str) -> str:
     return target.label or target.id
 
 
+def _join(words: Words, parts: list[str]) -> str:
+    """``parts`` joined by the catalogue's ``exploreJoin`` ("{first}, {rest}"), first to last."""
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = fill(words["exploreJoin"], first=part, rest=text)
+    return text
+
+
+def _arrow_lists(spec: Spec, words: Words, outs: list[PathTarget], ins: list[PathTarget]) -> list[str]:
+    """What a box says of its arrows: "2 arrows out: batch slot to Model forward, ..." then the arrows in (each
+    list left out when empty), counted with the language's plural rules."""
+    say = words.say
+
+    def listed(count_key: str, entries: list[str]) -> str:
+        return fill(words["exploreList"], text=words.count(count_key, len(entries)), list=_join(words, entries))
+
+    lists = []
+    if outs:
+        lists.append(listed("exploreArrowsOut", [
+            say("exploreOutTo", label=p.label, dest=_label(spec, p.dest)) if p.label
+            else say("exploreOutToBare", dest=_label(spec, p.dest)) for p in outs]))
+    if ins:
+        lists.append(listed("exploreArrowsIn", [
+            say("exploreInFrom", label=p.label, source=_label(spec, p.source)) if p.label
+            else say("exploreInFromBare", source=_label(spec, p.source)) for p in ins]))
+    return lists
+
+
+def step_states(step: Step, words: Words) -> dict[str, list[str]]:
+    """What a stop says of a target in ``step`` beyond active or used, by target key: the text the step's
+    ``labels`` give it, then its mark's word (the catalogue's ``markNew``...), in the reader's language."""
+    states: dict[str, list[str]] = {}
+    for key, text in step.labels.items():
+        states.setdefault(key, []).append(text)
+    for key, mark in step.marks.items():
+        states.setdefault(key, []).append(words[MARK_WORDS[mark]])
+    return states
+
+
 def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]], words: Words) -> dict[str, Any]:
     """The explorer's tree for ``scenario``, drawn with ``shapes`` (:func:`focus_shapes` of its wide layout: the
     targets it shows and where).  ``items`` lists the tree's items in order, each a dict: ``kind`` (``"group"``
@@ -111,16 +159,6 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     order = {node.key: index for index, node in enumerate(nodes)}
     nodes.sort(key=lambda n: (first[above.get(n.key, n.key)], order[n.key]))
 
-    def join(parts: list[str]) -> str:
-        text = parts[-1]
-        for part in reversed(parts[:-1]):
-            text = fill(words["exploreJoin"], first=part, rest=text)
-        return text
-
-    def listed(count_key: str, entries: list[str]) -> str:
-        counted = words.count(count_key, len(entries))
-        return fill(words["exploreList"], text=counted, list=join(entries))
-
     def arrow_name(path: PathTarget) -> str:
         ends = {"source": _label(spec, path.source), "dest": _label(spec, path.dest)}
         return say("exploreArrow", label=path.label, **ends) if path.label else say("exploreArrowBare", **ends)
@@ -143,20 +181,12 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
         label = _label(spec, node.key)
         outs = [p for p in paths if p.source == node.key]
         ins = [p for p in paths if p.dest == node.key and p.source != node.key]
-        tail = []
-        if outs:
-            tail.append(listed("exploreArrowsOut", [
-                say("exploreOutTo", label=p.label, dest=_label(spec, p.dest)) if p.label
-                else say("exploreOutToBare", dest=_label(spec, p.dest)) for p in outs]))
-        if ins:
-            tail.append(listed("exploreArrowsIn", [
-                say("exploreInFrom", label=p.label, source=_label(spec, p.source)) if p.label
-                else say("exploreInFromBare", source=_label(spec, p.source)) for p in ins]))
+        tail = _arrow_lists(spec, words, outs, ins)
         node_index[node.key] = len(items)
         items.append({"kind": "node", "key": node.key, "level": level, "parent": parent,
                       "head": say("exploreNodeIn", label=label, group=group) if group else say("exploreNode",
                                                                                               label=label),
-                      "tail": join(tail) if tail else words["exploreNoArrows"]})
+                      "tail": _join(words, tail) if tail else words["exploreNoArrows"]})
         me = node_index[node.key]
         for path, far in [(p, p.dest) for p in outs] + [(p, p.source) for p in ins]:
             pending.append((len(items), far))
@@ -167,59 +197,83 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     return {"name": words["exploreName"], "items": items}
 
 
-def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
-    """The explorer's ARIA ``grid`` over a lane grid (issue 31; not yet drawn by the figure or the player), made
-    from ``explore``, the :func:`structure` of the same spec; ``None`` for a layered graph or a sequence.
 
-    ``columns`` are the column headers, left to right: ``layout.columns`` labels where given (author text,
-    isolated), else the column's number from 1 (the catalogue has no word for "column" yet: adding one changes
-    the build's manifest, so it comes with the player's grid).  ``rows`` are the lanes in the tree's order, each
-    ``{"head": the lane item's head, "cells": [...]}`` with one entry per column: the index in
-    ``explore["items"]`` of the box in that lane and column (its item says what the grid cell says; its arrows
-    are the arrow items under it), or ``-1`` for an empty cell.  Empty cells are kept as focusable cells, as the
-    WAI-ARIA Authoring Practices 1.2 Data Grid pattern makes every cell focusable, so that Up and Down keep
-    their column and a row is as long as its header row.
-    """
+
+def grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
+    """The explorer's ARIA ``grid`` (WAI-ARIA Authoring Practices 1.2, Data Grid) over a lane grid
+    (:func:`lane_grid`) or a sequence (:func:`sequence_grid`), made from ``explore``, the :func:`structure` of
+    ``scenario``; ``None`` for a layered graph, which keeps the tree.
+
+    Both are one shape: ``name`` the grid's accessible name; ``columns``, left to right, each ``{"head"`` (what
+    its header says), ``"item"`` (the index in ``explore["items"]`` of the box the header stands for, focusable,
+    or -1)``}``; ``rows``, top to bottom, each ``{"head"``, ``"item"`` (the item of its row header, focusable:
+    a lane, the level above its boxes), ``"step"`` (the index of the step the row stands for, or -1)``,
+    "cells"}``, one cell a column: ``{"item"`` (the box it holds, or -1), ``"key"`` (the box's or participant's
+    key, "" for none), ``"arrows"`` (the arrow items Enter goes into, in order), ``"name"`` (what it says when
+    the step does not change it, else "": the player names it from its item)``}``.  Empty cells are kept and
+    focusable, as the pattern makes every cell focusable, so that Up and Down keep their column."""
+    return lane_grid(spec, explore, words) or sequence_grid(spec, scenario, explore, words)
+
+
+def _under(items: list[dict[str, Any]], box: int) -> list[int]:
+    return [index for index, item in enumerate(items) if item["kind"] == "arrow" and item["parent"] == box]
+
+
+def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
+    """A lane grid's explorer grid (the shape :func:`grid` gives): a row per lane in the tree's order headed by
+    the lane's item, a cell per column holding the box in that lane and column with its arrows (what a cell says
+    follows the step: the player names it from the box's item), or an empty cell (the catalogue's
+    ``exploreEmpty``); the column headers are ``layout.columns`` labels where given (author text, isolated), else
+    the catalogue's ``exploreColumn`` ("Column 2"), not focusable.  ``None`` in another view."""
     if _lanes(spec) is None:
         return None
     cells, _ = grid_cells(spec, positions=False)
     width = max(column for _, column in cells.values()) + 1
     labelled = [column.label for column in spec.layout.columns]
-    columns = [words.say("exploreGroup", group=labelled[c]) if c < len(labelled) and labelled[c]
-               else str(c + 1) for c in range(width)]
+    columns = [{"head": words.say("exploreGroup", group=labelled[c]) if c < len(labelled) and labelled[c]
+                else words.say("exploreColumn", n=str(c + 1)), "item": -1} for c in range(width)]
+    items = explore["items"]
     rows: list[dict[str, Any]] = []
-    for index, item in enumerate(explore["items"]):
+    for index, item in enumerate(items):
         if item["kind"] == "group":
-            rows.append({"head": item["head"], "cells": [-1] * width})
+            rows.append({"head": item["head"], "item": index, "step": -1,
+                         "cells": [{"item": -1, "key": "", "arrows": [], "name": words["exploreEmpty"]}
+                                   for _ in range(width)]})
         elif item["kind"] == "node" and item["parent"] >= 0 and item["key"] in cells:
-            rows[-1]["cells"][cells[item["key"]][1]] = index
-    return {"columns": columns, "rows": rows}
+            rows[-1]["cells"][cells[item["key"]][1]] = {"item": index, "key": item["key"],
+                                                        "arrows": _under(items, index), "name": ""}
+    return {"name": words["exploreGridName"], "columns": columns, "rows": rows}
 
 
 def sequence_grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
-    """The explorer's ARIA ``grid`` over a sequence (issue 31; not yet drawn by the figure or the player), made
-    from ``explore``, the :func:`structure` of ``scenario``; ``None`` in another view.
-
-    ``columns`` are the participants the tree shows, left to right as the sequence draws them
-    (:func:`~mechdiagram.layout.sequence.participant_order`), each ``{"key", "item" (its box item's index),
-    "head" (its label, isolated)}``.  ``rows`` are the scenario's steps, each ``{"head"}`` (the catalogue's
-    ``stepTab``: "Step 2: Reply") and ``"cells"``, one per column: ``{"active"}`` (whether the step marks the
-    participant active) and ``"items"``, the indices of the tree's arrow items under the participant's box for
-    the messages it sends or receives in that step, in the order the step lists them (an empty list for a cell
-    with no message; the cell stays focusable, as in :func:`lane_grid`)."""
+    """A sequence's explorer grid (the shape :func:`grid` gives): a column per participant the tree shows, left
+    to right as the sequence draws them (:func:`~mechdiagram.layout.sequence.participant_order`), whose header
+    is the participant's box item (focusable: the level above its cells, saying its arrows and its state in the
+    current step); a row per step of ``scenario``, headed by the catalogue's ``stepTab`` ("Step 2: Reply"); a
+    cell per participant and step saying what it does in that step (fixed, since the row is the step): its
+    label, active or not, what the step's labels and marks say of it (:func:`step_states`), and the messages it
+    sends and receives in that step, which are the arrow items Enter goes into.  ``None`` in another view."""
     if spec.layout.view != "sequence":
         return None
     items = explore["items"]
     box_of = {item["key"]: index for index, item in enumerate(items) if item["kind"] == "node"}
     order = [key for key in participant_order(spec) if key in box_of]
-    columns = [{"key": key, "item": box_of[key], "head": words.say("exploreNode", label=_label(spec, key))}
-               for key in order]
+    columns = [{"head": words.say("exploreNode", label=_label(spec, key)), "item": box_of[key]} for key in order]
+    paths = {path.key: path for path in spec.paths}
     rows: list[dict[str, Any]] = []
     for number, step in enumerate(scenario.steps, start=1):
+        states = step_states(step, words)
         cells = []
         for key in order:
-            under = {item["key"]: index for index, item in enumerate(items)
-                     if item["kind"] == "arrow" and item["parent"] == box_of[key]}
-            cells.append({"active": key in step.active, "items": [under[path] for path in step.paths if path in under]})
-        rows.append({"head": words.say("stepTab", n=str(number), title=step.title), "cells": cells})
-    return {"columns": columns, "rows": rows}
+            under = {items[index]["key"]: index for index in _under(items, box_of[key])}
+            sent = [paths[p] for p in step.paths if p in under and paths[p].source == key]
+            received = [paths[p] for p in step.paths if p in under and paths[p].dest == key and paths[p].source != key]
+            lists = _arrow_lists(spec, words, sent, received)
+            parts = [words.say("exploreNode", label=_label(spec, key)),
+                     words["exploreActive" if key in step.active else "exploreInactive"], *states.get(key, []),
+                     _join(words, lists) if lists else words["exploreNoArrows"]]
+            cells.append({"item": -1, "key": key, "arrows": [under[p.key] for p in sent + received],
+                          "name": _join(words, parts)})
+        rows.append({"head": words.say("stepTab", n=str(number), title=step.title), "item": -1,
+                     "step": number - 1, "cells": cells})
+    return {"name": words["exploreGridName"], "columns": columns, "rows": rows}

@@ -28,7 +28,7 @@ from msgspec import Struct
 from mechdiagram.layout.marks import MARK_WORDS
 from mechdiagram.layout.sizes import MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
-from mechdiagram.render.explore import structure
+from mechdiagram.render.explore import grid, step_states, structure
 from mechdiagram.render.paint import SMALLEST_TEXT
 from mechdiagram.render.svg import fmt
 from mechdiagram.render.templating import template
@@ -315,8 +315,10 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     holds at its frame's left edge while a lane grid scrolls in it;
     ``shapes`` holds each scenario's focus rings, one mapping a layout in the same order
     (:func:`~mechdiagram.render.explore.focus_shapes`): with them the player data carries the explorer's
-    structure (:func:`~mechdiagram.render.explore.structure`) and each step's ``on`` keys (its active boxes and
-    arrows); without them the figure has no explorer;
+    structure (:func:`~mechdiagram.render.explore.structure`), its grid in a lane grid or a sequence
+    (:func:`~mechdiagram.render.explore.grid`, else ``None``) and each step's ``on`` keys (its active boxes and
+    arrows) and ``states`` (:func:`~mechdiagram.render.explore.step_states`); without them the figure has no
+    explorer;
     ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
     <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
     scrolls (the player shows them)."""
@@ -344,16 +346,11 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     if shapes is not None:
         player_data["words"].update({key: words[key] for key in EXPLORER_WORDS})
         for data, scenario, rings in zip(player_data["scenarios"], spec.scenarios, shapes, strict=True):
-            data["explore"] = {**structure(spec, scenario, rings[0], words), "shapes": rings}
+            explore = structure(spec, scenario, rings[0], words)
+            data["explore"] = {**explore, "shapes": rings, "grid": grid(spec, scenario, explore, words)}
             for step_data, step in zip(data["steps"], scenario.steps, strict=True):
                 step_data["on"] = list(dict.fromkeys((*step.active, *step.paths)))
-                # What else a stop says in this step: the text a step's labels gave its target, and its mark.
-                states: dict[str, list[str]] = {}
-                for key, text in step.labels.items():
-                    states.setdefault(key, []).append(text)
-                for key, mark in step.marks.items():
-                    states.setdefault(key, []).append(words[MARK_WORDS[mark]])
-                if states:
+                if states := step_states(step, words):
                     step_data["states"] = states
     embedding = embedding or Embedding()
     player = player_files(embedding)

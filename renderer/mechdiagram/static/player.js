@@ -417,15 +417,23 @@ Player.prototype.resume = function () {
 };
 
 /* ==== Explorer (issue 31): the drawing's structure, walked by keyboard and heard by a screen reader ==========
-   One WAI-ARIA tree a scenario (Authoring Practices 1.2, Tree View), built here from the structure the build
-   wrote (render/explore.py: items in tree order, each with what it says before and after its state in the
-   current step), inside the scenario's frame (the tabpanel), visually hidden: a sighted reader sees a ring
-   drawn on the focused box or arrow in the shown drawing instead.  Roving tabindex (one item is the tree's
-   single Tab stop, and it replaces the scrolling frame's), which Chromium and WebKit both follow.  Up and Down
-   move through the open items; Right opens an item, enters it or follows an arrow to its other end, Left
-   closes an item or goes to its parent (both mirrored right to left); Enter follows an arrow or opens and
-   closes; Home and End; Escape goes up a level, and from the top back to the step tabs; Page Up and Page Down
-   change the step, and every item's name follows it without moving the focus.  Every word is the build's. */
+   One structure a scenario, built here from what the build wrote (render/explore.py: items in tree order, each
+   with what it says before and after its state in the current step), inside the scenario's frame (the
+   tabpanel), visually hidden: a sighted reader sees a ring drawn on the focused box or arrow in the shown
+   drawing instead.  Roving tabindex (one element is the structure's single Tab stop, and it replaces the
+   scrolling frame's), which Chromium and WebKit both follow.  Page Up and Page Down change the step, and every
+   name follows it without moving the focus.  Every word is the build's.
+   A layered graph's is a WAI-ARIA tree (Authoring Practices 1.2, Tree View): Up and Down move through the open
+   items; Right opens an item, enters it or follows an arrow to its other end, Left closes an item or goes to its
+   parent (both mirrored right to left); Enter follows an arrow or opens and closes; Home and End; Escape goes up
+   a level, and from the top back to the step tabs.
+   A lane grid's and a sequence's is a WAI-ARIA grid (Data Grid): a row per lane (a column per time), or a row
+   per step (a column per participant).  Arrow keys move by cell (Left and Right mirrored right to left), Home
+   and End to the row's ends, Control+Home and Control+End to the grid's; a row's header is its lane, a
+   sequence's column header its participant: the level above the cells, which Enter enters and Escape returns
+   to (Enter on a sequence's row header shows its step).  Enter on a cell goes into its arrows (Up and Down move
+   through them, Enter follows one to the cell at its other end, Escape comes back to the cell); Escape from a
+   header goes back to the step tabs. */
 var SVG_NS = "http://www.w3.org/2000/svg";
 
 /* ``template`` with {first} and {rest} (the catalogue's exploreJoin) filled in once each. */
@@ -441,7 +449,8 @@ function Explorer(player) {
   player.scenes.forEach(function (scene, index) {
     var data = player.data.scenarios[index].explore;
     var canvas = scene.querySelector("[data-mech-canvas]");
-    self.trees.push(data && canvas ? self.build(data, canvas, index) : null);
+    self.trees.push(!data || !canvas ? null : data.grid ? self.buildGrid(data, canvas, index)
+                    : self.build(data, canvas, index));
   });
 }
 
@@ -511,13 +520,17 @@ Explorer.prototype.name = function (item, step) {
 Explorer.prototype.refresh = function () {
   var tree = this.trees[this.player.scenario];
   if (!tree) { return; }
+  if (tree.grid) { this.refreshGrid(tree); return; }
   var step = this.player.steps()[this.player.step];
   var self = this;
   tree.data.items.forEach(function (item, index) {
-    var name = self.name(item, step);
-    if (tree.elements[index].getAttribute("aria-label") !== name) { tree.elements[index].setAttribute("aria-label", name); }
+    setLabel(tree.elements[index], self.name(item, step));
   });
 };
+
+function setLabel(element, name) {
+  if (element.getAttribute("aria-label") !== name) { element.setAttribute("aria-label", name); }
+}
 
 /* The items shown: those whose every ancestor is open. */
 Explorer.prototype.visible = function (tree) {
@@ -600,12 +613,18 @@ function svgChild(parent, tag, attributes) {
 /* Draw the focus ring of item ``index`` over every layout of its scenario (the shown one is seen), and bring
    it into view in its frame. */
 Explorer.prototype.ring = function (tree, index) {
-  this.unring(tree);
   var self = this;
+  this.ringShapes(tree, function (layout) { return self.shapesOf(tree, index, layout); });
+};
+
+/* Draw the ring of the shapes ``shapesIn(layout)`` gives over every layout of the scenario of ``tree`` (a tree
+   or a grid), and bring the shown one into view in its frame. */
+Explorer.prototype.ringShapes = function (tree, shapesIn) {
+  this.unring(tree);
   var seen = null;
-  Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll("svg"), function (svg, layout) {
+  Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll("[data-mech-canvas] svg[role=img]"), function (svg, layout) {
     var ring = svgChild(svg, "g", { "class": "mech-focus", "aria-hidden": "true" });
-    self.shapesOf(tree, index, layout).forEach(function (shape) {
+    shapesIn(layout).forEach(function (shape) {
       if (shape.r) {
         svgChild(ring, "rect", { "class": "mech-focus-ring", x: shape.r[0], y: shape.r[1], width: shape.r[2],
                                  height: shape.r[3], rx: 10 });
@@ -623,13 +642,260 @@ Explorer.prototype.ring = function (tree, index) {
     });
     if (svg.getClientRects().length && ring.firstChild) { seen = ring; }
   });
-  if (seen && seen.scrollIntoView) { seen.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+  if (seen && seen.scrollIntoView) {
+    seen.scrollIntoView({ block: "nearest", inline: "nearest" });
+    /* A sequence's heads strip, held at the top of the view, must not cover it: the page scrolls back by as much. */
+    this.player.stuck();
+    var strip = this.player.scenes[tree.scenario].querySelector("[data-mech-heads]");
+    var ring = seen.getBoundingClientRect();
+    var held = strip && strip.hasAttribute("data-mech-stuck") ? strip.getBoundingClientRect() : null;
+    if (held && ring.top < held.bottom && ring.bottom > held.top) {
+      window.scrollBy(0, ring.top - held.bottom - REVEAL_MARGIN_PX);
+    }
+  }
 };
 
 Explorer.prototype.unring = function (tree) {
   Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll(".mech-focus"), function (ring) {
     ring.parentNode.removeChild(ring);
   });
+};
+/* ---- The grid of a lane grid or a sequence (render/explore.py ``grid``) ----------------------------------
+   Positions are (r, c): row 0 the column headers, column 0 the row headers, cells from (1, 1); ``a`` is the
+   arrow of the cell the focus is on, -1 on the cell itself. */
+Explorer.prototype.buildGrid = function (data, canvas, scenario) {
+  var self = this;
+  var spec = data.grid;
+  var root = document.createElement("div");
+  root.className = "mech-explore";
+  root.setAttribute("role", "grid");
+  root.setAttribute("aria-label", spec.name);
+  var g = { grid: spec, data: data, root: root, scenario: scenario, at: { r: 1, c: 1, a: -1 },
+            elements: [], arrows: [] };
+  function cell(row, role, r, c) {
+    var element = document.createElement("div");
+    element.setAttribute("role", role);
+    element.setAttribute("aria-colindex", String(c + 1));
+    element.setAttribute("data-mech-r", String(r));
+    element.setAttribute("data-mech-c", String(c));
+    row.appendChild(element);
+    g.elements[r][c] = element;
+    return element;
+  }
+  var rows = [{ cells: spec.columns }].concat(spec.rows);
+  rows.forEach(function (rowData, r) {
+    var row = document.createElement("div");
+    row.setAttribute("role", "row");
+    row.setAttribute("aria-rowindex", String(r + 1));
+    root.appendChild(row);
+    g.elements.push([]);
+    g.arrows.push([]);
+    if (r === 0) {
+      spec.columns.forEach(function (column, c) {
+        var header = cell(row, "columnheader", 0, c + 1);
+        if (column.item < 0) { header.textContent = column.head; }
+      });
+      return;
+    }
+    cell(row, "rowheader", r, 0);
+    rowData.cells.forEach(function (cellData, c) {
+      var element = cell(row, "gridcell", r, c + 1);
+      g.arrows[r][c + 1] = cellData.arrows.map(function (item, a) {
+        var arrow = document.createElement("span");
+        arrow.setAttribute("role", "button");
+        arrow.setAttribute("data-mech-r", String(r));
+        arrow.setAttribute("data-mech-c", String(c + 1));
+        arrow.setAttribute("data-mech-a", String(a));
+        element.appendChild(arrow);
+        return arrow;
+      });
+    });
+  });
+  this.eachStop(g, function (element, r, c, a) {
+    element.className = "mech-explore-item";
+    element.setAttribute("tabindex", r === 1 && c === 1 && a < 0 ? "0" : "-1");
+    var item = self.itemAt(g, r, c, a);
+    if (item >= 0) { element.setAttribute("data-mech-item", String(item)); }
+  });
+  root.addEventListener("keydown", function (event) { self.onGridKey(g, event); });
+  root.addEventListener("focusin", function (event) {
+    var at = self.positionOf(event.target);
+    if (!at) { return; }
+    g.at = at;
+    self.ringShapes(g, function (layout) { return self.gridShapes(g, at, layout); });
+  });
+  root.addEventListener("focusout", function (event) {
+    if (!root.contains(event.relatedTarget)) { self.unring(g); }
+  });
+  canvas.appendChild(root);
+  this.refreshGrid(g);
+  return g;
+};
+
+/* ``visit(element, r, c, a)`` for every element of the grid the focus can reach. */
+Explorer.prototype.eachStop = function (g, visit) {
+  var self = this;
+  g.elements.forEach(function (row, r) {
+    row.forEach(function (element, c) {
+      if (element && self.focusable(g, r, c)) { visit(element, r, c, -1); }
+      (g.arrows[r][c] || []).forEach(function (arrow, a) { visit(arrow, r, c, a); });
+    });
+  });
+};
+
+/* Every cell can be focused, and every row header; a column header when it stands for a participant. */
+Explorer.prototype.focusable = function (g, r, c) {
+  if (r < 0 || r >= g.elements.length || c < 0 || !g.elements[r][c]) { return false; }
+  return r > 0 || g.grid.columns[c - 1].item >= 0;
+};
+
+Explorer.prototype.positionOf = function (element) {
+  if (!element.hasAttribute || !element.hasAttribute("data-mech-r")) { return null; }
+  var a = element.getAttribute("data-mech-a");
+  return { r: Number(element.getAttribute("data-mech-r")), c: Number(element.getAttribute("data-mech-c")),
+           a: a === null ? -1 : Number(a) };
+};
+
+/* The structure's item at a position (a box, a lane, a participant or an arrow), or -1. */
+Explorer.prototype.itemAt = function (g, r, c, a) {
+  if (r === 0) { return g.grid.columns[c - 1].item; }
+  var row = g.grid.rows[r - 1];
+  if (c === 0) { return row.item; }
+  var cell = row.cells[c - 1];
+  return a >= 0 ? cell.arrows[a] : cell.item;
+};
+
+/* The step a position speaks of: its row's, in a sequence; else the current one (the first, in a scenario
+   not shown). */
+Explorer.prototype.stepAt = function (g, r) {
+  var steps = this.player.data.scenarios[g.scenario].steps;
+  var row = r > 0 ? g.grid.rows[r - 1] : null;
+  var current = g.scenario === this.player.scenario ? this.player.step : 0;
+  return steps[row && row.step >= 0 ? row.step : current];
+};
+
+Explorer.prototype.refreshGrid = function (g) {
+  var self = this;
+  var items = g.data.items;
+  this.eachStop(g, function (element, r, c, a) {
+    var item = self.itemAt(g, r, c, a);
+    var fixed = r === 0 ? "" : c === 0 ? g.grid.rows[r - 1].head : a < 0 ? g.grid.rows[r - 1].cells[c - 1].name : "";
+    var name = item >= 0 ? self.name(items[item], self.stepAt(g, r)) : fixed;
+    /* A header has its name as its text too (axe's empty-table-header asks for text; WebKit names it by label). */
+    setLabel(element, name);
+    if ((r === 0 || c === 0) && element.textContent !== name) { element.textContent = name; }
+    if (c === 0 && r > 0 && g.grid.rows[r - 1].step >= 0) {
+      if (g.scenario === self.player.scenario && g.grid.rows[r - 1].step === self.player.step) { element.setAttribute("aria-current", "step"); }
+      else { element.removeAttribute("aria-current"); }
+    }
+  });
+};
+
+Explorer.prototype.gridMoveTo = function (g, r, c, a) {
+  var current = g.at.a >= 0 ? g.arrows[g.at.r][g.at.c][g.at.a] : g.elements[g.at.r][g.at.c];
+  var next = a >= 0 ? g.arrows[r][c][a] : g.elements[r][c];
+  current.setAttribute("tabindex", "-1");
+  next.setAttribute("tabindex", "0");
+  g.at = { r: r, c: c, a: a };
+  next.focus({ preventScroll: true });
+};
+
+Explorer.prototype.onGridKey = function (g, event) {
+  var at = g.at, r = at.r, c = at.c;
+  var grid = g.grid;
+  var key = event.key;
+  var rtl = window.getComputedStyle(g.root).direction === "rtl";
+  if (rtl && key === "ArrowRight") { key = "ArrowLeft"; } else if (rtl && key === "ArrowLeft") { key = "ArrowRight"; }
+  var player = this.player;
+  var self = this;
+  function go(row, column) { if (self.focusable(g, row, column)) { self.gridMoveTo(g, row, column, -1); } }
+  function ends(cells, last) {  /* the first (last) focusable of ``cells``, a list of [r, c] */
+    var found = cells.filter(function (p) { return self.focusable(g, p[0], p[1]); });
+    if (found.length) { go.apply(null, found[last ? found.length - 1 : 0]); }
+  }
+  var all = [];
+  g.elements.forEach(function (row, rr) { row.forEach(function (element, cc) { all.push([rr, cc]); }); });
+  if (key === "PageDown" || key === "PageUp") { player.go(player.step + (key === "PageDown" ? 1 : -1), true); }
+  else if (at.a >= 0) {
+    var arrows = g.arrows[r][c];
+    if (key === "ArrowDown" || key === "ArrowRight") { this.gridMoveTo(g, r, c, Math.min(at.a + 1, arrows.length - 1)); }
+    else if (key === "ArrowUp" || key === "ArrowLeft") { this.gridMoveTo(g, r, c, Math.max(at.a - 1, 0)); }
+    else if (key === "Home") { this.gridMoveTo(g, r, c, 0); }
+    else if (key === "End") { this.gridMoveTo(g, r, c, arrows.length - 1); }
+    else if (key === "Enter") { this.follow(g, r, grid.rows[r - 1].cells[c - 1].arrows[at.a]); }
+    else if (key === "Escape") { go(r, c); }
+    else { return; }
+  }
+  else if (key === "ArrowRight") { go(r, c + 1); }
+  else if (key === "ArrowLeft") { go(r, c - 1); }
+  else if (key === "ArrowDown") { go(r + 1, c); }
+  else if (key === "ArrowUp") { go(r - 1, c); }
+  else if (key === "Home" && event.ctrlKey) { ends(all, false); }
+  else if (key === "End" && event.ctrlKey) { ends(all, true); }
+  else if (key === "Home" || key === "End") {
+    ends(g.elements[r].map(function (element, cc) { return [r, cc]; }), key === "End");
+  }
+  else if (key === "Enter") {
+    if (r === 0) { go(1, c); }
+    else if (c === 0 && grid.rows[r - 1].step >= 0) { player.go(grid.rows[r - 1].step, true); }
+    else if (c === 0) {
+      var filled = grid.rows[r - 1].cells.map(function (cell, cc) { return cell.item >= 0 ? cc + 1 : 0; })
+        .filter(Boolean);
+      go(r, filled.length ? filled[0] : 1);
+    }
+    else if (g.arrows[r][c].length) { this.gridMoveTo(g, r, c, 0); }
+  }
+  else if (key === "Escape") {
+    if (r > 0 && c > 0) { go.apply(null, grid.rows[r - 1].item >= 0 || !this.focusable(g, 0, c) ? [r, 0] : [0, c]); }
+    else { player.tabs()[player.step].focus(); }
+  }
+  else { return; }
+  event.preventDefault();
+};
+
+/* Follow arrow item ``item`` from row ``r`` to its other end: the cell of its far box, in a sequence the far
+   participant's cell in the same row (the same step). */
+Explorer.prototype.follow = function (g, r, item) {
+  var far = g.data.items[item].far;
+  var grid = g.grid;
+  for (var rr = 1; rr <= grid.rows.length; rr += 1) {
+    if (grid.rows[r - 1].step >= 0 && rr !== r) { continue; }
+    for (var c = 1; c <= grid.columns.length; c += 1) {
+      var cell = grid.rows[rr - 1].cells[c - 1];
+      if (cell.item === far || (cell.item < 0 && grid.columns[c - 1].item === far)) {
+        this.gridMoveTo(g, rr, c, -1);
+        return;
+      }
+    }
+  }
+};
+
+/* The ring at a position in layout ``layout``: a box's or an arrow's own shape, a lane's boxes' bounds, a
+   sequence row's band, a participant's cell (its head's width across its step's row), or an empty cell of a
+   lane grid (where its lane and its column meet, from the boxes beside it). */
+Explorer.prototype.gridShapes = function (g, at, layout) {
+  var shapes = g.data.shapes[layout] || {};
+  var items = g.data.items;
+  var item = this.itemAt(g, at.r, at.c, at.a);
+  if (item >= 0) { return this.shapesOf(g, item, layout); }
+  var row = g.grid.rows[at.r - 1];
+  var band = row.step >= 0 && shapes["#row" + (row.step + 1)];
+  if (at.c === 0) { return band ? [band] : []; }
+  var cell = row.cells[at.c - 1];
+  if (band && shapes[cell.key]) {
+    var head = shapes[cell.key].r;
+    return [{ r: [head[0], band.r[1], head[2], band.r[3]] }];
+  }
+  function box(c) { return c.item >= 0 && shapes[items[c.item].key] && shapes[items[c.item].key].r; }
+  var inRow = row.cells.map(box).filter(Boolean);
+  var inColumn = g.grid.rows.map(function (other) { return box(other.cells[at.c - 1]); }).filter(Boolean);
+  if (!inRow.length || !inColumn.length) { return []; }
+  var across = true;  /* lanes run across (left to right), unless a lane's two boxes stand one over the other */
+  var pairs = g.grid.rows.map(function (other) { return other.cells.map(box).filter(Boolean); })
+    .filter(function (boxes) { return boxes.length > 1; });
+  if (pairs.length) { across = Math.abs(pairs[0][0][1] - pairs[0][1][1]) < Math.abs(pairs[0][0][0] - pairs[0][1][0]); }
+  var lane = inRow[0], time = inColumn[0];
+  return [{ r: across ? [time[0], lane[1], time[2], lane[3]] : [lane[0], time[1], lane[2], time[3]] }];
 };
 /* ==== end of the explorer ==================================================================================== */
 
