@@ -489,3 +489,96 @@ def test_a_sequences_held_heads_never_cover_the_ring(site, open_page):
             assert not facts["covered"] and facts["inView"], (r, c, facts)
             held.append(facts["held"])
     assert sum(held) >= len(held) / 2, held  # the strip stayed held for most: the case this is about
+
+
+def built(tmp_path, data: dict, slug: str):
+    """``data`` rendered into ``tmp_path``: its standalone page."""
+    for name, content in render(data, slug).items():
+        (tmp_path / name).write_bytes(content)
+    return tmp_path / f"{slug}.html"
+
+
+RING_Y_JS = """root => {
+  const svg = Array.from(root.querySelectorAll('.mech-scene:not([hidden]) [data-mech-canvas] svg[role=img]'))
+    .find(s => s.getClientRects().length);
+  const path = svg.querySelector('.mech-focus path');
+  const band = svg.querySelectorAll('.mech-focus rect');
+  const box = path.getBBox();
+  return [box.y, box.y + box.height];
+}"""
+
+
+def test_a_message_sent_again_is_ringed_in_the_row_of_the_step_that_sends_it(open_page, tmp_path):
+    from support.sequences import oauth_spec
+    data = oauth_spec()
+    steps = data["scenarios"][0]["steps"]
+    steps.append({**steps[0], "title": "Again", "paths": ["login"]})
+    page = open_page(built(tmp_path, data, "again"), clock=True)
+    root = bs.figures(page).nth(0)
+    shapes = bs.player_data(page)["scenarios"][0]["explore"]["shapes"][0]
+    page.keyboard.press("Tab")
+    grid = bs.player_data(page)["scenarios"][0]["explore"]["grid"]
+    column = next(c + 1 for c, cell in enumerate(grid["rows"][-1]["cells"]) if cell["arrows"])
+    for r in (1, len(steps)):
+        to_cell(page, r, column)
+        page.keyboard.press("Enter")
+        top, bottom = root.evaluate(RING_Y_JS)
+        band = shapes[f"#row{r}"]["r"]
+        assert band[1] - 1 <= top and bottom <= band[1] + band[3] + 1, (r, top, bottom, band)
+        page.keyboard.press("Escape")
+
+
+def test_however_focus_comes_the_grid_keeps_one_stop(site, open_page):
+    page = open_page(site.page(bs.LEAD), clock=True)
+    stops = "() => document.querySelectorAll('[data-mech-figure] .mech-explore [tabindex=\"0\"]').length"
+    page.evaluate("() => document.querySelector('.mech-explore [data-mech-r=\"2\"][data-mech-c=\"3\"]').focus()")
+    assert page.evaluate(stops) == 1 and (at(page)["r"], at(page)["c"]) == (2, 3)  # focus mode, a click
+    assert press(page, "ArrowRight")["c"] == 4 and page.evaluate(stops) == 1
+    prevented = page.evaluate("""() => { const e = new KeyboardEvent('keydown', {key: 'ArrowLeft', altKey: true,
+      bubbles: true, cancelable: true}); document.activeElement.dispatchEvent(e); return e.defaultPrevented; }""")
+    assert not prevented and at(page)["c"] == 4  # Alt+Left is the browser's Back, not the grid's
+    to_cell(page, *with_arrows(bs.player_data(page)["scenarios"][0]["explore"]["grid"]))
+    page.keyboard.press("Enter")
+    items = bs.player_data(page)["scenarios"][0]["explore"]["items"]
+    arrow = at(page)
+    there = press(page, " ")  # Space, as on any button, follows the arrow
+    assert there["a"] == -1 and there["index"] == items[arrow["index"]]["far"]
+
+
+NAMES_JS = """root => {
+  const svg = Array.from(root.querySelectorAll('.mech-scene:not([hidden]) [data-mech-canvas] svg[role=img]'))
+    .find(s => s.getClientRects().length);
+  const ring = svg.querySelector('.mech-focus').getBoundingClientRect();
+  const names = svg.parentElement.querySelector('.mech-lane-names').getBoundingClientRect();
+  const frame = svg.closest('[data-mech-canvas]').getBoundingClientRect();
+  return {left: ring.left, names: names.right, frameRight: frame.right, right: ring.right};
+}"""
+
+
+def test_a_kept_grids_held_lane_names_never_cover_the_ring(site, open_page):
+    """On a phone a lane grid too wide to transpose scrolls in its frame with its lane names held at the left;
+    going back along a lane, each ring comes out from under the names."""
+    page = open_page(site.page(bs.LEAD), clock=True, viewport=(360, 800))
+    root = bs.figures(page).nth(0)
+    grid = bs.player_data(page)["scenarios"][0]["explore"]["grid"]
+    page.keyboard.press("Tab")
+    page.keyboard.press("End")
+    for _ in range(len(grid["columns"]) - 1):
+        facts = root.evaluate(NAMES_JS)
+        assert facts["left"] >= facts["names"] - 0.5 and facts["right"] <= facts["frameRight"] + 0.5, facts
+        page.keyboard.press("ArrowLeft")
+
+
+def test_a_resize_brings_the_ring_into_view_in_the_layout_it_shows(site, open_page):
+    page = open_page(site.page("batching"), clock=True, viewport=(1280, 700))
+    root = bs.figures(page).nth(0)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+End")
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.wait_for_function("() => document.querySelector('[data-mech-canvas] .mech-narrow').getClientRects().length")
+    box = root.evaluate(RING_BOX_JS)
+    seen = root.evaluate("""root => { const svg = Array.from(root.querySelectorAll(
+      '.mech-scene:not([hidden]) [data-mech-canvas] svg[role=img]')).find(s => s.getClientRects().length);
+      const r = svg.querySelector('.mech-focus').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""")
+    assert box[2] > 20 and seen

@@ -20,6 +20,8 @@ def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_n
           const visible = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
           return {
             svgs: [...document.querySelectorAll('.mech-scene svg[role=img]')].map(visible),
+            names: [...document.querySelectorAll('.mech-scene svg[role=img]')]
+              .map(s => [...s.closest('.mech-canvas-inner').classList].find(c => c !== 'mech-canvas-inner')),
             layouts: [...document.querySelectorAll('.mech-scene svg[role=img]')].filter(visible)
               .map(s => s.closest('.mech-canvas-inner').classList.contains('mech-narrow') ? 'narrow' : 'wide'),
             moving: [...document.querySelectorAll('.mech-scene svg[role=img]')].filter(visible)
@@ -31,8 +33,10 @@ def test_without_javascript_the_figure_and_transcript_show_and_the_controls_do_n
         }""")
     finally:
         context.close()
-    # each scenario in one layout of two: the wide one on a wide screen, the narrow one on a phone
-    assert shown["svgs"] == [width == 1280, width < 1280] * len(spec["scenarios"])
+    # each scenario in one layout of two (a lane grid's of three): the wide one on a wide screen, the narrow one on
+    # a phone
+    assert shown["svgs"] == [name == ("mech-wide" if width == 1280 else "mech-narrow") for name in shown["names"]]
+    assert shown["names"].count("mech-wide") == shown["names"].count("mech-narrow") == len(spec["scenarios"])
     assert shown["layouts"] == ["wide" if width == 1280 else "narrow"] * len(spec["scenarios"])
     assert shown["moving"] == [True] * len(spec["scenarios"])  # its own keyframes animate it, with no player
     assert shown["steps"] == sum(len(s["steps"]) for s in spec["scenarios"])

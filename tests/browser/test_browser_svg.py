@@ -60,18 +60,21 @@ def check_svg_facts(facts: dict, spec: dict, where: str) -> None:
 
 @pytest.mark.parametrize("width", [1280, 360])
 def test_inline_svgs_are_named_described_images_without_focus_or_smil(site, open_page, width):
-    """Each scenario's two layouts, wide then narrow, are each a named image; of the first scenario's, the one
-    the width shows is in the accessibility tree and the other is not (nor are the other scenarios' until
-    chosen)."""
+    """Each scenario's two layouts, wide then narrow (a lane grid's three: the middle one between them), are each
+    a named image; of the first scenario's, the one the width shows is in the accessibility tree and the others
+    are not (nor are the other scenarios' until chosen)."""
     for slug in site.all_slugs:
         spec = site.specs[slug]
         page = open_page(site.page(slug), viewport=(width, 900))
         svgs = page.locator(".mech-figure svg[role=img]")
-        assert svgs.count() == 2 * len(spec["scenarios"])
+        names = svgs.evaluate_all("s => s.map(e => [...e.closest('.mech-canvas-inner').classList]"
+                                  ".find(c => c !== 'mech-canvas-inner'))")
+        assert names.count("mech-wide") == names.count("mech-narrow") == len(spec["scenarios"]), names
+        shown = names.index("mech-wide" if width == 1280 else "mech-narrow")  # the first scenario's
         for i in range(svgs.count()):
-            check_svg_facts(svgs.nth(i).evaluate(SVG_FACTS_JS), spec, f"{slug} scenario {i // 2 + 1}, layout {i % 2}")
+            check_svg_facts(svgs.nth(i).evaluate(SVG_FACTS_JS), spec, f"{slug}, drawing {i + 1} ({names[i]})")
             node = ax_node(page, ".mech-figure svg[role=img]", i)
-            if i == (0 if width == 1280 else 1):
+            if i == shown:
                 assert node == {"role": "image", "name": spec["title"], "description": spec["alt"],
                                 "ignored": False}, (slug, node)
             else:
@@ -98,7 +101,11 @@ def test_copies_have_their_own_title_and_description(site, open_page):
     """Two copies of one fragment plus another: every SVG is named and described by its own elements."""
     page = open_page(site.multi)
     first = site.mechanisms[0]
-    slugs = [first] * len(site.specs[first]["scenarios"]) * 2 * 2 + ["relay"] * 2 * 2  # two layouts each
+    # two copies of the first figure and one of the relay, each scenario in two or three layouts
+    counts = page.locator("[data-mech-figure]").evaluate_all(
+        "figures => figures.map(f => f.querySelectorAll('.mech-figure svg[role=img]').length)")
+    assert len(counts) == 3 and counts[0] == counts[1] and counts[0] >= 2 * len(site.specs[first]["scenarios"])
+    slugs = [first] * (counts[0] + counts[1]) + ["relay"] * counts[2]
     svgs = page.locator("[data-mech-figure] .mech-figure svg[role=img]")
     assert svgs.count() == len(slugs)
     references = set()

@@ -50,6 +50,8 @@ LAYOUT_JS = r"""
   const canvas = scene.querySelector("[data-mech-canvas]");
   return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
           smallest, where, wideFrom: Number(canvas.dataset.mechWideFrom), column: canvas.clientWidth,
+          middleFrom: Number(canvas.dataset.mechMiddleFrom || 0),
+          fill: svg ? Math.min(svg.getBoundingClientRect().width, canvas.clientWidth) / canvas.clientWidth : 0,
           scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex"),
           explorer: canvas.querySelectorAll(".mech-explore [tabindex='0']").length};
 }"""
@@ -62,15 +64,23 @@ def layout_facts(page) -> dict:
     return bs.figures(page).nth(0).evaluate(LAYOUT_JS)
 
 
-@pytest.mark.parametrize("width", [320, 360, 1280])
+@pytest.mark.parametrize("width", [320, 360, 600, 768, 900, 1280])
 @pytest.mark.parametrize("slug", ALL)
 def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, slug, width):
     page = open_page(site.page(slug), viewport=(width, 800))
     facts = layout_facts(page)
-    # a phone shows the narrow layout, a 1280 px screen the wide one: every figure here is readable at 1216 px
-    assert facts["drawn"] == ["narrow" if width < 1280 else "wide"], (slug, width, facts)
-    assert facts["hidden"] == ["none"], facts  # the other layout is neither drawn nor in the accessibility tree
-    assert (facts["column"] < facts["wideFrom"]) == (facts["drawn"] == ["narrow"]), facts
+    # a phone shows the narrow layout, a 1280 px screen the wide one: every figure here is readable at 1216 px;
+    # between them a lane grid's middle layout where it has one (issue 26), the narrow or the wide one otherwise
+    middle = facts["middleFrom"] and facts["middleFrom"] <= facts["column"] < facts["wideFrom"]
+    expected = "wide" if facts["column"] >= facts["wideFrom"] else "middle" if middle else "narrow"
+    assert facts["drawn"] == [expected], (slug, width, facts)
+    assert width < 600 or width >= 1280 or expected != "narrow" or not facts["middleFrom"], facts
+    assert facts["hidden"] == ["none"] * (2 if facts["middleFrom"] else 1), facts  # the others are neither drawn
+    # nor in the accessibility tree
+    if expected == "middle":  # made for this width: it fills 85 % of its frame or more, never scrolls
+        assert facts["fill"] >= 0.85 and not facts["scrolls"], (slug, width, facts)
+    if width in (320, 360, 1280):
+        assert facts["drawn"] == ["narrow" if width < 1280 else "wide"], (slug, width, facts)
     assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (slug, width, facts)
     overflow = page.evaluate(PAGE_OVERFLOW_JS)
     assert overflow <= 0, f"{slug}: the page scrolls sideways by {overflow}px at {width}px"
@@ -81,25 +91,32 @@ def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, 
     # that keeps its grid (issue 26), one transposed to a 360 px phone's width on a 320 px screen, the narrow
     # serving stack (344 units: 317.5 px at 12 px) there.
     narrow = diagram(spec_from_data(site.specs[slug]), narrow=True)
-    if width >= 1280 or narrow.width <= (NARROW_MIN_WIDTH if width < 360 else TRANSPOSED_MAX_WIDTH):
+    if width >= 1280 or (width <= 360 and narrow.width <= (NARROW_MIN_WIDTH if width < 360 else
+                                                           TRANSPOSED_MAX_WIDTH)):
         assert not facts["scrolls"], (slug, width, facts)
     lines = bs.figures(page).nth(0).aria_snapshot().splitlines()
     assert sum(bool(re.match(r"- '?img ", line.strip())) for line in lines) == 1, lines
 
 
 def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page):
-    """Just below the breakpoint the narrow layout shows, at it the wide one (its text then exactly 12 px), with
-    the step the reader chose, without a reload: the player keeps both drawings at one step."""
+    """Just below the breakpoint the middle layout shows, at it the wide one (its text then exactly 12 px), and
+    the narrow one below the middle one's, with the step the reader chose, without a reload: the player keeps
+    every drawing at one step."""
     slug = bs.LEAD
     page = open_page(site.page(slug), viewport=(1280, 800), motion="reduce")
     page.locator(".mech-next").first.click()
     page.locator(".mech-next").first.click()
     facts = layout_facts(page)
-    beside = 1280 - facts["column"]  # the page's and the figure's padding, the same from 640 px up
-    at = math.ceil(facts["wideFrom"])
-    for column, expected in ((at - 1, "narrow"), (at, "wide")):
+    beside = 1280 - facts["column"]  # the page's and the figure's padding
+    at, middle = math.ceil(facts["wideFrom"]), math.ceil(facts["middleFrom"])
+    assert 0 < middle < at  # the lead figure, a lane grid, has a middle layout
+    for column, expected in ((at - 1, "middle"), (at, "wide"), (middle - 1, "narrow"), (middle, "middle")):
         page.set_viewport_size({"width": column + beside, "height": 800})
         facts = layout_facts(page)
+        if facts["column"] != column:  # the padding is less on a narrower screen
+            beside += column - facts["column"]
+            page.set_viewport_size({"width": column + beside, "height": 800})
+            facts = layout_facts(page)
         assert (facts["column"], facts["drawn"]) == (column, [expected]), facts
         assert facts["smallest"] >= MIN_TEXT_PX - 0.01, facts
         assert bs.step_of(page) == 3
@@ -245,8 +262,8 @@ def _wide_grid() -> dict:
 
 def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_frame(open_page, tmp_path):
     """From WIDE_SCROLLS_FROM (960 px) the wide drawing shows, kept at its 12 px width, in a frame that scrolls
-    and takes keyboard focus; below it the narrow layout.  Before, such a figure showed the phone's column of
-    boxes at every screen width."""
+    and takes keyboard focus; below it the middle layout (the grid transposed for that width), then the narrow
+    one.  Before, such a figure showed the phone's column of boxes at every screen width."""
     import json
 
     from mechdiagram.render.html import WIDE_SCROLLS_FROM
@@ -254,10 +271,11 @@ def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_fra
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "long-relay.mechanism.json").write_text(json.dumps(_wide_grid()), "utf-8")
     bs.build([tmp_path / "specs"], tmp_path / "out")
-    for width, drawn in ((1280, "wide"), (1920, "wide"), (900, "narrow")):
+    for width, drawn in ((1280, "wide"), (1920, "wide"), (900, "middle"), (360, "narrow")):
         page = open_page(tmp_path / "out" / "long-relay.html", viewport=(width, 800))
         facts = layout_facts(page)
         assert facts["wideFrom"] == WIDE_SCROLLS_FROM and facts["drawn"] == [drawn], (width, facts)
         assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (width, facts)
         assert facts["scrolls"] == (drawn == "wide") and facts["tabindex"] is None and facts["explorer"] == 1, facts
         assert page.evaluate(PAGE_OVERFLOW_JS) <= 0, width
+        assert drawn != "middle" or facts["fill"] >= 0.85, facts

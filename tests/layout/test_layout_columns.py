@@ -48,15 +48,18 @@ def _files(data: dict) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module", params=sorted(SPECS))
 def drawn(request) -> tuple[dict, dict[str, ET.Element]]:
-    """A generated grid and each of its drawings by name: the files, and the inline ``wide`` and ``narrow`` SVGs
-    of the HTML figure."""
+    """A generated grid and each of its drawings by name: the files, and the inline ``wide``, ``narrow`` and (where
+    the grid has one) ``middle`` SVGs of the HTML figure (the first scenario's)."""
     data = SPECS[request.param]
     files = _files(data)
     svgs = {name: ET.fromstring(content) for name, content in files.items() if name.endswith(".svg")}
     page = files["grid.html"].decode("utf-8")
-    inline = [svg for svg in re.findall(r"<svg\b.*?</svg>", page, re.S) if 'role="img"' in svg.split(">", 1)[0]]
-    assert len(inline) == 2 * len(data["scenarios"])
-    svgs["html-wide"], svgs["html-narrow"] = (ET.fromstring(svg) for svg in inline[:2])
+    inline = re.findall(r'<div class="mech-canvas-inner mech-(\w+)"[^>]*>\s*(?:<div class="mech-held">\s*)?'
+                        r'(<svg\b.*?</svg>)', page, re.S)
+    assert [name for name, _ in inline].count("wide") == [name for name, _ in inline].count("narrow") == len(
+        data["scenarios"])
+    for name, svg in inline:
+        svgs.setdefault(f"html-{name}", ET.fromstring(svg))
     return data, svgs
 
 
@@ -108,7 +111,7 @@ def _label(data: dict, column: int) -> str:
 def test_every_wide_drawing_heads_each_column_with_its_label_centred_over_it(drawn):
     data, svgs = drawn
     order = _grid_columns(data)
-    wide = [name for name in svgs if "narrow" not in name]
+    wide = [name for name in svgs if "narrow" not in name and "middle" not in name]
     assert len(wide) >= 6  # animated, dark, poster light and dark, a still of each step, and the HTML's
     for name in wide:
         root = svgs[name]
@@ -138,11 +141,12 @@ def test_every_wide_drawing_heads_each_column_with_its_label_centred_over_it(dra
 def test_the_narrow_layout_heads_each_row_or_column_with_its_label(drawn):
     """The narrow layout is the grid transposed (issue 26: each column's label at the left of its row, from its
     left edge, on the row of its boxes) or, where the lanes do not fit a phone, the wide layout's grid (each label
-    centred over its column); never a column of boxes each under its own header."""
+    centred over its column); never a column of boxes each under its own header.  The middle layout (the HTML
+    figure's, from about 600 px) is the grid transposed."""
     data, svgs = drawn
     order = _grid_columns(data)
     labels = [" ".join(_label(data, c).split()) for c in range(len(order))]
-    for name in (n for n in svgs if "narrow" in n):
+    for name in (n for n in svgs if "narrow" in n or "middle" in n):
         root = svgs[name]
         headers = _headers(root)
         boxes = _boxes(data, root)

@@ -69,6 +69,7 @@ from mechdiagram.layout.sizes import (
     GAP_Y,
     LINE_HEIGHT,
     MARGIN,
+    MIDDLE_WIDTH,
     MIN_WIDTH,
     NARROW_BOX_MAX_WIDTH,
     NARROW_GAPS,
@@ -86,7 +87,7 @@ from mechdiagram.shared.model import Scenario, Spec
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
            "LaneHeader", "Layout", "Panel", "PanelFrame", "PanelRow", "TimeAxis", "diagram", "grid_cells",
-           "layout_scenario", "step_heading"]
+           "layout_scenario", "middle_diagram", "step_heading"]
 
 
 def _shift_point(p: Point, dx: float, dy: float) -> Point:
@@ -241,6 +242,28 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
             drawn = column if column.unclean < drawn.unclean else drawn
         if not lane_labels and not spec.layout.positions:  # a layered graph (an author's cells stay as placed)
             cells, drawn = _shaped(spec, cells, drawn)
+    return _finished(spec, drawn, cells, lane_labels, narrow)
+
+
+def middle_diagram(spec: Spec) -> Diagram | None:
+    """The middle variant of a lane grid (issue 26: a figure between a phone's and the wide drawing's width, about
+    600 to 1000 CSS px, showed a phone's column in 43 % of its frame, or the wide grid scrolling): the grid
+    transposed as the narrow variant is (:func:`_transposed`), its lanes side by side in
+    :data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`, each as wide as a share of that room.  ``None`` for a layered
+    graph, a sequence, or a lane grid whose lanes do not fit side by side there with clean routes."""
+    if spec.layout.view == SEQUENCE:
+        return None
+    cells, lane_labels = grid_cells(spec, down=True, positions=False)
+    if not lane_labels:
+        return None
+    turned = _transposed(spec, cells, lane_labels, budgets=(MIDDLE_WIDTH,))
+    return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
+
+
+def _finished(spec: Spec, drawn: _Routed, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
+              narrow: bool) -> Diagram:
+    """The :class:`Diagram` of a routed try: moved to the canvas's margins, with its column headers and time axis
+    (a lane grid's), its least width that of its variant."""
     placed = drawn.placed
     boxes = placed.boxes
     left, top, right, bottom = drawn.left, drawn.top, drawn.right, drawn.bottom
@@ -353,11 +376,13 @@ def _kept(spec: Spec, wide: Diagram | None = None) -> Diagram:
     return column if fits else wide
 
 
-def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed | None:
+def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
+                budgets: tuple[float, ...] = (NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH)) -> _Routed | None:
     """The narrow variant of a lane grid, transposed (:func:`~mechdiagram.layout.transposed.transposed`): with
     gaps that give its path labels room (:func:`~mechdiagram.layout.placement.channel`), else with the least
-    gaps; the first whose drawing fits :data:`NARROW_MIN_WIDTH` (a 320 px screen), else
-    :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (a 360 px phone), with every route and label clean
+    gaps; the first whose drawing fits the first of ``budgets`` (user units: :data:`NARROW_MIN_WIDTH`, a 320 px
+    screen), else the next (:data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH`, a 360 px phone), with every
+    route and label clean
     and no fault of :mod:`.route_rules`.  ``None`` when neither does: the narrow variant then keeps the wide
     layout's grid, which scrolls sideways in its frame (:func:`diagram`)."""
     turned = {key: (c, r) for key, (r, c) in cells.items()}  # time runs down, the lanes side by side
@@ -366,7 +391,7 @@ def _transposed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list
                      and cells[p.dest][1] < cells[p.source][1])
     least = (TRANSPOSED_GAP_X, TRANSPOSED_GAP_Y)
     tries = [channel(spec, turned, least, narrow=True), least]
-    for budget in (NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH):
+    for budget in budgets:
         for gaps in dict.fromkeys(tries):
             placed = transposed(spec, cells, lane_labels, gaps, budget)
             if placed is None:

@@ -129,6 +129,11 @@ STACKED_ROW_GAP = 8.0
 #: and the figure's padding take 39 px, as on a 320 px screen: 320 - 281).  On a narrower screen it scrolls a
 #: little in its frame, as a grid may (issue 26); 321 x 13 / 12 = 347.75.
 TRANSPOSED_MAX_WIDTH = 347.0
+#: The widest a lane grid's middle variant may be (:func:`mechdiagram.layout.middle_diagram`), in user units: the
+#: grid transposed for a figure between a phone's and the wide drawing's width (issue 26).  Its 13-unit text is 12
+#: CSS px in 526.2 px, which the HTML figure switches at from 528 px (a multiple of 16): its content on a 600 px
+#: screen, the page's and the figure's padding taking 60 px there.  570 x 12 / 13 = 526.15.
+MIDDLE_WIDTH = 570.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0
 #: Column headers of a lane grid (``layout.columns``): the header row sits this far above the grid (its bands,

@@ -33,6 +33,9 @@ FOCUS_GAP = 4.0
 #: The key under which :func:`focus_shapes` gives a sequence row's rectangle, its step's number after it (no
 #: target key begins with ``#``: the schema's key pattern).
 ROW_KEY = "#row"
+#: The key under which :func:`focus_shapes` says whether a lane grid's lanes run across (rows, as drawn wide) or
+#: down (columns, as transposed): where an empty cell's ring goes.
+LANES_KEY = "#lanes"
 
 
 def fmt(value: float) -> str:
@@ -58,17 +61,37 @@ def focus_shapes(layout: Layout) -> dict[str, dict[str, Any]]:
     """The focus ring of every target the drawing shows, by target key (user units of the drawing): a box's
     rectangle ``r`` ([x, y, width, height], :data:`FOCUS_GAP` outside its highlight ring); an arrow's route
     ``d`` (SVG path data), its head ``h`` (polygon points) and, when labelled, its label's rectangle ``l``.
-    A message of the sequence view drawn in several rows is ringed where it is first drawn; each row of the
-    sequence view is the rectangle ``r`` under :data:`ROW_KEY` and its step's number (``#row2``), which the
-    explorer's grid rings for a step's row and, across a participant's head, for one of its cells."""
+    A message of the sequence view drawn in several rows is ringed where it is first drawn, and in each row
+    under :data:`ROW_KEY`, the step's number, a slash and its key (``#row2/reply``, what the explorer's grid
+    rings in that step's row); each row of the sequence view is the rectangle ``r`` under :data:`ROW_KEY` and its
+    step's number (``#row2``), which the grid rings for a step's row and, across a participant's head, for one of
+    its cells.  A lane grid says under :data:`LANES_KEY` whether its lanes run ``across`` (unless it has one box)."""
     shapes: dict[str, dict[str, Any]] = {key: {"r": _rect(box.ring, FOCUS_GAP)} for key, box in layout.boxes.items()}
     for key, arrow in layout.arrows.items():
         shapes[key] = _arrow_shape(arrow)
     for row in layout.rows:
         for message in row.messages:
             shapes.setdefault(message.key, _arrow_shape(message.arrow))
+            shapes[f"{ROW_KEY}{row.number}/{message.key}"] = _arrow_shape(message.arrow)
         shapes[f"{ROW_KEY}{row.number}"] = {"r": _rect(row)}
+    if layout.direction == "grid" and (across := _lanes_across(layout)) is not None:
+        shapes[LANES_KEY] = {"across": across}
     return shapes
+
+
+def _lanes_across(layout: Layout) -> bool | None:
+    """Whether a lane grid's lanes run across in ``layout`` (as rows), from two boxes of one column in two lanes
+    (one above the other when they do), else two boxes of one lane; ``None`` with one box alone."""
+    placed = [(cell, layout.boxes[key]) for key, cell in sorted(layout.cells.items()) if key in layout.boxes]
+    for (lane, column), box in placed:
+        for (other_lane, other_column), other in placed:
+            if column == other_column and lane != other_lane:
+                return abs(other.y - box.y) > abs(other.x - box.x)
+    for (lane, _), box in placed:
+        for (other_lane, _), other in placed:
+            if lane == other_lane and other is not box:
+                return abs(other.x - box.x) > abs(other.y - box.y)
+    return None
 
 
 def _lanes(spec: Spec) -> dict[str, str] | None:
@@ -227,7 +250,7 @@ def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, An
     the catalogue's ``exploreColumn`` ("Column 2"), not focusable.  ``None`` in another view."""
     if _lanes(spec) is None:
         return None
-    cells, _ = grid_cells(spec, positions=False)
+    cells, _ = grid_cells(spec)  # the wide drawing's columns, where layout.positions puts a box
     width = max(column for _, column in cells.values()) + 1
     labelled = [column.label for column in spec.layout.columns]
     columns = [{"head": words.say("exploreGroup", group=labelled[c]) if c < len(labelled) and labelled[c]

@@ -118,7 +118,7 @@ class StepContext(TypedDict):
 
 
 class LayoutContext(TypedDict):
-    """One layout of a scenario's drawing as the figure inlines it: ``name`` (``wide``, ``narrow``) and the
+    """One layout of a scenario's drawing as the figure inlines it: ``name`` (``wide``, ``middle``, ``narrow``) and the
     SVG (markup we generated)."""
 
     name: str
@@ -131,14 +131,16 @@ class LayoutContext(TypedDict):
 
 
 class ScenarioContext(TypedDict):
-    """One scenario: its layouts (the wide one first) and its steps.  ``wide_from`` is the figure width
-    (CSS px, as written) from which the wide layout is shown, the narrow one below it."""
+    """One scenario: its layouts (the wide one first, the narrow one last) and its steps.  ``wide_from`` is the
+    figure width (CSS px, as written) from which the wide layout is shown, the narrow one below it, or the
+    middle one from ``middle_from`` ("" when it has none)."""
 
     id: str
     title: str
     description: str
     layouts: list[LayoutContext]
     wide_from: str
+    middle_from: str
     steps: list[StepContext]
     timeline: list[dict[str, int]]
     ease: int  # ms a highlight eases between steps (Timeline.ease_ms): the player moves the picture half of it early
@@ -258,6 +260,11 @@ def _target_name(spec: Spec, key: str, step: Step) -> str:
 #: desktop screen reads better so than as the phone's one column of boxes).
 WIDE_SCROLLS_FROM = 960.0
 
+#: The middle layout (a lane grid's, for a figure of about 600 to 1000 px: issue 26) grows with its frame to at
+#: most this many times its natural width, so that it fills 85 % of a figure up to 1,000 px and more (its 13-unit
+#: text then 19.5 px at most).
+MIDDLE_GROWTH = 1.5
+
 
 #: The figure widths at which a scene may change layouts are multiples of this (CSS px), so that one style sheet,
 #: the same for every figure, holds every switch (:func:`switches`).
@@ -285,12 +292,13 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "") -> LayoutContext:
-    """A layout shown at most at its natural ``width`` (user units) and at least at its :func:`readable_width`,
-    with its lane names' ``strip`` (markup we generated, and its width in user units) when it has one, and
-    ``heads``, its heads strip, a sequence's."""
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "",
+            grows: float = 1.0) -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) times ``grows`` and at least at its
+    :func:`readable_width`, with its lane names' ``strip`` (markup we generated, and its width in user units) when
+    it has one, and ``heads``, its heads strip, a sequence's."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width or 100000.0), "strip": Markup(strip[0]),
+            "max_width": fmt(width * grows or 100000.0), "strip": Markup(strip[0]),
             # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
             "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else "",
             "heads": Markup(heads)}
@@ -302,7 +310,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                    embedding: Embedding | None = None,
                    strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None,
                    shapes: list[list[dict[str, dict[str, Any]]]] | None = None,
-                   heads: list[tuple[str, str]] | None = None) -> FigureContext:
+                   heads: list[tuple[str, str]] | None = None,
+                   middle: list[tuple[str, float] | None] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
@@ -319,6 +328,12 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     (:func:`~mechdiagram.render.explore.grid`, else ``None``) and each step's ``on`` keys (its active boxes and
     arrows) and ``states`` (:func:`~mechdiagram.render.explore.step_states`); without them the figure has no
     explorer;
+    ``middle`` holds each scenario's middle layout (SVG, width: a lane grid's,
+    :func:`~mechdiagram.layout.middle_diagram`) or ``None``: shown from its own :func:`wide_from` to the wide
+    one's, growing with its frame up to :data:`MIDDLE_GROWTH` times its width (it is made for a figure of 600 to
+    1000 px, issue 26); the caller gives one only
+    where its :func:`wide_from` is less than the wide one's, and its rings in ``shapes`` between the wide and the
+    narrow layout's;
     ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
     <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
     scrolls (the player shows them)."""
@@ -328,14 +343,17 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     narrow_layouts = narrow if narrow is not None else [None] * len(svgs)
     held = strips if strips is not None else [(("", 0.0), ("", 0.0))] * len(svgs)
     tops = heads if heads is not None else [("", "")] * len(svgs)
-    for scenario, svg, width, second, (wide_strip, narrow_strip), top in zip(
-            spec.scenarios, svgs, natural, narrow_layouts, held, tops, strict=True):
-        layouts = [_layout("wide", svg, width, wide_strip, top[0])] + (
-            [_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else [])
+    between = middle if middle is not None else [None] * len(svgs)
+    for scenario, svg, width, second, (wide_strip, narrow_strip), top, third in zip(
+            spec.scenarios, svgs, natural, narrow_layouts, held, tops, between, strict=True):
+        layouts = ([_layout("wide", svg, width, wide_strip, top[0])]
+                   + ([_layout("middle", third[0], third[1], grows=MIDDLE_GROWTH)] if second and third else [])
+                   + ([_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else []))
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "", "steps": steps,
+            "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "",
+            "middle_from": fmt(wide_from(third[1])) if second and third else "", "steps": steps,
             "timeline": (timeline := Timeline.for_scenario(scenario)).as_json(), "ease": timeline.ease_ms,
         })
     player_data: dict[str, Any] = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{

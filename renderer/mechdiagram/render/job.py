@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from mechdiagram.layout import Diagram, diagram, layout_scenario
+from mechdiagram.layout import Diagram, diagram, layout_scenario, middle_diagram
 from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.model import Spec
 from mechdiagram.spec.provenance import SourceCheck
@@ -64,6 +64,21 @@ class RenderJob(Struct, dict=True):
                 for scenario in self.spec.scenarios}
 
     @cached_property
+    def middle(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once in the middle layout, a lane grid's for a figure between a phone's and the
+        wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of its own (``variant``); empty
+        when the spec has none.  Only the HTML figure inlines it."""
+        from mechdiagram.render.svg import prefix_for, render_scenario
+
+        shared = middle_diagram(self.spec)
+        if shared is None:
+            return {}
+        return {scenario.id: render_scenario(self.spec, scenario,
+                                             layout_scenario(self.spec, scenario, shared, narrow=True),
+                                             prefix_for(self.slug, scenario.id), variant="middle")
+                for scenario in self.spec.scenarios}
+
+    @cached_property
     def pictures(self) -> dict[tuple[str, int], bytes]:
         """PNG bytes of every still, by (scenario id, frame: 0 the poster, K step K), each rasterised once.
         Raises :class:`~mechdiagram.shared.errors.RasterError` without the ``raster`` extra."""
@@ -78,15 +93,21 @@ class RenderJob(Struct, dict=True):
         narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
         the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
         today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
-        from mechdiagram.render.html import figure_context
+        from mechdiagram.render.html import figure_context, wide_from
 
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
+        # The middle layout where it shows: from a narrower figure than the wide one does.
+        middle = [m if (m := self.middle.get(scenario.id)) and wide_from(m.width) < wide_from(d.width) else None
+                  for scenario, d in zip(self.spec.scenarios, drawn, strict=True)]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
                                for d, n in zip(drawn, narrow, strict=True)], self.embedding,
                               [((d.strip, d.strip_width), (n.strip, n.strip_width))
                                for d, n in zip(drawn, narrow, strict=True)],
-                              [[d.focus, n.focus] for d, n in zip(drawn, narrow, strict=True)],
-                              [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)])
+                              [[d.focus, *([m.focus] if m else []), n.focus]
+                               for d, m, n in zip(drawn, middle, narrow, strict=True)],
+                              [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)],
+                              [(m.inline_bare if m.inline_css == d.inline_css else m.inline, m.width) if m else None
+                               for d, m in zip(drawn, middle, strict=True)])

@@ -446,6 +446,11 @@ function Explorer(player) {
   this.words = player.data.words;
   this.trees = [];
   var self = this;
+  /* A change of width may show another layout: the focused stop's ring is brought into view in it. */
+  window.addEventListener("resize", function () {
+    var tree = self.trees[player.scenario];
+    if (tree && tree.ringed && tree.root.contains(document.activeElement)) { self.ringShapes(tree, tree.ringed); }
+  });
   player.scenes.forEach(function (scene, index) {
     var data = player.data.scenarios[index].explore;
     var canvas = scene.querySelector("[data-mech-canvas]");
@@ -485,7 +490,12 @@ Explorer.prototype.build = function (data, canvas, scenario) {
   root.addEventListener("keydown", function (event) { self.onKey(tree, event); });
   root.addEventListener("focusin", function (event) {
     var index = Number(event.target.getAttribute("data-mech-item"));
-    if (!isNaN(index)) { self.ring(tree, index); }
+    if (isNaN(index)) { return; }
+    /* However focus came (keys, a click, a screen reader's focus mode), it is the tree's one stop now. */
+    tree.elements[tree.current].setAttribute("tabindex", "-1");
+    event.target.setAttribute("tabindex", "0");
+    tree.current = index;
+    self.ring(tree, index);
   });
   root.addEventListener("focusout", function (event) {
     if (!root.contains(event.relatedTarget)) { self.unring(tree); }
@@ -555,6 +565,7 @@ Explorer.prototype.moveTo = function (tree, index) {
 };
 
 Explorer.prototype.onKey = function (tree, event) {
+  if (event.altKey || event.metaKey || event.shiftKey || event.ctrlKey) { return; }
   var items = tree.data.items;
   var index = tree.current;
   var item = items[index];
@@ -620,6 +631,7 @@ Explorer.prototype.ring = function (tree, index) {
 /* Draw the ring of the shapes ``shapesIn(layout)`` gives over every layout of the scenario of ``tree`` (a tree
    or a grid), and bring the shown one into view in its frame. */
 Explorer.prototype.ringShapes = function (tree, shapesIn) {
+  tree.ringed = shapesIn;  /* drawn again where a resize shows another layout */
   this.unring(tree);
   var seen = null;
   Array.prototype.forEach.call(this.player.scenes[tree.scenario].querySelectorAll("[data-mech-canvas] svg[role=img]"), function (svg, layout) {
@@ -651,6 +663,14 @@ Explorer.prototype.ringShapes = function (tree, shapesIn) {
     var held = strip && strip.hasAttribute("data-mech-stuck") ? strip.getBoundingClientRect() : null;
     if (held && ring.top < held.bottom && ring.bottom > held.top) {
       window.scrollBy(0, ring.top - held.bottom - REVEAL_MARGIN_PX);
+    }
+    /* Nor a lane grid's names, held at its frame's left edge while it scrolls: the frame scrolls back. */
+    var names = seen.ownerSVGElement.parentElement.querySelector(".mech-lane-names");
+    var canvas = seen.ownerSVGElement.closest("[data-mech-canvas]");
+    var edge = names && names.getClientRects().length ? names.getBoundingClientRect().right : null;
+    ring = seen.getBoundingClientRect();
+    if (edge !== null && canvas.scrollLeft > 0 && ring.left < edge) {
+      canvas.scrollLeft -= edge - ring.left + REVEAL_MARGIN_PX;
     }
   }
 };
@@ -721,6 +741,9 @@ Explorer.prototype.buildGrid = function (data, canvas, scenario) {
   root.addEventListener("focusin", function (event) {
     var at = self.positionOf(event.target);
     if (!at) { return; }
+    /* However focus came (keys, a click, a screen reader's focus mode), it is the grid's one stop now. */
+    self.stopAt(g, g.at).setAttribute("tabindex", "-1");
+    event.target.setAttribute("tabindex", "0");
     g.at = at;
     self.ringShapes(g, function (layout) { return self.gridShapes(g, at, layout); });
   });
@@ -791,9 +814,14 @@ Explorer.prototype.refreshGrid = function (g) {
   });
 };
 
+/* The element at a position: a cell or header, or with ``a`` one of a cell's arrows. */
+Explorer.prototype.stopAt = function (g, at) {
+  return at.a >= 0 ? g.arrows[at.r][at.c][at.a] : g.elements[at.r][at.c];
+};
+
 Explorer.prototype.gridMoveTo = function (g, r, c, a) {
-  var current = g.at.a >= 0 ? g.arrows[g.at.r][g.at.c][g.at.a] : g.elements[g.at.r][g.at.c];
-  var next = a >= 0 ? g.arrows[r][c][a] : g.elements[r][c];
+  var current = this.stopAt(g, g.at);
+  var next = this.stopAt(g, { r: r, c: c, a: a });
   current.setAttribute("tabindex", "-1");
   next.setAttribute("tabindex", "0");
   g.at = { r: r, c: c, a: a };
@@ -801,6 +829,7 @@ Explorer.prototype.gridMoveTo = function (g, r, c, a) {
 };
 
 Explorer.prototype.onGridKey = function (g, event) {
+  if (event.altKey || event.metaKey || event.shiftKey) { return; }  /* the browser's and the reader's keys */
   var at = g.at, r = at.r, c = at.c;
   var grid = g.grid;
   var key = event.key;
@@ -822,7 +851,7 @@ Explorer.prototype.onGridKey = function (g, event) {
     else if (key === "ArrowUp" || key === "ArrowLeft") { this.gridMoveTo(g, r, c, Math.max(at.a - 1, 0)); }
     else if (key === "Home") { this.gridMoveTo(g, r, c, 0); }
     else if (key === "End") { this.gridMoveTo(g, r, c, arrows.length - 1); }
-    else if (key === "Enter") { this.follow(g, r, grid.rows[r - 1].cells[c - 1].arrows[at.a]); }
+    else if (key === "Enter" || key === " ") { this.follow(g, r, grid.rows[r - 1].cells[c - 1].arrows[at.a]); }
     else if (key === "Escape") { go(r, c); }
     else { return; }
   }
@@ -877,8 +906,11 @@ Explorer.prototype.gridShapes = function (g, at, layout) {
   var shapes = g.data.shapes[layout] || {};
   var items = g.data.items;
   var item = this.itemAt(g, at.r, at.c, at.a);
+  var row = at.r > 0 ? g.grid.rows[at.r - 1] : null;
+  /* A sequence's message as drawn in this row's step (a message may be sent in several steps). */
+  var inRow = item >= 0 && row && row.step >= 0 && shapes["#row" + (row.step + 1) + "/" + items[item].key];
+  if (inRow) { return [inRow]; }
   if (item >= 0) { return this.shapesOf(g, item, layout); }
-  var row = g.grid.rows[at.r - 1];
   var band = row.step >= 0 && shapes["#row" + (row.step + 1)];
   if (at.c === 0) { return band ? [band] : []; }
   var cell = row.cells[at.c - 1];
@@ -887,14 +919,11 @@ Explorer.prototype.gridShapes = function (g, at, layout) {
     return [{ r: [head[0], band.r[1], head[2], band.r[3]] }];
   }
   function box(c) { return c.item >= 0 && shapes[items[c.item].key] && shapes[items[c.item].key].r; }
-  var inRow = row.cells.map(box).filter(Boolean);
+  var inLane = row.cells.map(box).filter(Boolean);
   var inColumn = g.grid.rows.map(function (other) { return box(other.cells[at.c - 1]); }).filter(Boolean);
-  if (!inRow.length || !inColumn.length) { return []; }
-  var across = true;  /* lanes run across (left to right), unless a lane's two boxes stand one over the other */
-  var pairs = g.grid.rows.map(function (other) { return other.cells.map(box).filter(Boolean); })
-    .filter(function (boxes) { return boxes.length > 1; });
-  if (pairs.length) { across = Math.abs(pairs[0][0][1] - pairs[0][1][1]) < Math.abs(pairs[0][0][0] - pairs[0][1][0]); }
-  var lane = inRow[0], time = inColumn[0];
+  if (!inLane.length || !inColumn.length) { return []; }
+  var across = !shapes["#lanes"] || shapes["#lanes"].across;  /* lanes are rows, as drawn wide; else columns */
+  var lane = inLane[0], time = inColumn[0];
   return [{ r: across ? [time[0], lane[1], time[2], lane[3]] : [lane[0], time[1], lane[2], time[3]] }];
 };
 /* ==== end of the explorer ==================================================================================== */

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from mechdiagram.render.explore import ROW_KEY, lane_grid, sequence_grid
+from mechdiagram.render.explore import LANES_KEY, ROW_KEY, lane_grid, sequence_grid
 from mechdiagram.shared.locale import FSI, PDI, words_for
 from mechdiagram.shared.model import spec_from_data
 from support.html_doc import parse_html
@@ -136,3 +136,30 @@ def test_a_sequence_rows_bands_are_ringed_by_step():
         assert bands[0][1] + bands[0][3] <= bands[1][1]  # step 2's row is under step 1's
         head = layout["client"]["r"]
         assert head[1] + head[3] <= bands[0][1]  # under the heads
+
+
+def test_a_message_sent_in_two_steps_is_ringed_in_each_steps_row():
+    data = sequence_spec()
+    data["scenarios"][0]["steps"][1]["paths"] = ["read", "ask"]
+    for layout in explore_of(data)["shapes"]:
+        first, again = layout[f"{ROW_KEY}1/ask"], layout[f"{ROW_KEY}2/ask"]
+        band = layout[f"{ROW_KEY}2"]["r"]
+        assert first != again and layout["ask"] == first  # where it is first drawn, and in each row
+        ys = [float(point.split()[1]) for point in again["d"][1:].split(" L")]
+        assert all(band[1] <= y <= band[1] + band[3] for y in ys), (ys, band)
+
+
+def test_a_lane_grid_says_which_way_its_lanes_run_in_each_layout():
+    data = minimal_spec()  # two lanes: rows in the wide layout, columns in the phone's transposed one
+    wide, *others = explore_of(data)["shapes"]
+    assert wide[LANES_KEY] == {"across": True}
+    assert others and others[-1][LANES_KEY] == {"across": False}
+
+
+def test_the_grid_puts_a_box_in_the_column_layout_positions_gives_it():
+    data = minimal_spec()
+    data["layout"] = {"columns": ["one", "two", "three", "four"], "positions": {"a1": {"row": 0, "column": 3}}}
+    explore = explore_of(data)
+    grid, items = explore["grid"], explore["items"]
+    assert [c["head"] for c in grid["columns"]] == [i("one"), i("two"), i("three"), i("four")]
+    assert [c[0] for c in cells(grid, items)[0]] == ["a0", "", "", "a1"]

@@ -32,34 +32,38 @@ def test_figure_has_caption_and_inline_svg(document):
     captions = figure.find_all("figcaption")
     assert len(captions) == 1 and captions[0].text() == spec["caption"]
     assert captions[0].parent is figure
-    # one canvas holding the drawing twice: the wide layout, then the narrow one (one column of boxes)
+    # one canvas holding the drawing three times: the wide layout, the middle one (the lane grid transposed for a
+    # figure of about 600 to 1000 px), then the narrow one (a phone's)
     canvas = figure.find(attrs={"data-mech-canvas": None})
-    assert [[c for c in box.classes if c != "mech-canvas-inner"] for box in canvas.children] == [["mech-wide"],
-                                                                                               ["mech-narrow"]]
+    layouts = [["mech-wide"], ["mech-middle"], ["mech-narrow"]]
+    assert [[c for c in box.classes if c != "mech-canvas-inner"] for box in canvas.children] == layouts
     svgs = figure.find_all("svg")
-    assert [svg.parent.classes for svg in svgs] == [["mech-canvas-inner", "mech-wide"], ["mech-canvas-inner", "mech-narrow"]]
+    assert [svg.parent.classes for svg in svgs] == [["mech-canvas-inner", *layout] for layout in layouts]
+    assert len({svg.find("title").attrs["id"] for svg in svgs}) == 3  # each layout's ids its own
     for svg in svgs:
         assert svg.attrs["role"] == "img"
         assert svg.find("title").text() == spec["title"]
         assert svg.find("desc").text() == spec["alt"]
         assert svg.attrs["aria-labelledby"] == svg.find("title").attrs["id"]
         assert svg.attrs["aria-describedby"] == svg.find("desc").attrs["id"]
-    wide, narrow = svgs
+    wide, middle, narrow = svgs
     # the same classes (one style sheet, written once, in the wide drawing), ids of their own
-    assert wide.attrs["class"] == narrow.attrs["class"]
-    assert len(wide.find_all("style")) == 1 and narrow.find_all("style") == []
+    assert wide.attrs["class"] == middle.attrs["class"] == narrow.attrs["class"]
+    assert len(wide.find_all("style")) == 1 and middle.find_all("style") == narrow.find_all("style") == []
     prefix = wide.attrs["class"]
     assert wide.find("title").attrs["id"] == f"{prefix}-title"
+    assert middle.find("title").attrs["id"] == f"{prefix}-middle-title"
     assert narrow.find("title").attrs["id"] == f"{prefix}-narrow-title"
     ids = [node.attrs["id"] for node in document.iter() if "id" in node.attrs]
     assert len(ids) == len(set(ids))
     assert len(wide.find_all(attrs={"id": None})) == len(narrow.find_all(attrs={"id": None}))
-    # the narrow layout is the narrower one and both keep 13 px text at 12 px or more: at least 12/13 of it wide
+    # narrow, middle, wide: each narrower than the next, and all keep 13 px text at 12 px or more (at least 12/13
+    # of it wide); the middle one grows with its frame to 1.5 times its width, the others to their own
     widths = [float(svg.attrs["viewBox"].split(",")[2]) for svg in svgs]
-    assert widths[1] < widths[0] / 2
+    assert widths[2] < widths[1] < widths[0] and widths[1] <= 570
     shown = [dict(part.split(":") for part in svg.parent.attrs["style"].split(";")) for svg in svgs]
-    for width, style in zip(widths, shown, strict=True):
-        assert style["max-width"] == f"{width:g}px"
+    for width, style, grows in zip(widths, shown, (1, 1.5, 1), strict=True):
+        assert style["max-width"] == f"{width * grows:g}px"
         assert width * 12 / 13 <= float(style["min-width"].removesuffix("px")) < width * 12 / 13 + 0.1
 
 
@@ -68,7 +72,7 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     rounded up to a multiple of 16 px (so that one style sheet holds every breakpoint), or WIDE_SCROLLS_FROM (960
     px) when that is less: on a screen that wide the wide drawing keeps its 12 px width and scrolls in its frame
     rather than give way to the phone's column."""
-    from mechdiagram.render.html import SWITCH_STEP, WIDE_SCROLLS_FROM, switches, wide_from
+    from mechdiagram.render.html import SWITCH_STEP, WIDE_SCROLLS_FROM, fmt, readable_width, switches, wide_from
 
     wide = document.find("div", "mech-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
@@ -84,8 +88,18 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     if document.find_all("link"):  # the fragment: the player's style sheet is a file of its own
         css += next(data.decode("utf-8") for name, data in render_player().items() if name.endswith(".css"))
     assert (f'@container mech-figure (width < {at}px){{[data-mech-wide-from="{at}"]>.mech-wide{{display:none}}'
-            f'[data-mech-wide-from="{at}"]>.mech-narrow{{display:block}}}}') in css
-    assert ".mech-canvas-inner.mech-narrow{display:none}" in css  # without container queries: the wide one
+            f'[data-mech-wide-from="{at}"]>:is(.mech-narrow,.mech-middle){{display:block}}') in css
+    assert ".mech-canvas-inner.mech-narrow,.mech-canvas-inner.mech-middle{display:none}" in css  # without
+    # container queries: the wide one
+    # the middle layout from its own readable width (the narrow one below it), as wide as its frame up to 1.5 times
+    middle = document.find("div", "mech-middle")
+    middle_at = canvas.attrs["data-mech-middle-from"]
+    natural = float(middle.find("svg").attrs["viewBox"].split(",")[2])
+    assert float(middle_at) == wide_from(natural) < float(at) and float(middle_at) <= 540  # a 600 px screen's figure
+    assert middle.attrs["style"] == f"min-width:{fmt(readable_width(natural))}px;max-width:{fmt(natural * 1.5)}px"
+    assert (f'@container mech-figure (width >= {middle_at}px){{[data-mech-canvas][data-mech-middle-from="{middle_at}"]'
+            '>.mech-narrow{display:none}}') in css
+    assert (f'[data-mech-canvas][data-mech-middle-from="{middle_at}"]>.mech-middle{{display:none}}}}') in css
 
 
 def test_controls_buttons_and_tabs(document):
