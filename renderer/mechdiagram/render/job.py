@@ -73,8 +73,8 @@ class RenderJob(Struct, dict=True):
         shared = middle_diagram(self.spec)
         if shared is None:
             return {}
-        return {scenario.id: render_scenario(self.spec, scenario,
-                                             layout_scenario(self.spec, scenario, shared, narrow=True),
+        # Not a phone's: its state panel and legend as wide as the drawing (layout_scenario's narrow is a phone's).
+        return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
                                              prefix_for(self.slug, scenario.id), variant="middle")
                 for scenario in self.spec.scenarios}
 
