@@ -41,8 +41,10 @@ GAP_Y = 24.0
 ROUTE_GAP = 40.0
 #: The narrowest a lane's column may be, in user units.
 MIN_COLUMN = 36.0
-#: The row labels (``layout.columns``) wrap to this width at most, and keep this much from the first band.
+#: The row labels (``layout.columns``) wrap to this width at most, and keep this much from the first band; in a
+#: wider budget (the middle layout's) to this share of it, so that a row's name and its times take a line each.
 ROW_LABEL_MAX_WIDTH = 76.0
+ROW_LABEL_SHARE = 0.2
 ROW_LABEL_GAP = 6.0
 
 
@@ -102,19 +104,19 @@ def _gaps(spec: Spec, cells: Cells, n_lanes: int, n_rows: int,
             [GAP_Y if not n else w for n, w in zip(down, gap_widths(max(ROUTE_GAP, channels[1]), down), strict=True)])
 
 
-def row_labels(spec: Spec, count: int) -> list[tuple[str, ...]]:
-    """Each of ``count`` rows' label, in lines: its column's ``layout.columns`` label (:func:`caption_text`), and
-    under proportional time the times it begins and ends (``18 – 92 ms``) on a line (or two) of its own."""
+def row_labels(spec: Spec, count: int, width: float = ROW_LABEL_MAX_WIDTH) -> list[tuple[str, ...]]:
+    """Each of ``count`` rows' label, in lines at most ``width`` user units wide: its column's ``layout.columns``
+    label (:func:`caption_text`), and under proportional time the times it begins and ends (``18 – 92 ms``) on a
+    line (or two) of its own."""
     timed = spans(spec, count)
     labels = []
     for index in range(count):
         text = caption_text(spec, index)
-        lines = even_wrap(text, ROW_LABEL_MAX_WIDTH) if text else ()
+        lines = even_wrap(text, width) if text else ()
         if timed is not None:
             start, end = sum(timed[:index]), sum(timed[:index + 1])
             when = f"{format_time(start)} – {format_time(end)}" if end != start else format_time(start)
-            lines = (*lines, *even_wrap(f"{when} {spec.layout.unit}" if spec.layout.unit else when,
-                                        ROW_LABEL_MAX_WIDTH))
+            lines = (*lines, *even_wrap(f"{when} {spec.layout.unit}" if spec.layout.unit else when, width))
         labels.append(lines)
     return labels
 
@@ -132,7 +134,7 @@ def transposed(spec: Spec, cells: Cells, lane_labels: list[str | None], gaps: tu
         return None
     gap_x = GAP_X
     lane_gaps, row_gaps = _gaps(spec, cells, n_lanes, n_rows, gaps)
-    labels = row_labels(spec, n_rows)
+    labels = row_labels(spec, n_rows, max(ROW_LABEL_MAX_WIDTH, round(budget * ROW_LABEL_SHARE)))
     label_w = max((text_width(line) for lines in labels for line in lines), default=0.0)
     label_part = math.ceil(label_w + ROW_LABEL_GAP) if label_w else 0.0
     texts = {t.key: (t.label or "", t.code) for t in spec.nodes if t.key in cells}

@@ -260,10 +260,11 @@ def _target_name(spec: Spec, key: str, step: Step) -> str:
 #: desktop screen reads better so than as the phone's one column of boxes).
 WIDE_SCROLLS_FROM = 960.0
 
-#: The middle layout (a lane grid's, for a figure of about 600 to 1000 px: issue 26) grows with its frame to at
-#: most this many times its natural width, so that it fills 85 % of a figure up to 1,000 px and more (its 13-unit
-#: text then 19.5 px at most).
-MIDDLE_GROWTH = 1.5
+#: Every layout grows with its frame to at most this many times its natural width (its 13-unit text then 19.5 px
+#: at most), so that a drawing fills 85 % of a figure up to 1.76 times its width (issue 26: a 500-unit sequence
+#: filled 40 % of a 1440 px screen's figure, a wide graph 64 %); the middle layout, made for figures of about 600
+#: to 1000 px, fills it up to 1,000 px and more.
+GROWTH = 1.5
 
 
 #: The figure widths at which a scene may change layouts are multiples of this (CSS px), so that one style sheet,
@@ -292,13 +293,12 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "",
-            grows: float = 1.0) -> LayoutContext:
-    """A layout shown at most at its natural ``width`` (user units) times ``grows`` and at least at its
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "") -> LayoutContext:
+    """A layout shown at most at its natural ``width`` (user units) times :data:`GROWTH` and at least at its
     :func:`readable_width`, with its lane names' ``strip`` (markup we generated, and its width in user units) when
-    it has one, and ``heads``, its heads strip, a sequence's."""
+    it has one, and ``heads``, its heads strip, a sequence's (shown at the same size)."""
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width * grows or 100000.0), "strip": Markup(strip[0]),
+            "max_width": fmt(width * GROWTH or 100000.0), "strip": Markup(strip[0]),
             # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
             "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else "",
             "heads": Markup(heads)}
@@ -316,7 +316,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
     their natural widths (user units); ``narrow`` the same scenarios' narrow layout (SVG, width), when
-    the figure has one.  Each SVG is shown at most at its natural width and at least at its
+    the figure has one.  Each SVG is shown at most at :data:`GROWTH` times its natural width and at least at its
     :func:`readable_width`; the figure shows the wide layout from :func:`wide_from` (the container query of
     ``player.css``: the wide one's readable width, at most WIDE_SCROLLS_FROM) and the narrow one below it.
     ``strips`` are each scenario's lane-name strips, wide and narrow
@@ -330,8 +330,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     explorer;
     ``middle`` holds each scenario's middle layout (SVG, width: a lane grid's,
     :func:`~mechdiagram.layout.middle_diagram`) or ``None``: shown from its own :func:`wide_from` to the wide
-    one's, growing with its frame up to :data:`MIDDLE_GROWTH` times its width (it is made for a figure of 600 to
-    1000 px, issue 26); the caller gives one only
+    one's (it is made for a figure of 600 to 1000 px, issue 26); the caller gives one only
     where its :func:`wide_from` is less than the wide one's, and its rings in ``shapes`` between the wide and the
     narrow layout's;
     ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
@@ -347,7 +346,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     for scenario, svg, width, second, (wide_strip, narrow_strip), top, third in zip(
             spec.scenarios, svgs, natural, narrow_layouts, held, tops, between, strict=True):
         layouts = ([_layout("wide", svg, width, wide_strip, top[0])]
-                   + ([_layout("middle", third[0], third[1], grows=MIDDLE_GROWTH)] if second and third else [])
+                   + ([_layout("middle", third[0], third[1])] if second and third else [])
                    + ([_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else []))
         steps = _steps(spec, scenario, words)
         scenarios.append({
