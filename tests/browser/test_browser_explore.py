@@ -55,6 +55,17 @@ def walk(page) -> list[tuple[int, str]]:
     raise AssertionError("the walk did not end")
 
 
+def back_in(page, role: str) -> None:
+    """From the step tabs, where Escape left the structure, Shift+Tab back through the controls into it, to an
+    element of ``role``."""
+    assert bs.active_tag(page) == "0/mech-tab"
+    for _ in range(6):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("() => document.activeElement.getAttribute('role')") == role:
+            return
+    raise AssertionError(f"no {role} before the step tabs")
+
+
 def expected_targets(spec: dict) -> tuple[set[str], set[str]]:
     """Every node key, and every labelled path the first scenario's drawing shows (a sequence shows the messages
     its steps send)."""
@@ -226,11 +237,7 @@ def test_arrows_lead_to_their_far_end_and_escape_goes_up_then_out(site, open_pag
     assert focused(page)["index"] == shown[-1] and len(shown) < len(items)  # a closed item's arrows are hidden
     page.keyboard.press("Home")
     page.keyboard.press("Escape")  # at the top: out, to the step tabs
-    assert bs.active_tag(page) == "0/mech-tab"
-    for _ in range(6):  # back through the controls
-        page.keyboard.press("Shift+Tab")
-        if focused(page)["role"] == "treeitem":
-            break
+    back_in(page, "treeitem")
     assert focused(page)["index"] == 0  # the tree keeps its one stop where the reader left it
 
 
@@ -306,11 +313,7 @@ def test_grid_keys_move_by_cell_go_into_arrows_and_follow_them(site, open_page):
     assert there["a"] == -1 and there["index"] == items[cell["arrows"][0]]["far"]
     assert press(page, "Escape")["c"] == 0  # up a level, to the cell's lane
     page.keyboard.press("Escape")  # and out, to the step tabs
-    assert bs.active_tag(page) == "0/mech-tab"
-    for _ in range(6):  # back through the controls
-        page.keyboard.press("Shift+Tab")
-        if at(page)["role"] == "rowheader":
-            break
+    back_in(page, "rowheader")
     assert at(page)["c"] == 0  # the grid keeps its one stop where the reader left it
 
 
