@@ -250,7 +250,9 @@ def lane_grid(spec: Spec, explore: dict[str, Any], words: Words) -> dict[str, An
     the catalogue's ``exploreColumn`` ("Column 2"), not focusable.  ``None`` in another view."""
     if _lanes(spec) is None:
         return None
-    cells, _ = grid_cells(spec)  # the wide drawing's columns, where layout.positions puts a box
+    # The keys' lanes and columns, as the narrow and middle layouts draw them (layout.positions moves a box in the
+    # wide one only: the grid then follows its key, and the box's own ring still shows where it is drawn).
+    cells, _ = grid_cells(spec, positions=False)
     width = max(column for _, column in cells.values()) + 1
     labelled = [column.label for column in spec.layout.columns]
     columns = [{"head": words.say("exploreGroup", group=labelled[c]) if c < len(labelled) and labelled[c]

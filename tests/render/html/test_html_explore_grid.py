@@ -156,10 +156,12 @@ def test_a_lane_grid_says_which_way_its_lanes_run_in_each_layout():
     assert others and others[-1][LANES_KEY] == {"across": False}
 
 
-def test_the_grid_puts_a_box_in_the_column_layout_positions_gives_it():
+def test_the_grid_follows_the_keys_as_the_narrow_and_middle_layouts_do_under_layout_positions():
+    """``layout.positions`` moves a box in the wide layout only; the grid, one for every layout, keeps the keys'
+    lanes and columns, as the narrow and middle layouts draw them (a box's own ring shows where it is drawn)."""
     data = minimal_spec()
-    data["layout"] = {"columns": ["one", "two", "three", "four"], "positions": {"a1": {"row": 0, "column": 3}}}
+    data["layout"] = {"columns": ["one", "two"], "positions": {"a1": {"row": 1, "column": 3}}}
     explore = explore_of(data)
     grid, items = explore["grid"], explore["items"]
-    assert [c["head"] for c in grid["columns"]] == [i("one"), i("two"), i("three"), i("four")]
-    assert [c[0] for c in cells(grid, items)[0]] == ["a0", "", "", "a1"]
+    assert [c["head"] for c in grid["columns"]] == [i("one"), i("two")]
+    assert [[c[0] for c in row] for row in cells(grid, items)] == [["a0", "a1"], ["b0", "b1"]]
