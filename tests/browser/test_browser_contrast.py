@@ -78,7 +78,9 @@ def test_svg_text_and_graphics_contrast_in_every_state(site, open_page, scheme):
             failures.append(f"{label}: {ratio:.2f}:1 < {minimum}:1, {where}")
 
     for slug in site.all_slugs:
-        page = open_page(site.page(slug), scheme=scheme, clock=True)
+        # Tall enough for every drawing at its largest (1.5 times its size): the measure reads what is painted
+        # at each point of the view.
+        page = open_page(site.page(slug), scheme=scheme, clock=True, viewport=(1280, 2600))
         # The gallery's figures in every step; the generated ones (layouts at their limits, drawn with the same
         # style sheet) in their first and last: their colours are the gallery's, their geometry is new.
         for index, number in every_step(page, ends_only=slug in site.generated):
