@@ -504,9 +504,7 @@ def built(tmp_path, data: dict, slug: str):
 RING_Y_JS = """root => {
   const svg = Array.from(root.querySelectorAll('.mech-scene:not([hidden]) [data-mech-canvas] svg[role=img]'))
     .find(s => s.getClientRects().length);
-  const path = svg.querySelector('.mech-focus path');
-  const band = svg.querySelectorAll('.mech-focus rect');
-  const box = path.getBBox();
+  const box = svg.querySelector('.mech-focus path').getBBox();
   return [box.y, box.y + box.height];
 }"""
 

@@ -24,6 +24,7 @@ from mechdiagram.layout.placement import grid_cells
 from mechdiagram.layout.sequence import participant_order
 from mechdiagram.shared.locale import Words, fill
 from mechdiagram.shared.model import PathTarget, Scenario, Spec, Step, parse_lane_key
+from mechdiagram.shared.views import SEQUENCE
 
 if TYPE_CHECKING:
     from mechdiagram.layout.geometry import Arrow, Layout, Rect
@@ -83,14 +84,16 @@ def _lanes_across(layout: Layout) -> bool | None:
     """Whether a lane grid's lanes run across in ``layout`` (as rows), from two boxes of one column in two lanes
     (one above the other when they do), else two boxes of one lane; ``None`` with one box alone."""
     placed = [(cell, layout.boxes[key]) for key, cell in sorted(layout.cells.items()) if key in layout.boxes]
+    first_in_column: dict[int, tuple[int, Rect]] = {}
     for (lane, column), box in placed:
-        for (other_lane, other_column), other in placed:
-            if column == other_column and lane != other_lane:
-                return abs(other.y - box.y) > abs(other.x - box.x)
+        lane_seen, other = first_in_column.setdefault(column, (lane, box))
+        if lane_seen != lane:
+            return abs(other.y - box.y) > abs(other.x - box.x)
+    first_in_lane: dict[int, Rect] = {}
     for (lane, _), box in placed:
-        for (other_lane, _), other in placed:
-            if lane == other_lane and other is not box:
-                return abs(other.x - box.x) > abs(other.y - box.y)
+        other = first_in_lane.setdefault(lane, box)
+        if other is not box:
+            return abs(other.x - box.x) > abs(other.y - box.y)
     return None
 
 
@@ -220,8 +223,6 @@ def structure(spec: Spec, scenario: Scenario, shapes: dict[str, dict[str, Any]],
     return {"name": words["exploreName"], "items": items}
 
 
-
-
 def grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words: Words) -> dict[str, Any] | None:
     """The explorer's ARIA ``grid`` (WAI-ARIA Authoring Practices 1.2, Data Grid) over a lane grid
     (:func:`lane_grid`) or a sequence (:func:`sequence_grid`), made from ``explore``, the :func:`structure` of
@@ -278,7 +279,7 @@ def sequence_grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words
     cell per participant and step saying what it does in that step (fixed, since the row is the step): its
     label, active or not, what the step's labels and marks say of it (:func:`step_states`), and the messages it
     sends and receives in that step, which are the arrow items Enter goes into.  ``None`` in another view."""
-    if spec.layout.view != "sequence":
+    if spec.layout.view != SEQUENCE:
         return None
     items = explore["items"]
     box_of = {item["key"]: index for index, item in enumerate(items) if item["kind"] == "node"}
@@ -286,11 +287,13 @@ def sequence_grid(spec: Spec, scenario: Scenario, explore: dict[str, Any], words
     columns = [{"head": words.say("exploreNode", label=_label(spec, key)), "item": box_of[key]} for key in order]
     paths = {path.key: path for path in spec.paths}
     rows: list[dict[str, Any]] = []
+    # Each participant's arrow items by path key: the ones a cell's messages lead into.
+    arrows = {key: {items[index]["key"]: index for index in _under(items, box_of[key])} for key in order}
     for number, step in enumerate(scenario.steps, start=1):
         states = step_states(step, words)
         cells = []
         for key in order:
-            under = {items[index]["key"]: index for index in _under(items, box_of[key])}
+            under = arrows[key]
             sent = [paths[p] for p in step.paths if p in under and paths[p].source == key]
             received = [paths[p] for p in step.paths if p in under and paths[p].dest == key and paths[p].source != key]
             lists = _arrow_lists(spec, words, sent, received)

@@ -702,8 +702,7 @@ Explorer.prototype.buildGrid = function (data, canvas, scenario) {
     g.elements[r][c] = element;
     return element;
   }
-  var rows = [{ cells: spec.columns }].concat(spec.rows);
-  rows.forEach(function (rowData, r) {
+  [null].concat(spec.rows).forEach(function (rowData, r) {  /* row 0: the column headers */
     var row = document.createElement("div");
     row.setAttribute("role", "row");
     row.setAttribute("aria-rowindex", String(r + 1));
@@ -842,8 +841,6 @@ Explorer.prototype.onGridKey = function (g, event) {
     var found = cells.filter(function (p) { return self.focusable(g, p[0], p[1]); });
     if (found.length) { go.apply(null, found[last ? found.length - 1 : 0]); }
   }
-  var all = [];
-  g.elements.forEach(function (row, rr) { row.forEach(function (element, cc) { all.push([rr, cc]); }); });
   if (key === "PageDown" || key === "PageUp") { player.go(player.step + (key === "PageDown" ? 1 : -1), true); }
   else if (at.a >= 0) {
     var arrows = g.arrows[r][c];
@@ -859,8 +856,11 @@ Explorer.prototype.onGridKey = function (g, event) {
   else if (key === "ArrowLeft") { go(r, c - 1); }
   else if (key === "ArrowDown") { go(r + 1, c); }
   else if (key === "ArrowUp") { go(r - 1, c); }
-  else if (key === "Home" && event.ctrlKey) { ends(all, false); }
-  else if (key === "End" && event.ctrlKey) { ends(all, true); }
+  else if ((key === "Home" || key === "End") && event.ctrlKey) {
+    var all = [];
+    g.elements.forEach(function (row, rr) { row.forEach(function (element, cc) { all.push([rr, cc]); }); });
+    ends(all, key === "End");
+  }
   else if (key === "Home" || key === "End") {
     ends(g.elements[r].map(function (element, cc) { return [r, cc]; }), key === "End");
   }
