@@ -10,8 +10,9 @@ largest process, median of ``--runs`` runs (1 by default: each case takes second
   (:data:`RASTER_BUDGETS`; with ``--raster``, which needs the ``raster`` extra).
 
 The cases are the break-it days' (see the CHANGELOG): many labelled arrows among few boxes, the most boxes,
-arrows and steps at once, a wide lane grid full of arcs whose labels change, a 4 MiB spec of two million list
-items (each one wrong), an unknown key holding two million integers, and a source whose SHA-256 is wrong.
+arrows and steps at once, layered graphs dense and less so (issue 27's second tries), a wide lane grid full of
+arcs whose labels change, a 4 MiB spec of two million list items (each one wrong), an unknown key holding two
+million integers, and a source whose SHA-256 is wrong.
 Run from the repository root with the package installed:
 
     python bench/bench_limits.py [--runs 1] [--raster] [--only NAME]
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -76,6 +78,27 @@ def boxes_and_arrows(nodes: int, arrows: int, scenarios: int, steps: int, active
                    "active": [keys[(j * active + k) % nodes] for k in range(active)],
                    "paths": [arrow_keys[j % len(arrow_keys)]] if arrow_keys else []}
                   for j in range(steps)]} for s in range(scenarios)]
+    return spec
+
+
+def layered_graph(nodes: int, arrows: int) -> dict:
+    """``nodes`` boxes whose keys name no lane (a layered graph, not a lane grid) and ``arrows`` labelled arrows
+    between pseudo-random pairs, both ways (cycles): a dense graph whose drawing crosses in a hundred places, so
+    that the layout's second tries (another cycle breaking, routes ripped up and routed again: issue 27) are
+    bounded, not multiplied; one step a box."""
+    spec = base()
+    targets = spec["targets"]
+    keys = [f"n{i}x" for i in range(nodes)]
+    for i, key in enumerate(keys):
+        targets[key] = {"id": f"n{i}", "kind": "node", "label": f"box {i}"}
+    pick = random.Random(nodes * 1000 + arrows)  # seeded: the same graph every run
+    for k in range(arrows):
+        a, b = pick.sample(range(nodes), 2)
+        targets[f"arrow{k}"] = {"id": f"p{k}", "kind": "path", "from": keys[a], "to": keys[b], "label": f"call {k}"}
+    spec["scenarios"] = [{
+        "id": "s0", "title": "Scenario", "description": "A step a box.", "initial": {"stage": "0"},
+        "steps": [{"title": f"Step {j}", "description": f"Step {j}.", "duration": 400, "state": {"stage": str(j)},
+                   "active": [key]} for j, key in enumerate(keys)]}]
     return spec
 
 
@@ -165,6 +188,8 @@ CASES: list[tuple[str, Callable[[], bytes], tuple[str, ...], bool]] = [
      lambda: text(boxes_and_arrows(850, 150, 4, 500, 9)), ("validate", "build"), True),
     ("200 boxes in 10 lanes, 150 arcs within lanes", lambda: text(lane_arcs(10, 20, 150, 15)),
      ("validate", "build"), True),
+    ("a layered graph of 30 boxes, 60 arrows", lambda: text(layered_graph(30, 60)), ("validate", "build"), True),
+    ("a layered graph of 10 boxes, 16 arrows", lambda: text(layered_graph(10, 16)), ("validate", "build"), True),
     ("120 boxes, 500 steps (raster)", lambda: text(boxes_and_arrows(120, 20, 1, 500, 4)),
      ("--png", "--gif", "--frames"), True),
     ("2 million wrong list items", many_wrong_items, ("validate",), False),

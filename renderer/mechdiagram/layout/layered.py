@@ -26,7 +26,7 @@ ORDERING_ROUNDS = 4
 
 
 def back_edges(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> set[tuple[str, str]]:
-    """The back edges of a depth-first search in file order: without them ``edges`` has no cycle.
+    """The back edges of a depth-first search from ``nodes`` in their order: without them ``edges`` has no cycle.
 
     A cycle (fetch -> decode -> execute -> fetch, a request and its reply) would otherwise leave
     every node on it unranked; its closing edge is drawn all the same, as an arrow back.
@@ -53,6 +53,17 @@ def back_edges(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> set[tu
                 state[child] = 1
                 stack.append((child, iter(out[child])))
     return back
+
+
+def cycle_breakings(nodes: Sequence[str], edges: Sequence[tuple[str, str]]) -> tuple[bool, ...]:
+    """The ``from_last`` values of :func:`layered_cells` that break the cycles of ``edges`` differently: ``(False,)``
+    for a graph whose searches from the first and from the last node find the same back edges (one without a
+    cycle), else ``(False, True)``.  Of a request and its reply, which is the arrow back is a choice the graph
+    does not make (OAuth's browser, client and servers call one another both ways): the layout stage draws
+    both layerings and keeps the one whose arrows cross and meet least, as ELK Layered tries several orders."""
+    if back_edges(nodes, edges) == back_edges(list(reversed(nodes)), edges):
+        return (False,)
+    return (False, True)
 
 
 class _View:
@@ -150,12 +161,13 @@ def _aligned(layers: list[list[str]], neighbours: dict[str, list[str]]) -> dict[
 
 
 def layered_cells(nodes: Sequence[str], edges: Sequence[tuple[str, str]], *,
-                  down: bool) -> dict[str, tuple[int, int]]:
+                  down: bool, from_last: bool = False) -> dict[str, tuple[int, int]]:
     """(row, column) of every node: layers are columns (``down=False``) or rows (``down=True``).
 
-    ``edges`` are (from, to) node keys, self-loops excluded; back edges are found here.
+    ``edges`` are (from, to) node keys, self-loops excluded; back edges are found here, by a depth-first search
+    from the first node, or with ``from_last`` from the last (:func:`cycle_breakings`).
     """
-    back = back_edges(nodes, edges)
+    back = back_edges(list(reversed(nodes)) if from_last else nodes, edges)
     forward = [edge for edge in edges if edge not in back]
     forward += [(b, a) for a, b in edges if (a, b) in back and (b, a) not in forward]
     unique = list(dict.fromkeys(forward))

@@ -73,7 +73,8 @@ def _edges(spec: Spec, nodes: list[str]) -> list[tuple[str, str]]:
     return [(p.source, p.dest) for p in spec.paths if p.source in nodes and p.dest in nodes and p.source != p.dest]
 
 
-def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) -> tuple[Cells, list[str | None]]:
+def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
+               from_last: bool = False) -> tuple[Cells, list[str | None]]:
     """Every node's (row, column) cell, and each row's lane label (lane grids only).
 
     A lane grid when every node key is ``<lane><index>``: lanes are rows in order of first
@@ -81,7 +82,8 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
     layered layout, flowing right (``down`` False) or down (``down`` True; ``None`` picks the
     direction from the graph's shape alone: down for more than four layers); nodes without paths follow in rows
     of :data:`FLOW_COLUMNS` (:func:`refolded` folds a long one into bands).  ``layout.positions`` then overrides
-    cells (unless ``positions`` is False).
+    cells (unless ``positions`` is False).  ``from_last`` breaks the layered layout's cycles by a search from its
+    last node (:func:`~mechdiagram.layout.layered.cycle_breakings`).
     """
     nodes = [t.key for t in spec.nodes]
     parsed = {key: parse_lane_key(key) for key in nodes}
@@ -104,7 +106,7 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True) 
         linked = [key for key in nodes if any(key in edge for edge in edges) or spec.group_of(key) is not None]
         loose = [key for key in nodes if key not in linked]
         if linked:
-            across = layered_cells(linked, edges, down=False)  # layers as columns
+            across = layered_cells(linked, edges, down=False, from_last=from_last)  # layers as columns
             if spec.groups:
                 across = grouped_cells(across, [g.members for g in spec.groups.values()], layer=1)
             if down is None:

@@ -1,8 +1,8 @@
 """Ports: where a route meets a box, on which side and how far along it.
 
 Each route uses the sides of its two boxes that face each other (:func:`facing`); the routes that
-share a side are spread along it, in the order of where they go, so that two opposite paths between
-the same boxes run apart, and a port alone on its side lines up with the other end
+share a side are spread along it, in the order of the bearing of where they go, so that two opposite paths
+between the same boxes run apart, and a port alone on its side lines up with the other end
 (:func:`port_fractions`).
 """
 
@@ -16,6 +16,9 @@ from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, Point, Rect
 from mechdiagram.layout.sizes import PORT_PITCH, PORT_SPREAD, PORT_SPREAD_TWO
+
+#: Which way a side's fractions (top to bottom, left to right) run clockwise around its box: 1, or -1 against.
+CLOCKWISE = {"top": 1, "right": 1, "bottom": -1, "left": -1}
 
 #: Sides of a box and their outward unit normals.
 SIDES: dict[str, tuple[int, int]] = {"right": (1, 0), "left": (-1, 0), "bottom": (0, 1), "top": (0, -1)}
@@ -63,19 +66,27 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
     further."""
     arcs = arcs or {}
     users: dict[tuple[str, str], list[tuple[float, float, float, str, str]]] = {}
-    for p in paths:
+    for number, p in enumerate(paths):
         out_side, in_side = sides[p.key]
-        # Routes to one box are ordered by where they meet it (the middle of the side each uses), so that they
-        # nest instead of crossing: one into its left side above one out of its bottom.
-        for end, box, side, other, other_side in (("source", p.source, out_side, p.dest, in_side),
-                                                   ("dest", p.dest, in_side, p.source, out_side)):
+        # Routes on one side are ordered by the bearing of their other end (the middle of the side it uses) seen
+        # from this side, so that they fan out instead of crossing: of two that leave a left side for boxes up to
+        # the left, the one that turns up sooner (to the nearer box) leaves higher.
+        ends = (("source", p.source, out_side, p.dest, in_side), ("dest", p.dest, in_side, p.source, out_side))
+        first = min((box, side) for _, box, side, _, _ in ends)
+        for end, box, side, other, other_side in ends:
             order: tuple[float, float, float]
             if p.key in arcs:
                 here, far = _along(side, boxes[box]), _along(side, boxes[other])
                 back = far < here  # arcs towards the side's start first, the inner one first; then the others
                 order = (-1.0 if back else 1.0e9, -far, arcs[p.key] if back else -arcs[p.key])
             else:
-                order = (_along(side, boxes[other]), _toward(side, port(boxes[other], other_side)), 0.0)
+                # Routes between the same two sides keep file order along both; between two sides at right
+                # angles (an L) they nest: the first in file order outermost, so first clockwise around one box
+                # (the one whose key sorts first) and last around the other.
+                turn = float(number)
+                if (side in ("left", "right")) != (other_side in ("left", "right")):
+                    turn = (number if (box, side) == first else -number) * CLOCKWISE[side]
+                order = (_bearing(side, boxes[box], port(boxes[other], other_side)), turn, 0.0)
             users.setdefault((box, side), []).append((*order, p.key, end))
     fractions: dict[tuple[str, str], float] = {}
     for items in users.values():
@@ -223,9 +234,14 @@ def facing(source: Rect, dest: Rect) -> tuple[str, str]:
             min(SIDES, key=lambda side: side_cost(dest, source, side)))
 
 
-def _toward(side: str, point: Point) -> float:
-    """Where ``point`` lies along ``side``'s direction."""
-    return point[1] if side in ("left", "right") else point[0]
+def _bearing(side: str, box: Rect, point: Point) -> float:
+    """The angle (radians) at which ``point`` lies seen from the middle of ``box``'s ``side``: from the side's
+    start (top or left end, -pi) through straight out (0) to its end (pi)."""
+    here = port(box, side)
+    nx, ny = SIDES[side]
+    dx, dy = point[0] - here[0], point[1] - here[1]
+    along = dy if side in ("left", "right") else dx
+    return math.atan2(along, dx * nx + dy * ny)
 
 
 def _along(side: str, other: Rect) -> float:

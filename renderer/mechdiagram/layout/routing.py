@@ -17,11 +17,11 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import EPSILON, Box, Point, Rect
+from mechdiagram.layout.geometry import EPSILON, Arrow, Box, GroupFrame, Point, Rect
 from mechdiagram.layout.ports import (
     SIDES,
     PathEnds,
@@ -34,7 +34,15 @@ from mechdiagram.layout.ports import (
     port_fractions,
     side_cost,
 )
-from mechdiagram.layout.route_rules import MAX_BENDS
+from mechdiagram.layout.route_rules import (
+    FRAME_NEAR,
+    MAX_BENDS,
+    crossings,
+    group_faults,
+    junctions,
+    near_heads,
+    parallel_runs,
+)
 from mechdiagram.layout.sizes import (
     ARROW_HEAD,
     CLEARANCE,
@@ -219,6 +227,12 @@ class _Usage:
         """Back to a :meth:`saved` state."""
         self.steps, self.points, self.turns = dict(state[0]), set(state[1]), set(state[2])
 
+    def reset(self, routes: Sequence[Sequence[tuple[int, int]]]) -> None:
+        """What ``routes`` (each its grid cells) occupy, and nothing else (the stubs and heads stay)."""
+        self.steps, self.points, self.turns = {}, set(), set()
+        for cells in routes:
+            self.add(list(cells))
+
     def add(self, cells: list[tuple[int, int]]) -> None:
         for a, b in itertools.pairwise(cells):
             key = (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
@@ -401,6 +415,186 @@ def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, 
     return Route(points, head, (side_out, side_in), True, cells=tuple(cells))
 
 
+#: Rounds of :func:`_untangle`: each takes the pairs of routes that still cross or meet and routes them again.
+UNTANGLE_ROUNDS = 3
+#: The most such pairs :func:`_untangle` takes on: a few knots of routing order.  A graph with more is dense
+#: (30 boxes with 60 random arrows meet in about 120 places): its crossings come from its layering, and routing
+#: them again would take as long as the layout (issue "bounded time and memory").
+UNTANGLE_PAIRS = 16
+
+
+def _meetings(routes: Mapping[str, Route]) -> set[tuple[str, str]]:
+    """The pairs of ``routes`` (by key, in the routes' order) that cross or meet as a junction
+    (:func:`~mechdiagram.layout.route_rules.crossings`, :func:`~mechdiagram.layout.route_rules.junctions`)."""
+    arrows = {key: Arrow(key, route.points, route.head) for key, route in routes.items()}
+    return {(fault.other, fault.key) for fault in (*crossings(arrows), *junctions(arrows))}
+
+
+def _region(routes: Sequence[Route]) -> Rect:
+    """The rectangle around ``routes`` (their lines and heads), grown by the reach of the rules between two arrows
+    (:data:`~mechdiagram.layout.sizes.NEAR`, :data:`~mechdiagram.layout.sizes.HEAD_CLEARANCE`)."""
+    points = [p for route in routes for p in (*route.points, *route.head)]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grown(max(NEAR, HEAD_CLEARANCE) + 1)
+
+
+def _changed_faults(routes: Mapping[str, Route], changed: Mapping[str, Route],
+                    frames: Mapping[str, GroupFrame]) -> tuple[int, int]:
+    """How many rule faults (:func:`_faults_count`) the routes break before and after ``changed`` (by key) replace
+    theirs, counted among the routes that come near the old or the new ones (no other fault can differ)."""
+    region = _region([*changed.values(), *(routes[key] for key in changed)])
+    near = [key for key, route in routes.items() if key in changed or _region([route]).overlaps(region)]
+    before = {key: routes[key] for key in near}
+    return _faults_count(before, frames), _faults_count(before | dict(changed), frames)
+
+
+def _untangle(routes: dict[str, Route], searched: Sequence[PathEnds], routed: Callable[[PathEnds], Route],
+              used: _Usage, budget: _Budget, frames: Mapping[str, GroupFrame], allowance: int) -> None:
+    """Rip up and route again (as routers of circuit boards do) each pair of searched ``routes`` that cross or
+    meet (:func:`_meetings`): the two are taken out of ``used`` and routed again in the other order, each around
+    all the rest, and the new pair kept when the routes then break fewer rules (:func:`_changed_faults`, the
+    groups' ``frames`` included).  Routing one path at a time leaves a crossing where the first one routed took
+    the way the second needed; in the other order the second takes it.  Nothing is done when more than
+    :data:`UNTANGLE_PAIRS` pairs meet; at most :data:`UNTANGLE_ROUNDS` rounds and ``allowance`` search states (as
+    many as the first routing took: untangling at most doubles a layout's searches), within the layout's
+    :data:`SEARCH_BUDGET`."""
+    by_key = {p.key: p for p in searched}
+    floor = budget.left - allowance
+    for _ in range(UNTANGLE_ROUNDS):
+        tangled = sorted(pair for pair in _meetings(routes) if pair[0] in by_key and pair[1] in by_key
+                         and routes[pair[0]].cells and routes[pair[1]].cells)
+        if not tangled or len(tangled) > UNTANGLE_PAIRS:
+            return
+        better = False
+        for first, second in tangled:
+            if budget.left <= max(floor, 0):
+                return
+            kept = {first: routes[first], second: routes[second]}
+            used.reset([route.cells for key, route in routes.items() if key not in kept])
+            for key in (second, first):
+                routes[key] = routed(by_key[key])
+            tried = {key: routes[key] for key in kept}
+            routes.update(kept)
+            before, after = _changed_faults(routes, tried, frames)
+            if after < before and all(route.clean for route in tried.values()):
+                routes.update(tried)
+                better = True
+            used.reset([route.cells for route in routes.values()])
+        if not better:
+            return
+
+
+def _jog(route: Route, down: bool) -> tuple[float, float, float, float, float] | None:
+    """A route of one jog across the flow (out of its source along the flow, across, and on into its target), in
+    the flow's coordinates: (where it starts across, where it ends across, where it starts along, where its jog
+    runs, where it ends along); ``None`` for any other route.  ``down``: the flow runs down (else right)."""
+    if not route.clean or len(route.points) != 4:
+        return None
+    (a0, l0), (a1, l1), (a2, l2), (a3, l3) = ((x, y) if down else (y, x) for x, y in route.points)
+    if not (a0 == a1 and l1 == l2 and a2 == a3 and l0 < l1 < l3 and a0 != a3):
+        return None
+    return a0, a3, l0, l1, l3
+
+
+def _with_jog(route: Route, level: float, down: bool) -> Route:
+    """``route`` (of one jog: :func:`_jog`) with its jog at ``level`` along the flow."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = route.points
+    points = ((x0, y0), (x1, level), (x2, level), (x3, y3)) if down else ((x0, y0), (level, y1), (level, y2), (x3, y3))
+    return Route(points, route.head, route.sides, route.clean, route.crowded)
+
+
+def _faults_count(routes: Mapping[str, Route], frames: Mapping[str, GroupFrame] | None = None) -> int:
+    """How many rule faults the routes make among themselves: crossings (each counted), junctions, lines by
+    another's head and runs too near; and against the groups' ``frames`` (:mod:`~mechdiagram.layout.route_rules`)."""
+    arrows = {key: Arrow(key, route.points, route.head) for key, route in routes.items()}
+    count = (len(junctions(arrows)) + len(near_heads(arrows)) + len(parallel_runs(arrows))
+             + int(sum(fault.value for fault in crossings(arrows))))
+    if frames:
+        count += len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
+                                                         if frame.label_box is not None}))
+    return count
+
+
+def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
+             walls: Sequence[Rect], down: bool, frames: Mapping[str, GroupFrame]) -> None:
+    """The jogs of the routes between two layers put in slots (ELK Layered's orthogonal routing of the segments
+    between layers): routes of one jog (:func:`_jog`) whose runs along the flow share a channel are ordered so
+    that none crosses another where an order avoids it (of two routes whose spans across overlap, the order of
+    their jogs that crosses less comes first: a dependency), in a topological order of those dependencies; each
+    takes the first slot after those it depends on where its jog keeps :data:`~mechdiagram.layout.sizes.NEAR`
+    from the jogs beside it; the slots are :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` apart (less where the
+    channel is short, never under NEAR) about the channel's middle.  A channel's new jogs are kept when they hit
+    no box or wall and the routes then break fewer rules (:func:`_changed_faults`, the groups' ``frames``
+    included), else its routes stay as they were.  Routing one path at a time leaves such crossings where the
+    first routed took the lane a later one needed (the forty-node test graph: five jogs whose spans interleave in
+    one channel, which need five slots in one order)."""
+    jogs = {key: jog for key, route in routes.items() if (jog := _jog(route, down)) is not None}
+    channels: list[list[str]] = []  # jogs whose runs along the flow overlap, in one channel
+    for key in sorted(jogs, key=lambda k: (jogs[k][2], k)):
+        for channel in channels:
+            if any(jogs[key][2] < jogs[k][4] and jogs[k][2] < jogs[key][4] for k in channel):
+                channel.append(key)
+                break
+        else:
+            channels.append([key])
+    for channel in channels:
+        if len(channel) < 2:
+            continue
+        low = max(jogs[k][2] for k in channel) + SOURCE_STUB
+        high = min(jogs[k][4] for k in channel) - TARGET_STUB - ARROW_HEAD
+        if high - low < NEAR:
+            continue
+        middle = (low + high) / 2
+
+        def span(key: str) -> tuple[float, float]:
+            a, b = sorted(jogs[key][:2])
+            return a, b
+
+        depends: dict[str, set[str]] = {key: set() for key in channel}  # the jogs that must lie before each
+        for first, second in itertools.combinations(channel, 2):
+            (a0, a1), (b0, b1) = span(first), span(second)
+            if a1 + NEAR <= b0 or b1 + NEAR <= a0:
+                continue
+            pair = {k: routes[k] for k in (first, second)}
+            ahead = _faults_count({first: _with_jog(pair[first], middle - 1, down),
+                                   second: _with_jog(pair[second], middle + 1, down)})
+            behind = _faults_count({first: _with_jog(pair[first], middle + 1, down),
+                                    second: _with_jog(pair[second], middle - 1, down)})
+            if ahead < behind:
+                depends[second].add(first)
+            elif behind < ahead:
+                depends[first].add(second)
+        slot: dict[str, int] = {}
+        waiting = sorted(channel, key=lambda k: (jogs[k][3], k))  # ties in the order the jogs lie now
+        while waiting:
+            ready = next((k for k in waiting if depends[k] <= slot.keys()), None)
+            if ready is None:  # the dependencies go round: no order avoids every crossing
+                break
+            waiting.remove(ready)
+            place = max((slot[k] + 1 for k in depends[ready]), default=0)
+            while any(slot[k] == place and not (span(k)[1] + NEAR <= span(ready)[0] or
+                                               span(ready)[1] + NEAR <= span(k)[0]) for k in slot):
+                place += 1
+            slot[ready] = place
+        if waiting:
+            continue
+        count = max(slot.values()) + 1
+        pitch = min(ROUTE_PITCH, (high - low) / max(count - 1, 1))
+        if count > 1 and pitch < NEAR:
+            continue
+        start = middle - pitch * (count - 1) / 2
+        tried = dict(routes)
+        for key in channel:
+            tried[key] = _with_jog(routes[key], round(start + pitch * slot[key], 1), down)
+        hits = any(_segment_hits(seg, rect.grown(CLEARANCE - 0.5)) for key in channel
+                   for seg in itertools.pairwise(tried[key].points)
+                   for rect in (*(box for name, box in boxes.items() if name not in ends[key]), *walls))
+        if not hits:
+            now, then = _changed_faults(routes, {key: tried[key] for key in channel}, frames)
+            if then < now:
+                routes.update(tried)
+
+
 def _cells(grid: _Grid, points: Sequence[Point]) -> list[tuple[int, int]]:
     """The grid cells along the horizontal and vertical runs between ``points`` (each a grid point), in order."""
     cells = [grid.index(points[0])]
@@ -416,14 +610,16 @@ def _cells(grid: _Grid, points: Sequence[Point]) -> list[tuple[int, int]]:
 
 def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
                fractions: dict[tuple[str, str], float], arcs: dict[str, int],
-               labels: Mapping[str, tuple[float, float]]) -> dict[str, tuple[Point, ...]]:
+               labels: Mapping[str, tuple[float, float]],
+               frames: Sequence[Rect] = ()) -> dict[str, tuple[Point, ...]]:
     """The points of each arc (:func:`~mechdiagram.layout.ports.arc_sides`, with its depth) drawn as an arc diagram
     draws it: out of its source's side, along the line of boxes beside them all, and back into its target's side
     (two bends).  An arc runs beyond every arc of its side that it holds (one whose span lies within its own), by
     :data:`ROUTE_PITCH` or, where that one has a label (its size in ``labels``), by room for the label between
     them (:data:`ARC_LABEL_AIR` each side), so that the arcs of a side nest, never cross, and each label lies
-    nearer its own arc than the next; none is given for an arc whose run would pass through a box (the search
-    routes it)."""
+    nearer its own arc than the next; an arc whose run would lie along a group's frame (within
+    :data:`~mechdiagram.layout.route_rules.FRAME_NEAR`) runs that far beyond it; none is given for an arc whose run
+    would pass through a box (the search routes it)."""
     chosen = sorted((p for p in paths if p.key in arcs), key=lambda p: (arcs[p.key], p.key))
     spans = {p.key: arc_span(boxes, p, sides[p.key][0]) for p in chosen}
     # The line an arc runs beside: its side, and where its boxes' line lies across.
@@ -452,8 +648,16 @@ def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str
             level = max(box.bottom for box in spanned) + away
         else:
             level = min(box.y for box in spanned) - away
-        level = round(level, 1)
         start = port(a, side, fractions[(p.key, "source")])
+        outward = 1 if side in ("right", "bottom") else -1
+        for frame in sorted(frames, key=lambda f: outward * (f.right if vertical else f.bottom)):
+            run = (min(a.cy, b.cy), max(a.cy, b.cy)) if vertical else (min(a.cx, b.cx), max(a.cx, b.cx))
+            extent = (frame.y, frame.bottom) if vertical else (frame.x, frame.right)
+            if run[0] < extent[1] and extent[0] < run[1]:
+                for edge in ((frame.x, frame.right) if vertical else (frame.y, frame.bottom)):
+                    if abs(level - edge) < FRAME_NEAR:
+                        level = edge + outward * FRAME_NEAR
+        level = round(level, 1)
         _, base = _head(port(b, side, fractions[(p.key, "dest")]), side)
         corners = ((level, start[1]), (level, base[1])) if vertical else ((start[0], level), (base[0], level))
         points = (start, *corners, base)
@@ -491,7 +695,8 @@ def _in_line(a: Rect, b: Rect) -> bool:
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
               walls: Sequence[Rect] = (), flow: str | None = None,
               labels: Mapping[str, tuple[float, float]] | None = None,
-              chosen: dict[str, tuple[str, str]] | None = None) -> dict[str, Route]:
+              chosen: dict[str, tuple[str, str]] | None = None,
+              frames: Mapping[str, GroupFrame] | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).  ``labels`` are the sizes (width, height) of
     the paths' label blocks: an arc (:func:`~mechdiagram.layout.ports.arc_sides`) keeps room for the labels of
@@ -501,7 +706,8 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
     sides are the cheapest of all four, found by a first search, so that they go around the figure
     rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
     sides of :func:`~mechdiagram.layout.ports.end_sides`, or those ``chosen`` for them (by path key: the transposed
-    grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).
+    grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).  The groups' ``frames`` are not walls, but a route
+    is not moved along or across one more than its ends need (:func:`_slotted`).
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = _Budget()
@@ -522,14 +728,15 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
                 if found.clean:
                     sides[p.key] = found.sides
     routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against,
-                     depths, labels or {})
+                     depths, labels or {}, frames)
     return {p.key: routes[p.key] for p in paths}
 
 
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
             budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset(),
             arcs: dict[str, int] | None = None,
-            labels: Mapping[str, tuple[float, float]] | None = None) -> dict[str, Route]:
+            labels: Mapping[str, tuple[float, float]] | None = None,
+            frames: Mapping[str, GroupFrame] | None = None) -> dict[str, Route]:
     """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``;
     the ``arcs`` (:func:`~mechdiagram.layout.ports.arc_sides`, with their depths) first, each as an arc diagram
     draws it (:func:`_arc_lines`), those it cannot draw so last, the shortest first."""
@@ -554,7 +761,7 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
                 at = out(edge, side, TARGET_STUB + k * ROUTE_PITCH)
                 (lanes_x if side in ("left", "right") else lanes_y).append(round(at[0] if side in ("left", "right")
                                                                              else at[1], 1))
-    drawn_arcs = _arc_lines(boxes, paths, sides, fractions, arcs, labels or {})
+    drawn_arcs = _arc_lines(boxes, paths, sides, fractions, arcs, labels or {}, list((frames or {}).values()))
     grid = _Grid([*boxes.values(), *walls],
                  [*(x for x, _ in ports.values()), *(b.cx for b in boxes.values()), *lanes_x,
                   *(x for line in drawn_arcs.values() for x, _ in line)],
@@ -586,9 +793,7 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         a, b = boxes[p.source], boxes[p.dest]
         return abs(a.cx - b.cx) + abs(a.cy - b.cy)
 
-    for p in sorted((p for p in paths if p.key not in drawn_arcs),
-                    key=lambda p: (p.key in arcs, p.key in against and p.key not in arcs,
-                                   span(p) if p.key in arcs else -spread(p))):
+    def routed(p: PathEnds) -> Route:  # one route, on its sides, around what the others use (added to it)
         used.current = p.key
         shared = (p.source, sides[p.key][0]) if on_side[(p.source, sides[p.key][0])] >= \
             on_side[(p.dest, sides[p.key][1])] else (p.dest, sides[p.key][1])
@@ -596,21 +801,33 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         used.lean = (0, at[0]) if shared[1] in ("left", "right") else (1, at[1])
         before = used.saved()
         out_side, in_side = sides[p.key]
-        routes[p.key] = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
-                                                "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
-        if not routes[p.key].clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
-            routes[p.key] = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
-        elif len(routes[p.key].points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0 and \
+        route = _route(grid, boxes, p, {"source": {out_side: fractions[(p.key, "source")]},
+                                        "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
+        if not route.clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
+            route = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
+        elif len(route.points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0 and \
                 _in_line(boxes[p.source], boxes[p.dest]):
             # Around a box in the way (a skip edge in a row or a column): out of and into other sides, when
             # that takes fewer bends (a U beside the boxes, not a detour between them).
             used.restore(before)
             other = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
-            if other.clean and len(other.points) < len(routes[p.key].points):
-                routes[p.key] = other
+            if other.clean and len(other.points) < len(route.points):
+                route = other
             else:
                 used.restore(before)
-                used.add(list(routes[p.key].cells))
+                used.add(list(route.cells))
+        return route
+
+    searched = sorted((p for p in paths if p.key not in drawn_arcs),
+                      key=lambda p: (p.key in arcs, p.key in against and p.key not in arcs,
+                                     span(p) if p.key in arcs else -spread(p)))
+    left = budget.left
+    for p in searched:
+        routes[p.key] = routed(p)
+    _untangle(routes, searched, routed, used, budget, frames or {}, left - budget.left)
+    ends = {p.key: (p.source, p.dest) for p in paths}
+    for down in (True, False):
+        _slotted(routes, ends, boxes, walls, down, frames or {})
     return routes
 
 

@@ -1,0 +1,84 @@
+"""Issue 27's crossings that came from the order of the layout's choices, not from the graph: which arrow of a
+request and its reply is the one back (the cycle breaking), which lane the first route of a channel took (its
+jog's slot), and where the routes between two sides at right angles meet those sides (their ports)."""
+
+from __future__ import annotations
+
+from mechdiagram.layout.geometry import Arrow, Box
+from mechdiagram.layout.layered import cycle_breakings, layered_cells
+from mechdiagram.layout.ports import PathEnds, port, port_fractions
+from mechdiagram.layout.route_rules import crossing_count
+from mechdiagram.layout.routing import Route, _head, _slotted
+from mechdiagram.layout.sizes import NEAR
+from support.edge_topologies import edge_topologies
+
+OAUTH = edge_topologies()["oauth"]
+
+
+def _oauth_graph() -> tuple[list[str], list[tuple[str, str]]]:
+    targets = OAUTH["targets"]
+    nodes = [key for key, t in targets.items() if t["kind"] == "node"]
+    return nodes, [(t["from"], t["to"]) for t in targets.values() if t["kind"] == "path"]
+
+
+def test_a_graph_without_a_cycle_has_one_breaking_and_a_protocol_two():
+    nodes, edges = _oauth_graph()
+    assert cycle_breakings(nodes, edges) == (False, True)
+    chain = [("user", "app"), ("app", "auth"), ("user", "auth")]
+    assert cycle_breakings(["user", "app", "auth"], chain) == (False,)
+
+
+def test_the_breaking_from_the_last_node_lays_the_oauth_flow_out_as_a_chain():
+    """From the browser (the first node) the client and both servers call back, and the servers share a layer; from
+    the resource server (the last) the flow is a chain: resource server, client, browser, authorization server,
+    the layering ELK Layered draws without a crossing."""
+    nodes, edges = _oauth_graph()
+    first = layered_cells(nodes, edges, down=False)
+    assert first["api"][1] == first["auth"][1]  # one layer (column) for both servers
+    last = layered_cells(nodes, edges, down=False, from_last=True)
+    assert sorted(nodes, key=lambda key: last[key][1]) == ["api", "app", "user", "auth"]
+    assert len({cell[1] for cell in last.values()}) == 4
+
+
+def _jog(points: tuple[tuple[float, float], ...]) -> Route:
+    head, base = _head(points[-1], "top")
+    return Route((*points[:-1], base), head, ("bottom", "top"), True)
+
+
+def test_jogs_whose_spans_interleave_take_slots_that_do_not_cross():
+    """Two arrows down from one row to the next, the second starting inside the first's span and ending beyond it
+    (the forty-node graph's channel): with the first's jog above the second's they cross twice; in slots, the
+    second's jog runs above the first's and neither crosses."""
+    first = _jog(((274.0, 232.0), (274.0, 254.0), (418.0, 254.0), (418.0, 346.0)))
+    second = _jog(((394.0, 232.0), (394.0, 268.0), (586.0, 268.0), (586.0, 346.0)))
+    routes = {"a": first, "b": second}
+    before = crossing_count({key: Arrow(key, r.points, r.head) for key, r in routes.items()})
+    assert before == 2
+    _slotted(routes, {"a": ("s", "t"), "b": ("u", "v")}, {}, (), True, {})
+    assert crossing_count({key: Arrow(key, r.points, r.head) for key, r in routes.items()}) == 0
+    level_a, level_b = routes["a"].points[1][1], routes["b"].points[1][1]
+    assert level_b < level_a and level_a - level_b >= NEAR
+    assert routes["a"].points[0] == first.points[0] and routes["a"].points[-1] == first.points[-1]
+
+
+def test_routes_into_boxes_entered_from_below_leave_a_side_nearest_first():
+    """Three arrows leave the left side of a box at the lower right for the bottoms of two boxes up to the left
+    (OAuth's login page and redirect to the browser, the access token to the client): the one to the nearer box
+    leaves highest, and of the two to one box the first in file order is outermost (lowest here, leftmost there),
+    so that none crosses another."""
+    boxes = {"user": Box(20, 20, 96, 160, key="user"), "app": Box(234, 20, 107, 160, key="app"),
+             "auth": Box(459, 294, 158, 100, key="auth")}
+    paths = [PathEnds("e3", "auth", "user"), PathEnds("e5", "auth", "user"), PathEnds("e8", "auth", "app")]
+    sides = {p.key: ("left", "bottom") for p in paths}
+    fractions = port_fractions(boxes, paths, sides)
+    on_auth = sorted(paths, key=lambda p: fractions[(p.key, "source")])
+    assert [p.key for p in on_auth] == ["e8", "e5", "e3"]
+    on_user = sorted(("e3", "e5"), key=lambda key: fractions[(key, "dest")])
+    assert on_user == ["e3", "e5"]
+    lines = {}
+    for p in paths:
+        start = port(boxes["auth"], "left", fractions[(p.key, "source")])
+        end = port(boxes[p.dest], "bottom", fractions[(p.key, "dest")])
+        head, base = _head(end, "bottom")
+        lines[p.key] = Arrow(p.key, (start, (base[0], start[1]), base), head)
+    assert crossing_count(lines) == 0
