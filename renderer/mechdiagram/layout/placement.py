@@ -232,13 +232,22 @@ class Placement(Struct, frozen=True):
 
 
 def channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y),
-             narrow: bool = False, banded: bool = False) -> tuple[float, float]:
+             narrow: bool = False, banded: bool = False, fans: bool = False) -> tuple[float, float]:
     """Gaps between columns and between rows: room for two routes side by side and the widest label
-    of a path that runs along that gap; at least ``least``.  In a lane grid (``banded``) a row gap is the
+    of a path that runs along that gap; at least ``least``.  With ``fans`` (a layered graph), a column gap
+    between the columns of arrows that also change rows has room beyond their lanes (the outer ones nearest the
+    source, two to a lane) for the widest of their labels: a fan-out of six labelled arrows had its labels crossed
+    by its siblings' jogs.  In a lane grid (``banded``) a row gap is the
     page between two lanes' bands, split by the line between them (:data:`BAND_GAP`): a label of a path
     between rows gets room in one band's half, clear of the boxes and of that line (:data:`STRIP_AIR`), so
     that the line does not run through its text."""
     gap_x, gap_y = least
+    jogs: dict[int, int] = {}  # by the column gap they cross: the paths that jog there (to another row and column)
+    for path in spec.paths:
+        if path.source in cells and path.dest in cells and fans:
+            (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+            if r1 != r2 and abs(c1 - c2) == 1:
+                jogs[min(c1, c2)] = jogs.get(min(c1, c2), 0) + 1
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells:
             continue
@@ -250,6 +259,11 @@ def channel(spec: Spec, cells: Cells, least: tuple[float, float] = (GAP_X, GAP_Y
                 gap_x = max(gap_x, wide + 24)
             else:  # the label sits beside a vertical run or above a horizontal one in a row gap
                 gap_y = max(gap_y, len(lines) * PATH_LABEL_LINE + 28)
+                if fans and abs(c1 - c2) == 1:
+                    # A fan's arrows jog in the column gap, the outer ones on the lanes nearest the source: the
+                    # label beside its own jog, or over its last run, needs the gap beyond the lanes.
+                    lanes = math.ceil(jogs[min(c1, c2)] / 2)
+                    gap_x = max(gap_x, wide + 24 + lanes * ROUTE_PITCH)
                 if banded:
                     half = len(lines) * PATH_LABEL_LINE + BOX_AIR + STRIP_AIR + 1
                     gap_y = max(gap_y, 2 * half + BAND_GAP)
@@ -293,15 +307,19 @@ def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
 def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
     """How many routes each gap between columns and each gap between rows is expected to carry: a path
     that changes both row and column turns in the gap beside its target's column and below (or above)
-    its source's row."""
+    its source's row; between neighbouring columns (a layered graph's next layer, flowing right) only in their
+    gap, between neighbouring rows (flowing down) only in theirs."""
     cols, rows = [0] * max(0, n_cols - 1), [0] * max(0, n_rows - 1)
     for path in spec.paths:
         if path.source not in cells or path.dest not in cells or path.source == path.dest:
             continue
         (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
         if r1 != r2 and c1 != c2:
-            cols[c2 - 1 if c2 > c1 else c2] += 1
-            rows[r1 if r2 > r1 else r1 - 1] += 1
+            # Between neighbouring columns it turns in their gap only, between neighbouring rows in theirs.
+            if abs(c1 - c2) > 1 or abs(r1 - r2) == 1:
+                rows[r1 if r2 > r1 else r1 - 1] += 1
+            if abs(r1 - r2) > 1 or abs(c1 - c2) == 1:
+                cols[c2 - 1 if c2 > c1 else c2] += 1
     return cols, rows
 
 
@@ -340,7 +358,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (_, c) in cells.items():  # as wide as the widest of the texts it shows
         col_w[c] = max(col_w[c], *(natural_width(each, code[key], word_bound(code[key]))
                                    for each in texts[key].values()))
-    gap_x, gap_y = channel(spec, cells, banded=bool(lane_labels))
+    gap_x, gap_y = channel(spec, cells, banded=bool(lane_labels), fans=not lane_labels)
     to_scale: tuple[bool, ...] = ()
     if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
         inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
@@ -356,9 +374,14 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
     # their size, centred in the room (a fan's source grows, not the target beside it).
     plain_h, plain_w = list(row_h), list(col_w)
+    # In a layered graph a box alone in its column (a fan's source or sink: the layer holds it alone) grows over the
+    # rows beside its own instead, centred on its neighbours, so that its row does not push their boxes apart.
+    alone = {key for key, (_, c) in cells.items() if not lane_labels and key in (port_room or {})
+             and sum(1 for cell in cells.values() if cell[1] == c) == 1}
     for key, (height, width) in (port_room or {}).items():
         r, c = cells[key]
-        row_h[r] = max(row_h[r], height)
+        if key not in alone:
+            row_h[r] = max(row_h[r], height)
         col_w[c] = max(col_w[c], width)
     header_w, header_lines = lane_headers(lane_labels[:n_rows])
     col_gaps, row_gaps = [gap_x] * max(0, n_cols - 1), [gap_y] * max(0, n_rows - 1)
@@ -395,7 +418,17 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (r, c) in cells.items():
         grown = port_room is not None and key in port_room
         h, w = (row_h[r], col_w[c]) if grown else (plain_h[r], plain_w[c])
-        boxes[key] = Box(round(col_x[c] + (col_w[c] - w) / 2, 1), round(row_y[r] + (row_h[r] - h) / 2, 1), w, h,
+        middle = row_y[r] + row_h[r] / 2
+        if key in alone:
+            assert port_room is not None
+            h = max(port_room[key][0], plain_h[r])
+            ends = [cells[p.dest if p.source == key else p.source][0] for p in spec.paths
+                    if key in (p.source, p.dest) and p.source in cells and p.dest in cells and p.source != p.dest]
+            if ends:
+                middle = (row_y[min(ends)] + row_y[max(ends)] + row_h[max(ends)]) / 2
+            top, last = (row_y[0] if n_rows else MARGIN), (row_y[-1] + row_h[-1] if n_rows else MARGIN)
+            middle = min(max(middle, top + h / 2), max(last - h / 2, top + h / 2))
+        boxes[key] = Box(round(col_x[c] + (col_w[c] - w) / 2, 1), round(middle - h / 2, 1), w, h,
                          key=key, lines=lines[key], texts=tuple(texts[key].items()) if others[key] else ())
     bottom = (row_y[-1] + row_h[-1]) if n_rows else MARGIN
     if on_top:
