@@ -7,7 +7,7 @@ is held to chromium's:
 - the mean absolute difference per colour channel is at most :data:`MEAN_TOLERANCE` (of 255) for librsvg and
   resvg, whose text is shaped and kerned as chromium's is (anti-aliasing and hinting differ; colours and
   geometry must not), and at most :data:`CAIROSVG_TOLERANCE` for CairoSVG, whose text is not (see there);
-- no cell of an 8 by 8 grid is empty (plain background) where chromium drew something;
+- no cell of an 8 by 8 grid is empty (plain background) where chromium drew something (:data:`DRAWN`);
 - every arrow label is drawn: inside the box chromium gives its words, the picture has at least
   :data:`LABEL_INK` times as many pixels of the label's colour as chromium's.  A halo painted over its label
   (CairoSVG ignores ``paint-order``, Kozea/CairoSVG#218, so the halo is a text of its own: mechdiagram.render.paint)
@@ -102,17 +102,29 @@ def mean_difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
+#: How far (in the farthest channel, of 255) a pixel's colour must be from its cell's commonest colour to count as
+#: something drawn: a glyph's anti-aliasing that strays a pixel past a cell's edge is 1 from the background.
+DRAWN = 16
+
+
+def _drawn(cell: Image.Image) -> bool:
+    """Whether ``cell`` holds something drawn: a colour :data:`DRAWN` or more from its commonest colour."""
+    colours = cell.getcolors(maxcolors=1 << 16)
+    if colours is None:
+        return True
+    ground = max(colours)[1]
+    return any(max(abs(a - b) for a, b in zip(colour, ground, strict=True)) >= DRAWN for _, colour in colours)
+
+
 def empty_cells(picture: Image.Image, reference: Image.Image) -> list[tuple[int, int]]:
-    """Grid cells where ``reference`` has more than one colour and ``picture`` has only one."""
+    """Grid cells where ``reference`` has something drawn and ``picture`` has nothing (:func:`_drawn`)."""
     width, height = reference.size
     found = []
     for row in range(GRID):
         for column in range(GRID):
             box = (column * width // GRID, row * height // GRID, (column + 1) * width // GRID,
                    (row + 1) * height // GRID)
-            drawn = reference.crop(box).getcolors(maxcolors=1 << 16) or [(0, 0), (0, 1)]
-            mine = picture.crop(box).getcolors(maxcolors=1 << 16) or [(0, 0), (0, 1)]
-            if len(drawn) > 1 and len(mine) == 1:
+            if _drawn(reference.crop(box)) and not _drawn(picture.crop(box)):
                 found.append((row, column))
     return found
 

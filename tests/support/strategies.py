@@ -110,7 +110,8 @@ def valid_specs(draw) -> dict:
     spec = {"version": 1, "language": draw(st.sampled_from(["en", "ar", "he", "ja", "pt-BR"])),
             "title": draw(safe_text), "description": draw(safe_text), "caption": draw(safe_text),
             "alt": draw(safe_text), "limitations": draw(st.lists(safe_text, max_size=2)),
-            "sources": [{"path": draw(st.from_regex(r"\A[\w<>&\"' -]{1,12}(/[\w.<>&-]{1,12}){0,2}\Z")),
+            # Path segments never "." or ".." (a folder's, or out of the source root: refused by the rules).
+            "sources": [{"path": draw(st.from_regex(r"\A[\w<>&\"' -]{1,12}(/[\w<>&-][\w.<>&-]{0,11}){0,2}\Z")),
                          "description": draw(safe_text)}],
             "targets": targets, "stateLabels": labels, "scenarios": scenarios}
     if grid and draw(st.booleans()):
