@@ -43,7 +43,6 @@ KNOWN: dict[tuple[str, str], dict[str, int]] = {
     ("long-labels", "wide"): {"label-far": 2},
     ("long-lane-names", "wide"): {"bends": 1},
     ("oauth", "narrow"): {"label-crossed": 1},
-    ("prefill-vs-decode", "wide"): {"bends": 1},
     ("serving", "narrow"): {"crossing": 1},
     ("serving-stack", "narrow"): {"crossing": 3},
 }

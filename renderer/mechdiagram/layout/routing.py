@@ -686,12 +686,6 @@ def _segment_hits(segment: tuple[Point, Point], box: Rect) -> bool:
         (min(y0, y1) < box.bottom and box.y < max(y0, y1) if y0 != y1 else box.y < y0 < box.bottom)
 
 
-def _in_line(a: Rect, b: Rect) -> bool:
-    """Whether two boxes share a row or a column (their extents overlap across): a box between them is in the
-    way of a route on their facing sides."""
-    return (a.x < b.right and b.x < a.right) or (a.y < b.bottom and b.y < a.bottom)
-
-
 def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozenset[str] = frozenset(),
               walls: Sequence[Rect] = (), flow: str | None = None,
               labels: Mapping[str, tuple[float, float]] | None = None,
@@ -805,10 +799,10 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
                                         "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
         if not route.clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
             route = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
-        elif len(route.points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0 and \
-                _in_line(boxes[p.source], boxes[p.dest]):
-            # Around a box in the way (a skip edge in a row or a column): out of and into other sides, when
-            # that takes fewer bends (a U beside the boxes, not a detour between them).
+        elif len(route.points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0:
+            # Around a box in the way (a skip edge in a row or a column, a diagonal across a row of boxes): out
+            # of and into other sides, when that takes fewer bends (a U beside the boxes, an L through a gap,
+            # not a detour between them).
             used.restore(before)
             other = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
             if other.clean and len(other.points) < len(route.points):
