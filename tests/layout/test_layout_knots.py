@@ -82,3 +82,18 @@ def test_routes_into_boxes_entered_from_below_leave_a_side_nearest_first():
         head, base = _head(end, "bottom")
         lines[p.key] = Arrow(p.key, (start, (base[0], start[1]), base), head)
     assert crossing_count(lines) == 0
+
+
+def test_a_grouped_hub_keeps_its_row_so_its_frame_holds_its_members_only():
+    """A fan's hub grouped with its first target (a break-it review): centred on its fan, the hub took its group's
+    frame down over three targets that are not members; a member keeps its row."""
+    from mechdiagram.layout import diagram
+    from mechdiagram.shared.model import spec_from_data
+    from support.topologies import with_graph
+
+    nodes = {"hub": "hub"} | {f"w{i}x": f"worker {i}" for i in range(6)}
+    data = with_graph(nodes, [("hub", f"w{i}x", None) for i in range(6)])
+    data["groups"] = {"grp": {"label": "front", "members": ["hub", "w0x"]}}
+    drawn = diagram(spec_from_data(data))
+    frame = drawn.groups["grp"]
+    assert [key for key, box in drawn.boxes.items() if frame.overlaps(box)] == ["hub", "w0x"]

@@ -376,8 +376,9 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     plain_h, plain_w = list(row_h), list(col_w)
     # In a layered graph a box alone in its column (a fan's source or sink: the layer holds it alone) grows over the
     # rows beside its own instead, centred on its neighbours, so that its row does not push their boxes apart.
+    # Not a group's member: its frame would grow with it over other boxes.
     alone = {key for key, (_, c) in cells.items() if not lane_labels and key in (port_room or {})
-             and sum(1 for cell in cells.values() if cell[1] == c) == 1}
+             and spec.group_of(key) is None and sum(1 for cell in cells.values() if cell[1] == c) == 1}
     for key, (height, width) in (port_room or {}).items():
         r, c = cells[key]
         if key not in alone:
