@@ -226,8 +226,9 @@ def test_the_narrow_layout_keeps_text_readable_in_a_phone_wide_image(name):
 
 def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
     """The narrow layout of a topology or gallery spec: each labelled route on a track, with where its label is
-    (``"stub"``: on one of its stubs by the column; ``"track"``: beside its track), checking as it goes that the
-    nearest line is the one the label names; and the column's right edge."""
+    (``"stub"``: on one of its stubs by the column; ``"track"``: beside its track, between it and the column, on
+    the track's side), checking as it goes that the nearest line is the one the label names; and the column's
+    right edge."""
     from mechdiagram.layout.sizes import ARROW_HEAD
     from mechdiagram.layout.stacked import OWN_STUB_AIR, STUB_LABEL_INSET
 
@@ -236,21 +237,25 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
     data = shapes[name] if name in shapes else as_graph(json.loads((MECHANISMS / f"{name}.mechanism.json")
                                                                    .read_text("utf-8")))
     drawn = diagram(spec_from_data(data), narrow=True)
+    column_left = min(box.x for box in drawn.boxes.values())
     column_right = max(box.right for box in drawn.boxes.values())
     found = []
     for key, arrow in drawn.arrows.items():
         block = arrow.label_box
         if block is None or len(arrow.points) != 4:  # a straight run between neighbours: its label is beside it
             continue
+        left = arrow.points[1][0] < column_left  # a track left of the column: the right side's, in a mirror
         stubs = (arrow.points[0][1], arrow.points[-1][1])
         # On the source's stub, OWN_STUB_AIR from it; on the target's, clear of the arrowhead there too.
         airs = (OWN_STUB_AIR, ARROW_HEAD / 2 + OWN_STUB_AIR)
-        on_stub = abs(block.x - column_right - STUB_LABEL_INSET) < 0.2 and any(
+        by_column = column_left - block.right if left else block.x - column_right
+        on_stub = abs(by_column - STUB_LABEL_INSET) < 0.2 and any(
             abs(block.bottom + air - y) < 0.2 or abs(block.y - air - y) < 0.2 for y, air in zip(stubs, airs))
         head = Rect(min(x for x, _ in arrow.head), min(y for _, y in arrow.head), 0, 0)
         head = Rect(head.x, head.y, max(x for x, _ in arrow.head) - head.x, max(y for _, y in arrow.head) - head.y)
         assert not block.overlaps(head), (key, block, head)
-        beside_track = abs(arrow.points[1][0] - block.right - 6) < 0.2  # its own track, 6 units to its right
+        # its own track, 6 units beyond it (from the column)
+        beside_track = abs((block.x - arrow.points[1][0] if left else arrow.points[1][0] - block.right) - 6) < 0.2
         assert on_stub or beside_track, key
         found.append((key, "stub" if on_stub else "track"))
         for other_key, other in drawn.arrows.items():
@@ -259,7 +264,8 @@ def _narrow_track_labels(name: str) -> tuple[list[tuple[str, str]], float]:
             for (ax, ay), (bx, by) in itertools.pairwise(other.points):
                 if ay == by and min(ax, bx) < block.right and block.x < max(ax, bx):  # a run under or over it
                     assert not block.y - stub_air < ay < block.bottom + stub_air, (key, other_key, ay, block)
-                elif ax == bx and ax > column_right and min(ay, by) < block.bottom and block.y < max(ay, by):
+                elif ax == bx and (ax < column_left if left else ax > column_right) and min(ay, by) < block.bottom \
+                        and block.y < max(ay, by):
                     assert not block.x - track_air < ax < block.right + track_air, (key, other_key, ax, block)
     return found, column_right
 
@@ -358,17 +364,52 @@ def _crossings(arrows) -> int:
 
 @pytest.mark.parametrize("name", STACKED)
 def test_narrow_tracks_cross_only_where_their_spans_interleave(name):
-    """In the narrow column every track is to the right of the boxes, so two tracks whose spans of boxes
-    interleave (one starts inside the other's and ends outside it) must cross once; any other crossing is one
-    too many.  The ports nest the rest: serving-stack's narrow drawing had 6 crossings and has 3 (its 3 pairs of
-    interleaving spans), prefill-decode's, prefill-vs-decode's and web-worker's had one each and have none."""
+    """In the narrow column a track runs right or left of the boxes, so two tracks on one side whose spans of
+    boxes interleave (one starts inside the other's and ends outside it) must cross once; any other crossing is
+    one too many.  The ports nest the rest: serving-stack's narrow drawing had 6 crossings and has 3 (its 3
+    pairs of interleaving spans), prefill-decode's, prefill-vs-decode's and web-worker's had one
+    each and have none.  Two sides never cross more than one side would (every interleaving pair)."""
     spec = spec_from_data(SHAPES[name])
     drawn = diagram(spec, narrow=True)
     order = {key: i for i, key in enumerate(sorted(drawn.boxes, key=lambda k: drawn.boxes[k].y))}
-    spans = [tuple(sorted((order[p.source], order[p.dest]))) for p in spec.paths
-             if p.source in order and p.dest in order and abs(order[p.source] - order[p.dest]) > 1]
-    interleaving = sum(a < c < b < d or c < a < d < b for (a, b), (c, d) in itertools.combinations(spans, 2))
-    assert _crossings(drawn.arrows.values()) == interleaving
+    column_left = min(box.x for box in drawn.boxes.values())
+    tracks = [(tuple(sorted((order[p.source], order[p.dest]))), drawn.arrows[p.key].points[1][0] < column_left)
+              for p in spec.paths if p.source in order and p.dest in order and abs(order[p.source] - order[p.dest]) > 1]
+
+    def interleave(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        return a[0] < b[0] < a[1] < b[1] or b[0] < a[0] < b[1] < a[1]
+
+    same_side = sum(interleave(a, b) for (a, left_a), (b, left_b) in itertools.combinations(tracks, 2)
+                    if left_a == left_b)
+    assert _crossings(drawn.arrows.values()) == same_side
+    assert same_side <= sum(interleave(a, b) for (a, _), (b, _) in itertools.combinations(tracks, 2))
+
+
+def test_a_fan_out_and_in_crosses_nowhere_in_its_narrow_column():
+    """Issue 27: a fan-out and fan-in of six drew 15 crossings in its narrow layout, every track right of the
+    column; with the tracks that would cross on the left (a two-page book embedding) it draws none, the fan-out
+    on one side and the fan-in on the other, still a phone's width."""
+    from mechdiagram.layout.sizes import TRANSPOSED_MAX_WIDTH
+
+    spec = spec_from_data(SHAPES["fan-out-in"])
+    drawn = diagram(spec, narrow=True)
+    column_left = min(box.x for box in drawn.boxes.values())
+    left = {key for key, arrow in drawn.arrows.items() if len(arrow.points) == 4 and arrow.points[1][0] < column_left}
+    targets = {p.key: p.dest for p in spec.paths}
+    assert left and {targets[key] for key in left} == {"agg"}, left
+    assert _crossings(drawn.arrows.values()) == 0
+    assert drawn.width <= TRANSPOSED_MAX_WIDTH
+
+
+def test_tracks_stay_on_one_side_where_two_would_be_too_wide_for_a_phone():
+    """The serving stack's tracks on both sides cross nowhere but draw 400 units wide, its text under 12 px on a
+    phone: they stay right of the column (3 crossings), within a phone's width."""
+    from mechdiagram.layout.sizes import TRANSPOSED_MAX_WIDTH
+
+    drawn = diagram(spec_from_data(SHAPES["serving-stack.mechanism.json"]), narrow=True)
+    column_right = max(box.right for box in drawn.boxes.values())
+    assert all(arrow.points[1][0] > column_right for arrow in drawn.arrows.values() if len(arrow.points) == 4)
+    assert drawn.width <= TRANSPOSED_MAX_WIDTH
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))

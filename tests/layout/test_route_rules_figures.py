@@ -33,7 +33,6 @@ FIGURES |= {p.name.removesuffix(".mechanism.json"): json.loads(p.read_text("utf-
 #: checkout's arcs.  A lane grid too wide to transpose keeps its wide grid as its narrow variant, and the wide
 #: entry's allowance.
 KNOWN: dict[tuple[str, str], dict[str, int]] = {
-    ("fan-out-in", "narrow"): {"crossing": 15},
     ("five-services", "wide"): {"label-nearer": 1, "label-crossed": 1},
     ("five-services", "narrow"): {"crossing": 4},
     ("forty", "narrow"): {"crossing": 242},

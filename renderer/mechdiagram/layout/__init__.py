@@ -44,7 +44,7 @@ from mechdiagram.layout.geometry import (
     Texts,
     TimeAxis,
 )
-from mechdiagram.layout.groups import clear_labels, frame_edges, frames, widened
+from mechdiagram.layout.groups import clear_labels, frame_edges, frames, inner_paths, widened
 from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.layered import cycle_breakings
 from mechdiagram.layout.marks import legend, mark_places
@@ -61,7 +61,7 @@ from mechdiagram.layout.placement import (
 )
 from mechdiagram.layout.ports import port_room
 from mechdiagram.layout.route_rules import bends, crossing_count, faults, group_faults, junctions
-from mechdiagram.layout.routing import PathEnds, Route, route_all
+from mechdiagram.layout.routing import PathEnds, Route, SearchBudget, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
     BAND_PAD,
@@ -253,20 +253,27 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
 #: graph with more is dense (30 boxes with 60 random arrows: about 120) and a second layering would double its
 #: layout's time for little (issue "bounded time and memory").
 BREAKING_FAULTS = 16
+#: The search states (:class:`~mechdiagram.layout.routing.SearchBudget`) the other breaking's drawings may take, as a
+#: multiple of the first drawing's: OAuth's chain took 1.2 times its first layering's.
+OTHER_BREAKING_STATES = 2
 
 
 def _other_breaking(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
                     strips: bool) -> tuple[dict[str, tuple[int, int]], _Routed]:
     """A layered graph's cells and drawing with its cycles broken from its last node instead
     (:func:`~mechdiagram.layout.layered.cycle_breakings`), shaped as :func:`_shaped` shapes it, when that
-    layering differs and its drawing costs less (:func:`_cost`); else ``cells`` and ``drawn``."""
+    layering differs and its drawing costs less (:func:`_cost`); else ``cells`` and ``drawn``.  Its searches, all
+    its foldings' together, take at most :data:`OTHER_BREAKING_STATES` times the states ``drawn``'s took (a
+    10-box graph of 34 arrows whose other layering routed 100 times slower took 3 s): a drawing with a route
+    left straight past them (``crowded``) is not kept."""
     nodes = [t.key for t in spec.nodes]
     edges = [(p.source, p.dest) for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest]
     if len(cycle_breakings([key for key in nodes if any(key in edge for edge in edges)], edges)) < 2:
         return cells, drawn
     other, _ = grid_cells(spec, from_last=True)
-    tried_cells, tried = _shaped(spec, other, _routed(spec, other, [], strips=strips))
-    if _cost(tried) < _cost(drawn):
+    budget = SearchBudget(OTHER_BREAKING_STATES * max(drawn.searched, 1))
+    tried_cells, tried = _shaped(spec, other, _routed(spec, other, [], strips=strips, budget=budget), budget)
+    if not any(route.crowded for route in tried.routes.values()) and _cost(tried) < _cost(drawn):
         return tried_cells, tried
     return cells, drawn
 
@@ -379,11 +386,26 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
         # not a narrow one beside an empty strip).
         return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
-    drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH)
+    drawn = _column(spec, cells, lane_labels, room, two_sided=True)
+    if drawn.right - drawn.left + 2 * MARGIN > TRANSPOSED_MAX_WIDTH:
+        # Too wide for a phone with its tracks on both sides: on one side, when that is narrower (crossings where
+        # the tracks' spans interleave, text readable: forty boxes drew 372 units wide on two sides, 357 on one).
+        right = _column(spec, cells, lane_labels, room, two_sided=False)
+        if right.right - right.left < drawn.right - drawn.left:
+            return right
+    return drawn
+
+
+def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None], room: float,
+            two_sided: bool) -> _Routed:
+    """The narrow column with routes beside it (``two_sided``: on both its sides), its boxes widened into the
+    ``room`` (user units) its tracks leave of :data:`NARROW_MIN_WIDTH` less the margins."""
+    drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH, two_sided=two_sided)
     slack = room - (drawn.right - drawn.left)
     if slack < WIDEN_AT_LEAST:
         return drawn
-    wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack))
+    wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack),
+                    two_sided=two_sided)
     return wider if wider.right - wider.left <= room else drawn
 
 
@@ -495,6 +517,7 @@ class _Routed(Struct, frozen=True):
     against: frozenset[str]
     texts: dict[str, Texts] = {}  # the lines of every text of each path label a step changes (msgspec copies it)
     frames: dict[str, GroupFrame] = {}
+    searched: int = 0  # the grid states its routes' searches took (:class:`~mechdiagram.layout.routing.SearchBudget`)
 
     @property
     def unclean(self) -> int:
@@ -504,16 +527,28 @@ class _Routed(Struct, frozen=True):
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
-            flow: tuple[dict[str, int], bool] | None = None) -> _Routed:
+            flow: tuple[dict[str, int], bool] | None = None, budget: SearchBudget | None = None,
+            two_sided: bool = True) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
     ``flow`` is a folded layered layout's rank of each node and whether its layers run down (the cells' own
-    rows or columns do not tell which arrows run against the flow once its bands turn back)."""
+    rows or columns do not tell which arrows run against the flow once its bands turn back).  The routes' searches
+    take their states from ``budget``; when it is ``None``, each routing has a budget of its own (the second, round
+    a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
+    run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right."""
     narrow = narrow_box_max is not None
+    budgets = [budget] if budget is not None else []
+
+    def next_budget() -> SearchBudget:
+        if budget is None:
+            budgets.append(SearchBudget())
+        return budgets[-1]
+
+    before = budget.taken if budget is not None else 0
     if narrow_box_max is not None:
         placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
-                       fill=fill)
+                       fill=fill, two_sided=two_sided)
     else:
         placed = place(spec, cells, lane_labels, strips=strips)
     boxes = placed.boxes
@@ -541,7 +576,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
                                            placed.lanes, code=code, captions=[*captions, *group_labels],
-                                           least=least, keep_off=_frame_sides(spec, enclosures))
+                                           least=least, keep_off=_frame_sides(spec, enclosures),
+                                           inner=inner_paths(spec), two_sided=two_sided)
         if enclosures:
             enclosures = widened(spec, enclosures, routes, placed.right, {k: lab.block for k, lab in on_tracks.items()})
             enclosures, _ = clear_labels(spec, enclosures, [route.points for route in routes.values()])
@@ -552,12 +588,12 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         walls = [name_box(h) for h in placed.lanes if h.above]
         # An arc's label sits between it and the next arc around it, which keeps that far out.
         across = {key: label_size(wraps[0], key in code) for key, wraps in label_wraps.items() if wraps}
-        routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures)
+        routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget())
         if enclosures:  # each group's label where no route crosses its strip, else a wall the routes go round
             enclosures, stuck = clear_labels(spec, enclosures, [route.points for route in routes.values()])
             if stuck:
                 walls += [enclosures[key].label_box for key in sorted(stuck)]  # type: ignore[misc]
-                routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures)
+                routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget())
             group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values()), *captions, *group_labels,
@@ -571,7 +607,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
                          *captions, *enclosures.values()]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures)
+    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures,
+                   sum(each.taken for each in budgets) - before)
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it
@@ -607,13 +644,14 @@ def _cost(drawn: _Routed) -> tuple[int, int, bool, float]:
             not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1], abs(math.log(aspect / ASPECT_TARGET)))
 
 
-def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
-            drawn: _Routed) -> tuple[dict[str, tuple[int, int]], _Routed]:
+def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
+            budget: SearchBudget | None = None) -> tuple[dict[str, tuple[int, int]], _Routed]:
     """A layered graph's cells and drawing, folded into bands (:func:`~mechdiagram.layout.layered.folded`) when
     it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`.  Of the
     :data:`FOLDS_TRIED` numbers of bands whose shape comes nearest :data:`ASPECT_TARGET` (estimated from the
     unfolded drawing's extent, before any placement or route), the routed one that costs least (:func:`_cost`);
-    the unfolded drawing unless a folding does better."""
+    the unfolded drawing unless a folding does better.  The foldings' searches share ``budget`` when one is given
+    (each has its own otherwise)."""
     lo, hi = ASPECT_RANGE
     layer = 0 if drawn.down else 1
     rank = {key: cell[layer] for key, cell in cells.items()}
@@ -645,7 +683,7 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]],
                          for s in spans_)]
     for _, bands in shapes[:FOLDS_TRIED]:
         candidate = refolded(spec, cells, bands, down=drawn.down)
-        folded = _routed(spec, candidate, [], flow=(rank, drawn.down))
+        folded = _routed(spec, candidate, [], flow=(rank, drawn.down), budget=budget)
         if _cost(folded) < _cost(best):
             best, best_cells = folded, candidate
     return best_cells, best

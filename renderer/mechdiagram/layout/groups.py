@@ -312,3 +312,9 @@ def widened(spec: Spec, enclosures: Mapping[str, GroupFrame], routes: Mapping[st
                               label_x=frame.label_x, label_y=frame.label_y, label_box=frame.label_box,
                               centred=frame.centred)
     return out
+
+
+def inner_paths(spec: Spec) -> frozenset[str]:
+    """The keys of the paths between two members of one group (whose frame holds their routes)."""
+    return frozenset(p.key for p in spec.paths
+                     if any(p.source in group.members and p.dest in group.members for group in spec.groups.values()))

@@ -15,7 +15,7 @@ from msgspec import Struct
 
 from mechdiagram.layout.columns import caption_text, slot_widths, spans
 from mechdiagram.layout.geometry import Box, ColumnHeader, LaneBand, LaneHeader
-from mechdiagram.layout.groups import GROUP_PAD, frame_room, grouped_cells, stacked_order, strip_height
+from mechdiagram.layout.groups import GROUP_PAD, frame_room, grouped_cells, inner_paths, stacked_order, strip_height
 from mechdiagram.layout.layered import folded, layered_cells
 from mechdiagram.layout.measure import (
     balanced_wrap,
@@ -331,18 +331,20 @@ def gap_widths(base: float, counts: list[int]) -> list[float]:
 
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
-          fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None) -> Placement:
+          fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None,
+          two_sided: bool = True) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
     bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
-    the drawing's width) and ``gaps`` replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
+    the drawing's width; ``two_sided``: its tracks run on both sides, :func:`~.stacked.track_sides`) and ``gaps``
+    replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
     whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
     strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
     ``port_room`` gives the least (height, width) of a box's row and column, by key: room for its ports
     (:func:`~mechdiagram.layout.ports.port_room`)."""
     if lanes_on_top:
-        return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill)
+        return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill, two_sided)
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
     n_cols = max((c for _, c in cells.values()), default=-1) + 1
     timed = spans(spec, n_cols) if lane_labels else None
@@ -449,10 +451,10 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
 
 
 def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
-                   gaps: tuple[float, float] | None, fill: bool = False) -> Placement:
+                   gaps: tuple[float, float] | None, fill: bool = False, two_sided: bool = True) -> Placement:
     """:func:`place` for the narrow variant: every box in one column, in the order of ``cells`` (row,
     then column: a lane grid lane by lane, a layered layout layer by layer), each lane's boxes under
-    its header in a band of their own; routes run in the room to the right of the column.  With
+    its header in a band of their own; routes run in the room beside the column.  With
     ``layout.columns`` each box of a lane grid has its column's header (:func:`caption_text`) :data:`CAPTION_GAP`
     above it, from its left edge as the lanes' names are: a straight run into the box comes down right of it
     (:func:`~mechdiagram.layout.stacked.stacked_routes`), where a centred header would be under its arrowhead."""
@@ -475,7 +477,8 @@ def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_
     lines = {key: texts[key][labels[key]] for key in order}
     _, gap_y = channel(spec, {key: (i, 0) for i, key in enumerate(order)}, gaps or (GAP_X, GAP_Y), narrow=True)
     ports = track_ports(order, [PathEnds(p.key, p.source, p.dest) for p in spec.paths
-                                if p.source in cells and p.dest in cells and p.source != p.dest])
+                                if p.source in cells and p.dest in cells and p.source != p.dest], inner_paths(spec),
+                        two_sided)
     boxes: dict[str, Box] = {}
     lanes: list[LaneHeader] = []
     bands: list[LaneBand] = []

@@ -87,7 +87,7 @@ WEIGHTED = 3.0
 SEARCH_BUDGET = 250_000
 
 
-__all__ = ["NEAR", "PathEnds", "Route", "near_lines", "route_all"]
+__all__ = ["NEAR", "PathEnds", "Route", "SearchBudget", "near_lines", "route_all"]
 
 
 class Route(Struct, frozen=True):
@@ -172,12 +172,21 @@ def near_lines(values: Sequence[float], index: int) -> list[int]:
     return out
 
 
-class _Budget:
-    """What is left of :data:`SEARCH_BUDGET` for one layout's searches (``None``: the constant's value)."""
+class SearchBudget:
+    """What is left of :data:`SEARCH_BUDGET` (grid states taken from a search's queue) for one layout's searches
+    (``left`` ``None``: the constant's value).  One budget may be handed to several :func:`route_all` calls, so
+    that a second try at a figure (its cycles broken the other way) takes at most as many states as it is given;
+    :attr:`taken` is how many the searches took from it."""
 
     def __init__(self, left: int | None = None) -> None:
         self.left = SEARCH_BUDGET if left is None else left
+        self.given = self.left
         self.stopped = False  # the last search stopped at its limit, not for want of a route
+
+    @property
+    def taken(self) -> int:
+        """The states the searches took so far."""
+        return self.given - self.left
 
 
 class _Usage:
@@ -280,7 +289,7 @@ class _Usage:
 
 def _search(grid: _Grid, starts: list[tuple[Point, tuple[int, int], float]],
             goals: dict[tuple[int, int], list[tuple[tuple[int, int], float, int]]],
-            used: _Usage, budget: _Budget, weight: float = 1.0,
+            used: _Usage, budget: SearchBudget, weight: float = 1.0,
             limit: int = ROUTE_BUDGET) -> tuple[list[tuple[int, int]], int, int] | None:
     """Cheapest grid path from one of ``starts`` (stub point, leaving direction, cost) to a goal cell
     (cell -> [(arrival direction, cost, goal number)]): the grid cells, and the start and goal numbers;
@@ -381,7 +390,7 @@ def _head(at: Point, side: str) -> tuple[tuple[Point, Point, Point], Point]:
 
 
 def _route(grid: _Grid, boxes: dict[str, Box], path: PathEnds, sides: dict[str, dict[str, float]],
-           used: _Usage, budget: _Budget) -> Route:
+           used: _Usage, budget: SearchBudget) -> Route:
     """One route, from the ports ``sides[source|dest]`` (side -> fraction along it) allow."""
     source, dest = boxes[path.source], boxes[path.dest]
     starts = []
@@ -449,7 +458,7 @@ def _changed_faults(routes: Mapping[str, Route], changed: Mapping[str, Route],
 
 
 def _untangle(routes: dict[str, Route], searched: Sequence[PathEnds], routed: Callable[[PathEnds], Route],
-              used: _Usage, budget: _Budget, frames: Mapping[str, GroupFrame], allowance: int) -> None:
+              used: _Usage, budget: SearchBudget, frames: Mapping[str, GroupFrame], allowance: int) -> None:
     """Rip up and route again (as routers of circuit boards do) each pair of searched ``routes`` that cross or
     meet (:func:`_meetings`): the two are taken out of ``used`` and routed again in the other order, each around
     all the rest, and the new pair kept when the routes then break fewer rules (:func:`_changed_faults`, the
@@ -690,7 +699,8 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
               walls: Sequence[Rect] = (), flow: str | None = None,
               labels: Mapping[str, tuple[float, float]] | None = None,
               chosen: dict[str, tuple[str, str]] | None = None,
-              frames: Mapping[str, GroupFrame] | None = None) -> dict[str, Route]:
+              frames: Mapping[str, GroupFrame] | None = None,
+              budget: SearchBudget | None = None) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).  ``labels`` are the sizes (width, height) of
     the paths' label blocks: an arc (:func:`~mechdiagram.layout.ports.arc_sides`) keeps room for the labels of
@@ -701,10 +711,12 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
     rather than back through it.  In a layered layout flowing ``flow`` the others leave and enter by the
     sides of :func:`~mechdiagram.layout.ports.end_sides`, or those ``chosen`` for them (by path key: the transposed
     grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).  The groups' ``frames`` are not walls, but a route
-    is not moved along or across one more than its ends need (:func:`_slotted`).
+    is not moved along or across one more than its ends need (:func:`_slotted`).  The searches take their states
+    from ``budget`` (a new :class:`SearchBudget` when ``None``); past it, the routes left are straight and
+    ``crowded``.
     """
     every = dict.fromkeys(SIDES, 0.5)
-    budget = _Budget()
+    budget = SearchBudget() if budget is None else budget
     sides = {p.key: end_sides(boxes[p.source], boxes[p.dest], flow) for p in paths}
     sides.update(chosen or {})
     arcs = arc_sides(boxes, [p for p in paths if p.key not in (chosen or {})], flow)
@@ -727,7 +739,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
 
 
 def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
-            budget: _Budget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset(),
+            budget: SearchBudget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset(),
             arcs: dict[str, int] | None = None,
             labels: Mapping[str, tuple[float, float]] | None = None,
             frames: Mapping[str, GroupFrame] | None = None) -> dict[str, Route]:
@@ -799,10 +811,11 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
                                         "dest": {in_side: fractions[(p.key, "dest")]}}, used, budget)
         if not route.clean and budget.left > 0:  # walled in on the facing sides: let it pick any side
             route = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
-        elif len(route.points) - 2 > MAX_BENDS and p.key not in against and budget.left > 0:
+        elif len(route.points) - 2 > MAX_BENDS and p.key not in against and budget.left > budget.given // 2:
             # Around a box in the way (a skip edge in a row or a column, a diagonal across a row of boxes): out
             # of and into other sides, when that takes fewer bends (a U beside the boxes, an L through a gap,
-            # not a detour between them).
+            # not a detour between them).  Only while half the budget is left: on a dense graph the second
+            # searches took the states later routes needed (given-up routes over 200 random graphs: 293 to 495).
             used.restore(before)
             other = _route(grid, boxes, p, {"source": every, "dest": every}, used, budget)
             if other.clean and len(other.points) < len(route.points):
