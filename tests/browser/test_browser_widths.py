@@ -98,6 +98,23 @@ def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, 
     assert sum(bool(re.match(r"- '?img ", line.strip())) for line in lines) == 1, lines
 
 
+@pytest.mark.parametrize("width", [320, 360, 600, 768, 1024, 1280, 1440])
+def test_a_sequence_fills_its_frame_at_every_width(site, open_page, width):
+    """Issue 26: the web worker's sequence, 500 units wide, filled 60 % of a 1,440 px screen's figure; its wide
+    layout is spread to SPREAD_WIDTH (800 units) and its natural one is the middle layout, so that a phone's, the
+    middle and the wide drawing fill 85 % of the frame or more at every width, none scrolling, its heads strip the
+    shown layout's."""
+    page = open_page(site.page("web-worker"), viewport=(width, 800))
+    facts = layout_facts(page)
+    assert facts["fill"] >= 0.85 and not facts["scrolls"], (width, facts)
+    assert facts["middleFrom"] and facts["drawn"] == (["narrow"] if width <= 360 else ["middle"] if width <= 768
+                                                      else ["wide"]), (width, facts)
+    shown = bs.figures(page).nth(0).evaluate(
+        "(root) => Array.from(root.querySelector('[data-mech-scene]:not([hidden])').querySelectorAll("
+        "'.mech-heads-inner')).filter(e => getComputedStyle(e).display !== 'none').map(e => e.className)")
+    assert shown == [f"mech-heads-inner mech-{facts['drawn'][0]}"], shown
+
+
 def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page):
     """Just below the breakpoint the middle layout shows, at it the wide one (its text then exactly 12 px), and
     the narrow one below the middle one's, with the step the reader chose, without a reload: the player keeps

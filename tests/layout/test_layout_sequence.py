@@ -153,6 +153,30 @@ def test_a_sequence_of_few_participants_gives_its_free_width_to_its_labels():
     assert readable_width(narrow.width) <= PHONE_COLUMN and narrow.width >= 304
 
 
+@pytest.mark.parametrize("participants", range(2, 7))
+def test_a_wide_sequence_is_spread_to_fill_a_wide_screen_and_its_natural_width_is_the_middle_layout(participants):
+    """Issue 26: a sequence narrower than SPREAD_WIDTH (800 units: 85 % of a 1,440 px screen's figure at 1.5 times)
+    is drawn that wide, every gap between lifelines wider by as much and the heads as they were; its natural
+    drawing is the middle layout (shown below the wide one's 12 px width); one already as wide has none."""
+    from mechdiagram.layout import middle_diagram
+    from mechdiagram.layout.sequence import SPREAD_WIDTH
+
+    spec = spec_from_data(sequence_spec(participants, 5))
+    wide, middle = diagram(spec), middle_diagram(spec)
+    if middle is None:
+        assert wide.width >= SPREAD_WIDTH
+        return
+    assert middle.width < wide.width == SPREAD_WIDTH
+    assert wide.sequence is not None and middle.sequence is not None
+    gaps = [b - a for a, b in itertools.pairwise(wide.sequence.x[key] for key in wide.sequence.order)]
+    natural = [b - a for a, b in itertools.pairwise(middle.sequence.x[key] for key in middle.sequence.order)]
+    grown = [g - n for g, n in zip(gaps, natural, strict=True)]  # each by as much (to the 0.1 places are rounded to)
+    assert min(grown) > 0 and max(grown) - min(grown) <= 0.2, (gaps, natural)
+    assert [(b.w, b.h) for b in wide.boxes.values()] == [(b.w, b.h) for b in middle.boxes.values()]
+    layout = layout_scenario(spec, spec.scenarios[0], wide)
+    assert layout.width == SPREAD_WIDTH and not message_faults(layout)
+
+
 @pytest.mark.parametrize("participants", range(2, 6))
 def test_the_narrow_sequence_keeps_text_of_12_px_at_360_px_for_up_to_five_participants(participants):
     """The narrow drawing fits a 360 px phone's column with its smallest text (13 units) at 12 CSS px or more, so

@@ -223,9 +223,7 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
     a narrow variant that keeps the wide grid reuses it instead of drawing it again.
     """
     if spec.layout.view == SEQUENCE:
-        heads = participants(spec, narrow=narrow)
-        return Diagram(heads.width, heads.heads_bottom, heads.heads, {}, (), (),
-                       {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
+        return _sequence(participants(spec, narrow=narrow, spread=not narrow))
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
         if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
@@ -278,14 +276,23 @@ def _other_breaking(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Route
     return cells, drawn
 
 
+def _sequence(heads: Participants) -> Diagram:
+    """The :class:`Diagram` of a sequence's participants (its rows are each scenario's: :func:`layout_scenario`)."""
+    return Diagram(heads.width, heads.heads_bottom, heads.heads, {}, (), (),
+                   {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
+
+
 def middle_diagram(spec: Spec) -> Diagram | None:
-    """The middle variant of a lane grid (issue 26: a figure between a phone's and the wide drawing's width, about
-    600 to 1000 CSS px, showed a phone's column in 43 % of its frame, or the wide grid scrolling): the grid
-    transposed as the narrow variant is (:func:`_transposed`), its lanes side by side in
-    :data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`, each as wide as a share of that room.  ``None`` for a layered
-    graph, a sequence, or a lane grid whose lanes do not fit side by side there with clean routes."""
+    """The middle variant (issue 26: a figure between a phone's and the wide drawing's width, about 600 to 1000 CSS
+    px, showed a phone's column in 43 % of its frame, or the wide grid scrolling): a lane grid transposed as the
+    narrow variant is (:func:`_transposed`), its lanes side by side in
+    :data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`, each as wide as a share of that room; a sequence at its natural
+    width, where the wide variant spreads it (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`).  ``None`` for a
+    layered graph, a sequence the wide variant does not spread, or a lane grid whose lanes do not fit side by side
+    there with clean routes."""
     if spec.layout.view == SEQUENCE:
-        return None
+        heads = participants(spec)
+        return _sequence(heads) if heads.width < participants(spec, spread=True).width else None
     cells, lane_labels = grid_cells(spec, down=True, positions=False)
     if not lane_labels:
         return None

@@ -88,6 +88,10 @@ LABEL_LINE_MAX = 280.0
 #: distance and scrolls sideways in its frame instead.
 NARROW_FIT_WIDTH = 312.0
 NARROW_GAP_MIN = 52.0
+#: The width a wide sequence of two or more participants is spread to (``participants(spread=True)``): at the figure's
+#: growth (``render.html.GROWTH``, 1.5) it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit
+#: text is 12 CSS px in a 740 px column (a blog's): 740 x 13 / 12 = 801.  The web worker's 500 units filled 60 %.
+SPREAD_WIDTH = 800.0
 #: How many pitches the narrow variant tries before it takes the widest that fits (each narrower by what the one
 #: before overshot NARROW_FIT_WIDTH, or wider by what it left free: two or three suffice).
 NARROW_TRIES = 4
@@ -193,9 +197,11 @@ def _longest_word(label: str, size: float = FONT_SIZE, code: bool = False) -> fl
     return max((text_width(word, size, code) for word in tokens(label, code)), default=0.0)
 
 
-def participants(spec: Spec, *, narrow: bool = False) -> Participants:
+def participants(spec: Spec, *, narrow: bool = False, spread: bool = False) -> Participants:
     """Heads and lifeline places of the spec's participants (see the module docstring): wide, or for the
-    ``narrow`` variant (a phone's)."""
+    ``narrow`` variant (a phone's).  ``spread`` (wide only) moves the lifelines of a sequence narrower than
+    :data:`SPREAD_WIDTH` further apart, each gap by as much, until the drawing is that wide: the wide variant of a
+    figure that fills a wide screen (issue 26), whose natural width is the middle variant's."""
     order = participant_order(spec)
     labels = {node.key: node.label or node.key for node in spec.nodes}
     gutter = _gutter(spec)
@@ -256,6 +262,10 @@ def participants(spec: Spec, *, narrow: bool = False) -> Participants:
         if count:
             left_part = max(widths[order[0]] / 2, gutter + BAR_WIDTH / 2)
             right_need = _widened(spec, index, gaps, left_part, max(widths[order[-1]] / 2, right_need))
+            short = SPREAD_WIDTH - (2 * MARGIN + left_part + sum(gaps) + max(widths[order[-1]] / 2, right_need))
+            if spread and count > 1 and short > 0:
+                extra = math.floor(short / (count - 1) * 10) / 10  # to the 0.1 unit below: never past it
+                gaps = [round(gap + extra, 1) for gap in gaps]
     height = max((len(lines[key]) for key in order), default=1) * LINE_HEIGHT + 2 * PAD_Y
     height = max(HEAD_MIN_HEIGHT, height)
     left = MARGIN + gutter

@@ -311,7 +311,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                    strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None,
                    shapes: list[list[dict[str, dict[str, Any]]]] | None = None,
                    heads: list[tuple[str, str]] | None = None,
-                   middle: list[tuple[str, float] | None] | None = None) -> FigureContext:
+                   middle: list[tuple[str, float, str] | None] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
@@ -328,7 +328,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     (:func:`~mechdiagram.render.explore.grid`, else ``None``) and each step's ``on`` keys (its active boxes and
     arrows) and ``states`` (:func:`~mechdiagram.render.explore.step_states`); without them the figure has no
     explorer;
-    ``middle`` holds each scenario's middle layout (SVG, width: a lane grid's,
+    ``middle`` holds each scenario's middle layout (SVG, width, heads strip: a lane grid's or a sequence's,
     :func:`~mechdiagram.layout.middle_diagram`) or ``None``: shown from its own :func:`wide_from` to the wide
     one's (it is made for a figure of 600 to 1000 px, issue 26); the caller gives one only
     where its :func:`wide_from` is less than the wide one's, and its rings in ``shapes`` between the wide and the
@@ -346,7 +346,7 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     for scenario, svg, width, second, (wide_strip, narrow_strip), top, third in zip(
             spec.scenarios, svgs, natural, narrow_layouts, held, tops, between, strict=True):
         layouts = ([_layout("wide", svg, width, wide_strip, top[0])]
-                   + ([_layout("middle", third[0], third[1])] if second and third else [])
+                   + ([_layout("middle", third[0], third[1], heads=third[2])] if second and third else [])
                    + ([_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else []))
         steps = _steps(spec, scenario, words)
         scenarios.append({

@@ -65,9 +65,9 @@ class RenderJob(Struct, dict=True):
 
     @cached_property
     def middle(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the middle layout, a lane grid's for a figure between a phone's and the
-        wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of its own (``variant``); empty
-        when the spec has none.  Only the HTML figure inlines it."""
+        """Each scenario drawn once in the middle layout, a lane grid's or a sequence's, for a figure between a
+        phone's and the wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of its own
+        (``variant``); empty when the spec has none.  Only the HTML figure inlines it."""
         from mechdiagram.render.svg import prefix_for, render_scenario
 
         shared = middle_diagram(self.spec)
@@ -109,5 +109,5 @@ class RenderJob(Struct, dict=True):
                               [[d.focus, *([m.focus] if m else []), n.focus]
                                for d, m, n in zip(drawn, middle, narrow, strict=True)],
                               [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)],
-                              [(m.inline_bare if m.inline_css == d.inline_css else m.inline, m.width) if m else None
-                               for d, m in zip(drawn, middle, strict=True)])
+                              [(m.inline_bare if m.inline_css == d.inline_css else m.inline, m.width, m.heads)
+                               if m else None for d, m in zip(drawn, middle, strict=True)])

@@ -97,9 +97,10 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     natural = float(middle.find("svg").attrs["viewBox"].split(",")[2])
     assert float(middle_at) == wide_from(natural) < float(at) and float(middle_at) <= 540  # a 600 px screen's figure
     assert middle.attrs["style"] == f"min-width:{fmt(readable_width(natural))}px;max-width:{fmt(natural * 1.5)}px"
-    assert (f'@container mech-figure (width >= {middle_at}px){{[data-mech-canvas][data-mech-middle-from="{middle_at}"]'
+    frames = ":is([data-mech-canvas],[data-mech-heads])"  # the drawings' and a sequence's heads strips'
+    assert (f'@container mech-figure (width >= {middle_at}px){{{frames}[data-mech-middle-from="{middle_at}"]'
             '>.mech-narrow{display:none}}') in css
-    assert (f'[data-mech-canvas][data-mech-middle-from="{middle_at}"]>.mech-middle{{display:none}}}}') in css
+    assert (f'{frames}[data-mech-middle-from="{middle_at}"]>.mech-middle{{display:none}}}}') in css
 
 
 def test_controls_buttons_and_tabs(document):
@@ -300,9 +301,13 @@ def test_a_sequence_figure_has_a_hidden_heads_strip_over_its_drawing_and_no_othe
         assert "data-mech-canvas" in canvas.attrs and strip.attrs["data-mech-heads"] == ""
         assert "hidden" in strip.attrs and "aria-hidden" not in strip.attrs  # the player adds it, showing it
         assert strip.attrs["data-mech-wide-from"] == canvas.attrs["data-mech-wide-from"]
+        # spread wide (issue 26), its natural width the middle layout's: a strip for each
+        assert strip.attrs["data-mech-middle-from"] == canvas.attrs["data-mech-middle-from"]
         drawings = canvas.find_all("svg")
         heads = strip.find_all("svg")
-        assert [h.parent.classes for h in heads] == [["mech-heads-inner", "mech-wide"], ["mech-heads-inner", "mech-narrow"]]
+        assert [h.parent.classes for h in heads] == [["mech-heads-inner", "mech-wide"],
+                                                     ["mech-heads-inner", "mech-middle"],
+                                                     ["mech-heads-inner", "mech-narrow"]]
         for drawing, head in zip(drawings, heads, strict=True):
             assert head.attrs["class"] == drawing.attrs["class"] and head.attrs["width"] == drawing.attrs["width"]
             assert head.parent.attrs["style"] == drawing.parent.attrs["style"]  # scaled alike
