@@ -48,7 +48,9 @@ GEOMETRY_JS = r"""
   const axis = Array.from(svg.querySelectorAll("g")).filter(g => /-time\b/.test(g.getAttribute("class")));
   const ticks = axis.length ? Array.from(axis[0].querySelectorAll("text")).map(box) : [];
   const name = Array.from(drawn[0].classList).find(c => c !== "mech-canvas-inner").replace(/^mech-/, "");
-  return {layout: name, middle: Boolean(scene.querySelector(".mech-canvas-inner.mech-middle")), smallest, headers, nodes,
+  return {layout: name, middle: Boolean(scene.querySelector(".mech-canvas-inner.mech-middle")),
+          upper: Boolean(scene.querySelector(".mech-canvas-inner.mech-upper")),
+          wideFrom: Number(scene.querySelector("[data-mech-canvas]").dataset.mechWideFrom), smallest, headers, nodes,
           ticks, svg: box(svg)};
 }"""
 
@@ -107,7 +109,9 @@ def test_headers_sit_over_their_columns_and_no_text_is_below_12_px(pages, open_p
             hx, hy, hw, hh = header["box"]
             assert hx + hw <= bx and by - hh <= hy <= by + bh, (slug, width, key)
         assert facts["ticks"] == []
-    # between a phone and 960 px a grid's middle layout, made for that width, where its lanes fit side by side in it
+    # between a phone and 960 px a grid's middle layout, made for that width, where its lanes fit side by side in it;
+    # at 1280 px its upper middle one where it has one and its wide grid needs more than the figure's 1,216 px
+    wide = "upper" if facts["upper"] and facts["wideFrom"] > 1216 else "wide"
     assert facts["layout"] == ("narrow" if width < 600 else "middle" if width < 960 and facts["middle"]
-                               else "narrow" if width < 960 else "wide"), facts["layout"]
-    assert facts["layout"] != "middle" or transposed
+                               else "narrow" if width < 960 else wide), facts["layout"]
+    assert facts["layout"] not in ("middle", "upper") or transposed

@@ -50,7 +50,7 @@ LAYOUT_JS = r"""
   const canvas = scene.querySelector("[data-mech-canvas]");
   return {drawn: drawn.map(name), hidden: boxes.filter(b => !drawn.includes(b)).map(b => getComputedStyle(b).display),
           smallest, where, wideFrom: Number(canvas.dataset.mechWideFrom), column: canvas.clientWidth,
-          middleFrom: Number(canvas.dataset.mechMiddleFrom || 0),
+          middleFrom: Number(canvas.dataset.mechMiddleFrom || 0), upperFrom: Number(canvas.dataset.mechUpperFrom || 0),
           fill: svg ? Math.min(svg.getBoundingClientRect().width, canvas.clientWidth) / canvas.clientWidth : 0,
           scrolls: canvas.scrollWidth > canvas.clientWidth + 1, tabindex: canvas.getAttribute("tabindex"),
           explorer: canvas.querySelectorAll(".mech-explore [tabindex='0']").length};
@@ -64,21 +64,26 @@ def layout_facts(page) -> dict:
     return bs.figures(page).nth(0).evaluate(LAYOUT_JS)
 
 
-@pytest.mark.parametrize("width", [320, 360, 600, 768, 900, 1280])
+@pytest.mark.parametrize("width", [320, 360, 600, 768, 900, 1024, 1280, 1440])
 @pytest.mark.parametrize("slug", ALL)
 def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, slug, width):
     page = open_page(site.page(slug), viewport=(width, 800))
     facts = layout_facts(page)
     # a phone shows the narrow layout, a 1280 px screen the wide one: every figure here is readable at 1216 px;
-    # between them a lane grid's middle layout where it has one (issue 26), the narrow or the wide one otherwise
-    middle = facts["middleFrom"] and facts["middleFrom"] <= facts["column"] < facts["wideFrom"]
-    expected = "wide" if facts["column"] >= facts["wideFrom"] else "middle" if middle else "narrow"
+    # between them a lane grid's or a sequence's middle layout where it has one (issue 26), above it a lane grid's
+    # upper middle one where it has one, the narrow or the wide one otherwise
+    column, wide_from, middle_from, upper_from = facts["column"], facts["wideFrom"], facts["middleFrom"], \
+        facts["upperFrom"]
+    expected = ("wide" if column >= wide_from else "upper" if upper_from and column >= upper_from else
+                "middle" if middle_from and column >= middle_from else "narrow")
     assert facts["drawn"] == [expected], (slug, width, facts)
     assert width < 600 or width >= 1280 or expected != "narrow" or not facts["middleFrom"], facts
-    assert facts["hidden"] == ["none"] * (2 if facts["middleFrom"] else 1), facts  # the others are neither drawn
-    # nor in the accessibility tree
-    if expected == "middle":  # made for this width: it fills 85 % of its frame or more, never scrolls
+    # the others are neither drawn nor in the accessibility tree
+    assert facts["hidden"] == ["none"] * (1 + bool(middle_from) + bool(upper_from)), facts
+    if expected in ("middle", "upper"):  # made for this width: it fills 85 % of its frame or more, never scrolls
         assert facts["fill"] >= 0.85 and not facts["scrolls"], (slug, width, facts)
+    if upper_from:  # from the middle layout's width to 1,440 px: never the wide grid scrolling in its frame
+        assert expected == "narrow" or (facts["fill"] >= 0.85 and not facts["scrolls"]), (slug, width, facts)
     if width in (320, 360, 1280):
         assert facts["drawn"] == ["narrow" if width < 1280 else "wide"], (slug, width, facts)
     assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (slug, width, facts)
@@ -116,18 +121,19 @@ def test_a_sequence_fills_its_frame_at_every_width(site, open_page, width):
 
 
 def test_the_layouts_switch_at_the_breakpoint_and_keep_the_step(site, open_page):
-    """Just below the breakpoint the middle layout shows, at it the wide one (its text then exactly 12 px), and
-    the narrow one below the middle one's, with the step the reader chose, without a reload: the player keeps
-    every drawing at one step."""
+    """Just below the breakpoint the upper middle layout shows, at it the wide one (its text then exactly 12 px),
+    the middle one below the upper one's and the narrow one below the middle one's, with the step the reader
+    chose, without a reload: the player keeps every drawing at one step."""
     slug = bs.LEAD
     page = open_page(site.page(slug), viewport=(1280, 800), motion="reduce")
     page.locator(".mech-next").first.click()
     page.locator(".mech-next").first.click()
     facts = layout_facts(page)
     beside = 1280 - facts["column"]  # the page's and the figure's padding
-    at, middle = math.ceil(facts["wideFrom"]), math.ceil(facts["middleFrom"])
-    assert 0 < middle < at  # the lead figure, a lane grid, has a middle layout
-    for column, expected in ((at - 1, "middle"), (at, "wide"), (middle - 1, "narrow"), (middle, "middle")):
+    at, upper, middle = (math.ceil(facts[key]) for key in ("wideFrom", "upperFrom", "middleFrom"))
+    assert 0 < middle < upper < at  # the lead figure, a lane grid, has a middle and an upper middle layout
+    for column, expected in ((at - 1, "upper"), (at, "wide"), (upper - 1, "middle"), (upper, "upper"),
+                             (middle - 1, "narrow"), (middle, "middle")):
         page.set_viewport_size({"width": column + beside, "height": 800})
         facts = layout_facts(page)
         if facts["column"] != column:  # the padding is less on a narrower screen
@@ -278,21 +284,28 @@ def _wide_grid() -> dict:
 
 
 def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_frame(open_page, tmp_path):
-    """From WIDE_SCROLLS_FROM (960 px) the wide drawing shows, kept at its 12 px width, in a frame that scrolls
-    and takes keyboard focus; below it the middle layout (the grid transposed for that width), then the narrow
-    one.  Before, such a figure showed the phone's column of boxes at every screen width."""
+    """From UPPER_SCROLLS_FROM (1,280 px, the widest figure) the wide drawing shows, kept at its 12 px width, in a
+    frame that scrolls and takes keyboard focus (a site's figure wider than the page's); below it the upper middle
+    layout and the middle one (the grid transposed for those widths), neither scrolling, then the narrow one.
+    Before, such a figure showed the phone's column of boxes at every screen width, and then its wide grid
+    scrolling from 960 px."""
     import json
 
-    from mechdiagram.render.html import WIDE_SCROLLS_FROM
+    from mechdiagram.render.html import UPPER_SCROLLS_FROM
 
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "long-relay.mechanism.json").write_text(json.dumps(_wide_grid()), "utf-8")
     bs.build([tmp_path / "specs"], tmp_path / "out")
-    for width, drawn in ((1280, "wide"), (1920, "wide"), (900, "middle"), (360, "narrow")):
+    for width, drawn in ((1920, "upper"), (1280, "upper"), (900, "upper"), (600, "middle"), (360, "narrow")):
         page = open_page(tmp_path / "out" / "long-relay.html", viewport=(width, 800))
         facts = layout_facts(page)
-        assert facts["wideFrom"] == WIDE_SCROLLS_FROM and facts["drawn"] == [drawn], (width, facts)
+        assert facts["wideFrom"] == UPPER_SCROLLS_FROM and facts["drawn"] == [drawn], (width, facts)
         assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (width, facts)
         assert facts["scrolls"] == (drawn == "wide") and facts["tabindex"] is None and facts["explorer"] == 1, facts
         assert page.evaluate(PAGE_OVERFLOW_JS) <= 0, width
-        assert drawn != "middle" or facts["fill"] >= 0.85, facts
+        assert drawn not in ("middle", "upper") or facts["fill"] >= 0.85, facts
+    # a site's figure wider than the page's, narrower than the wide drawing's 1,600 px: the wide one, scrolling
+    page = open_page(tmp_path / "out" / "long-relay.html", viewport=(1500, 800))
+    page.add_style_tag(content=".mech-root,.mech-page{max-width:none!important}")
+    facts = layout_facts(page)
+    assert facts["column"] >= UPPER_SCROLLS_FROM and facts["drawn"] == ["wide"] and facts["scrolls"], facts

@@ -79,7 +79,7 @@ _BASELINE: dict[str, set[str]] = {}
 
 def _baseline() -> dict[str, set[str]]:
     """Tags and attributes of the plain build (two scenarios, so the scenario picker is included, the second
-    leaving a path unused; a grid wide enough for the middle layout), in a
+    leaving a path unused; a grid wide enough for the middle and upper middle layouts), in a
     left-to-right and a right-to-left language (whose panel headings carry a direction)."""
     if not _BASELINE:
         spec = minimal_spec()
@@ -89,7 +89,8 @@ def _baseline() -> dict[str, set[str]]:
         spec["layout"] = {"lanes": [{"key": "a", "label": "A"}, "b"]}
         spec["sources"] = [{"path": "x.md", "description": "d"}]
         spec["targets"]["a0"]["label"] = "a label long enough to wrap over several lines of its box"
-        for key in ("a2", "b2", "a3", "b3"):  # wide enough for a middle layout (data-mech-middle-from)
+        # wide enough for a middle and an upper middle layout (data-mech-middle-from, data-mech-upper-from)
+        for key in ("a2", "b2", "a3", "b3", "a4", "b4", "a5", "b5", "a6", "b6"):
             spec["targets"][key] = {"id": f"t-{key}", "kind": "node", "label": f"box {key} of the grid"}
         tags: set[str] = set()
         attributes: set[str] = set()

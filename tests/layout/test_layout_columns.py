@@ -49,7 +49,7 @@ def _files(data: dict) -> dict[str, bytes]:
 @pytest.fixture(scope="module", params=sorted(SPECS))
 def drawn(request) -> tuple[dict, dict[str, ET.Element]]:
     """A generated grid and each of its drawings by name: the files, and the inline ``wide``, ``narrow`` and (where
-    the grid has one) ``middle`` SVGs of the HTML figure (the first scenario's)."""
+    the grid has them) ``middle`` and ``upper`` SVGs of the HTML figure (the first scenario's)."""
     data = SPECS[request.param]
     files = _files(data)
     svgs = {name: ET.fromstring(content) for name, content in files.items() if name.endswith(".svg")}
@@ -111,7 +111,7 @@ def _label(data: dict, column: int) -> str:
 def test_every_wide_drawing_heads_each_column_with_its_label_centred_over_it(drawn):
     data, svgs = drawn
     order = _grid_columns(data)
-    wide = [name for name in svgs if "narrow" not in name and "middle" not in name]
+    wide = [name for name in svgs if not any(other in name for other in ("narrow", "middle", "upper"))]
     assert len(wide) >= 6  # animated, dark, poster light and dark, a still of each step, and the HTML's
     for name in wide:
         root = svgs[name]
@@ -142,11 +142,11 @@ def test_the_narrow_layout_heads_each_row_or_column_with_its_label(drawn):
     """The narrow layout is the grid transposed (issue 26: each column's label at the left of its row, from its
     left edge, on the row of its boxes) or, where the lanes do not fit a phone, the wide layout's grid (each label
     centred over its column); never a column of boxes each under its own header.  The middle layout (the HTML
-    figure's, from about 600 px) is the grid transposed."""
+    figure's, from about 600 px) and the upper middle one (from about 740 px) are the grid transposed."""
     data, svgs = drawn
     order = _grid_columns(data)
     labels = [" ".join(_label(data, c).split()) for c in range(len(order))]
-    for name in (n for n in svgs if "narrow" in n or "middle" in n):
+    for name in (n for n in svgs if "narrow" in n or "middle" in n or "upper" in n):
         root = svgs[name]
         headers = _headers(root)
         boxes = _boxes(data, root)

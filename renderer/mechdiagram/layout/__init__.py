@@ -282,21 +282,23 @@ def _sequence(heads: Participants) -> Diagram:
                    {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
 
 
-def middle_diagram(spec: Spec) -> Diagram | None:
+def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH) -> Diagram | None:
     """The middle variant (issue 26: a figure between a phone's and the wide drawing's width, about 600 to 1000 CSS
     px, showed a phone's column in 43 % of its frame, or the wide grid scrolling): a lane grid transposed as the
-    narrow variant is (:func:`_transposed`), its lanes side by side in
-    :data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`, each as wide as a share of that room; a sequence at its natural
-    width, where the wide variant spreads it (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`).  ``None`` for a
-    layered graph, a sequence the wide variant does not spread, or a lane grid whose lanes do not fit side by side
-    there with clean routes."""
+    narrow variant is (:func:`_transposed`), its lanes side by side in ``budget`` user units
+    (:data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`; :data:`~mechdiagram.layout.sizes.UPPER_WIDTH` for the upper
+    middle variant, for a figure too wide for the middle one to fill and too narrow for the wide grid), each as
+    wide as a share of that room; a sequence at its natural width, where the wide variant spreads it
+    (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``.  ``None`` for a layered graph, a
+    sequence the wide variant does not spread, or a lane grid whose lanes do not fit side by side there with clean
+    routes."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
         return _sequence(heads) if heads.width < participants(spec, spread=True).width else None
     cells, lane_labels = grid_cells(spec, down=True, positions=False)
     if not lane_labels:
         return None
-    turned = _transposed(spec, cells, lane_labels, budgets=(MIDDLE_WIDTH,))
+    turned = _transposed(spec, cells, lane_labels, budgets=(budget,))
     return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
 
 

@@ -134,6 +134,12 @@ TRANSPOSED_MAX_WIDTH = 347.0
 #: CSS px in 526.2 px, which the HTML figure switches at from 528 px (a multiple of 16): its content on a 600 px
 #: screen, the page's and the figure's padding taking 60 px there.  570 x 12 / 13 = 526.15.
 MIDDLE_WIDTH = 570.0
+#: The widest a lane grid's upper middle variant may be (``middle_diagram(spec, UPPER_WIDTH)``), in user units: the
+#: grid transposed for a figure from about 740 px to the wide drawing's 12 px width, which for the gallery's grids is
+#: 1,058 to 1,214 px (the middle variant, grown 1.5 times, fills 85 % of a figure up to 977 px; the wide grid
+#: scrolled in its frame from 960 px).  Its 13-unit text is 12 CSS px in 724 px, and at 1.5 times it fills 85 % of a
+#: figure up to 1,383 px.
+UPPER_WIDTH = 800.0
 #: Path labels in the narrow variant wrap to this width, in user units.
 NARROW_LABEL_WIDTH = 84.0
 #: Column headers of a lane grid (``layout.columns``): the header row sits this far above the grid (its bands,

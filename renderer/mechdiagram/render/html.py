@@ -133,7 +133,7 @@ class LayoutContext(TypedDict):
 class ScenarioContext(TypedDict):
     """One scenario: its layouts (the wide one first, the narrow one last) and its steps.  ``wide_from`` is the
     figure width (CSS px, as written) from which the wide layout is shown, the narrow one below it, or the
-    middle one from ``middle_from`` ("" when it has none)."""
+    middle one from ``middle_from`` and the upper middle one from ``upper_from`` ("" when it has none)."""
 
     id: str
     title: str
@@ -141,6 +141,7 @@ class ScenarioContext(TypedDict):
     layouts: list[LayoutContext]
     wide_from: str
     middle_from: str
+    upper_from: str
     steps: list[StepContext]
     timeline: list[dict[str, int]]
     ease: int  # ms a highlight eases between steps (Timeline.ease_ms): the player moves the picture half of it early
@@ -272,17 +273,33 @@ GROWTH = 1.5
 SWITCH_STEP = 16
 
 
-def wide_from(width: float) -> float:
+#: A scene with an upper middle layout (a lane grid's, ``middle_diagram(spec, UPPER_WIDTH)``) shows its wide drawing
+#: from the width at which its text is 12 px, or from this width when that is more (CSS px: the widest figure,
+#: theme.MAX_WIDTH_REM): below it the upper middle layout fills the figure instead of the wide grid scrolling in it
+#: (issue 26: six gallery grids scrolled from 960 to 1,058-1,214 px).
+UPPER_SCROLLS_FROM = float(theme.MAX_WIDTH_REM * 16)
+
+
+def wide_from(width: float, scrolls_from: float = WIDE_SCROLLS_FROM) -> float:
     """The figure width, in CSS px, from which a scene shows its wide drawing ``width`` user units wide: its
     :func:`readable_width` rounded up to a multiple of :data:`SWITCH_STEP` (its text is then a little larger than
-    12 px, never smaller), or :data:`WIDE_SCROLLS_FROM` when that is less."""
-    return float(min(math.ceil(readable_width(width) / SWITCH_STEP) * SWITCH_STEP, WIDE_SCROLLS_FROM))
+    12 px, never smaller), or ``scrolls_from`` when that is less (:data:`WIDE_SCROLLS_FROM`;
+    :data:`UPPER_SCROLLS_FROM` for a scene with an upper middle layout)."""
+    return float(min(math.ceil(readable_width(width) / SWITCH_STEP) * SWITCH_STEP, scrolls_from))
 
 
 def switches() -> list[str]:
-    """Every width :func:`wide_from` can give (CSS px, as written), ascending: the container queries of
-    ``player.css``."""
+    """Every width :func:`wide_from` can give up to :data:`WIDE_SCROLLS_FROM` (CSS px, as written), ascending: the
+    container queries of ``player.css`` for every layout (a middle or an upper middle layout, at most
+    :data:`~mechdiagram.layout.sizes.UPPER_WIDTH` wide, shows from under 740 px)."""
     return [fmt(float(at)) for at in range(SWITCH_STEP, int(WIDE_SCROLLS_FROM) + 1, SWITCH_STEP)]
+
+
+def wide_switches() -> list[str]:
+    """The widths :func:`wide_from` gives above :data:`WIDE_SCROLLS_FROM` (to :data:`UPPER_SCROLLS_FROM`), where
+    only a wide layout switches: ``player.css``'s container queries for it."""
+    return [fmt(float(at)) for at in range(int(WIDE_SCROLLS_FROM) + SWITCH_STEP, int(UPPER_SCROLLS_FROM) + 1,
+                                           SWITCH_STEP)]
 
 
 def readable_width(width: float) -> float:
@@ -311,7 +328,8 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
                    strips: list[tuple[tuple[str, float], tuple[str, float]]] | None = None,
                    shapes: list[list[dict[str, dict[str, Any]]]] | None = None,
                    heads: list[tuple[str, str]] | None = None,
-                   middle: list[tuple[str, float, str] | None] | None = None) -> FigureContext:
+                   middle: list[tuple[str, float, str] | None] | None = None,
+                   upper: list[tuple[str, float, str] | None] | None = None) -> FigureContext:
     """Build the template context; ``embedding`` says where the fragment finds the player (:func:`player_files`)
     and which colour-mode switches of a site the figure follows.  ``svgs`` holds one inline SVG per scenario,
     in order, and ``widths``
@@ -333,6 +351,10 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     one's (it is made for a figure of 600 to 1000 px, issue 26); the caller gives one only
     where its :func:`wide_from` is less than the wide one's, and its rings in ``shapes`` between the wide and the
     narrow layout's;
+    ``upper`` holds each scenario's upper middle layout likewise (a lane grid's, ``middle_diagram(spec,
+    UPPER_WIDTH)``) or ``None``: shown from its own :func:`wide_from` to the wide one's, which is then at most
+    :data:`UPPER_SCROLLS_FROM`; the caller gives one only where it shows from a wider figure than the middle one
+    and a narrower one than the wide one, and its rings in ``shapes`` between the wide and the middle layout's;
     ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
     <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
     scrolls (the player shows them)."""
@@ -343,16 +365,21 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     held = strips if strips is not None else [(("", 0.0), ("", 0.0))] * len(svgs)
     tops = heads if heads is not None else [("", "")] * len(svgs)
     between = middle if middle is not None else [None] * len(svgs)
-    for scenario, svg, width, second, (wide_strip, narrow_strip), top, third in zip(
-            spec.scenarios, svgs, natural, narrow_layouts, held, tops, between, strict=True):
+    above = upper if upper is not None else [None] * len(svgs)
+    for scenario, svg, width, second, (wide_strip, narrow_strip), top, third, fourth in zip(
+            spec.scenarios, svgs, natural, narrow_layouts, held, tops, between, above, strict=True):
+        fourth = fourth if second else None
         layouts = ([_layout("wide", svg, width, wide_strip, top[0])]
+                   + ([_layout("upper", fourth[0], fourth[1], heads=fourth[2])] if fourth else [])
                    + ([_layout("middle", third[0], third[1], heads=third[2])] if second and third else [])
                    + ([_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else []))
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
-            "layouts": layouts, "wide_from": fmt(wide_from(width)) if second else "",
-            "middle_from": fmt(wide_from(third[1])) if second and third else "", "steps": steps,
+            "layouts": layouts,
+            "wide_from": fmt(wide_from(width, UPPER_SCROLLS_FROM if fourth else WIDE_SCROLLS_FROM)) if second else "",
+            "middle_from": fmt(wide_from(third[1])) if second and third else "",
+            "upper_from": fmt(wide_from(fourth[1])) if fourth else "", "steps": steps,
             "timeline": (timeline := Timeline.for_scenario(scenario)).as_json(), "ease": timeline.ease_ms,
         })
     player_data: dict[str, Any] = {"words": {key: words[key] for key in PLAYER_WORDS}, "scenarios": [{
@@ -444,7 +471,7 @@ def _player_css(sheet: Template, dark: tuple[str, ...], light: tuple[str, ...]) 
     """``sheet`` (``player.css``) rendered: the same text for every figure, with every layout switch
     (:func:`switches`), the tab rows of every step count (:func:`two_row_counts`), and the colours of both
     schemes under the colour-mode selectors ``dark`` and ``light``."""
-    return sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=switches(),
+    return sheet.render(ui=_ui_colours(), sizes=theme.UI_SIZES, switches=switches(), wide_switches=wide_switches(),
                         tab={"size": TAB_SIZE, "gap": TAB_GAP}, tab_rows=tab_rows(two_row_counts()),
                         drawing=[(name, value, dark_value) for (name, value), (_, dark_value)
                                  in zip(theme.LIGHT.custom_properties(), theme.DARK.custom_properties(), strict=True)],

@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, layout_scenario, middle_diagram
+from mechdiagram.layout.sizes import UPPER_WIDTH
 from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.model import Spec
+from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.provenance import SourceCheck
 
 if TYPE_CHECKING:
@@ -68,14 +70,28 @@ class RenderJob(Struct, dict=True):
         """Each scenario drawn once in the middle layout, a lane grid's or a sequence's, for a figure between a
         phone's and the wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of its own
         (``variant``); empty when the spec has none.  Only the HTML figure inlines it."""
+        return self._between(middle_diagram(self.spec), "middle")
+
+    @cached_property
+    def upper(self) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn once in the upper middle layout, a lane grid's for a figure too wide for the middle
+        one to fill and too narrow for the wide grid (``middle_diagram(spec, UPPER_WIDTH)``), ids of its own; empty
+        when the spec has none (a sequence's middle layout reaches the spread wide one).  Only the HTML figure
+        inlines it."""
+        if self.spec.layout.view == SEQUENCE:
+            return {}
+        return self._between(middle_diagram(self.spec, UPPER_WIDTH), "upper")
+
+    def _between(self, shared: Diagram | None, variant: str) -> dict[str, ScenarioSvgs]:
+        """Each scenario drawn in ``shared``, a layout between the narrow and the wide one, with ids of ``variant``;
+        empty for ``None``."""
         from mechdiagram.render.svg import prefix_for, render_scenario
 
-        shared = middle_diagram(self.spec)
         if shared is None:
             return {}
         # Not a phone's: its state panel and legend as wide as the drawing (layout_scenario's narrow is a phone's).
         return {scenario.id: render_scenario(self.spec, scenario, layout_scenario(self.spec, scenario, shared),
-                                             prefix_for(self.slug, scenario.id), variant="middle")
+                                             prefix_for(self.slug, scenario.id), variant=variant)
                 for scenario in self.spec.scenarios}
 
     @cached_property
@@ -93,21 +109,27 @@ class RenderJob(Struct, dict=True):
         narrow (their colours follow the page).  The two layouts have the same classes and keyframes, so
         the narrow one goes without its style sheet when it is the wide one's, as it is for every spec
         today (a ``<style>`` applies to the whole page, shown or not): 13 kB less a scenario."""
-        from mechdiagram.render.html import figure_context, wide_from
+        from mechdiagram.render.html import UPPER_SCROLLS_FROM, figure_context, wide_from
 
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
-        # The middle layout where it shows: from a narrower figure than the wide one does.
+        # The middle layout where it shows: from a narrower figure than the wide one does; the upper one where it
+        # shows from a narrower figure than the wide one's 12 px text and a wider one than the middle layout does.
         middle = [m if (m := self.middle.get(scenario.id)) and wide_from(m.width) < wide_from(d.width) else None
                   for scenario, d in zip(self.spec.scenarios, drawn, strict=True)]
+        upper = [u if (u := self.upper.get(scenario.id)) and (m is None or wide_from(m.width) < wide_from(u.width))
+                 and wide_from(u.width) < wide_from(d.width, UPPER_SCROLLS_FROM) else None
+                 for scenario, d, m in zip(self.spec.scenarios, drawn, middle, strict=True)]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)
                                for d, n in zip(drawn, narrow, strict=True)], self.embedding,
                               [((d.strip, d.strip_width), (n.strip, n.strip_width))
                                for d, n in zip(drawn, narrow, strict=True)],
-                              [[d.focus, *([m.focus] if m else []), n.focus]
-                               for d, m, n in zip(drawn, middle, narrow, strict=True)],
+                              [[d.focus, *([u.focus] if u else []), *([m.focus] if m else []), n.focus]
+                               for d, u, m, n in zip(drawn, upper, middle, narrow, strict=True)],
                               [(d.heads, n.heads) for d, n in zip(drawn, narrow, strict=True)],
                               [(m.inline_bare if m.inline_css == d.inline_css else m.inline, m.width, m.heads)
-                               if m else None for d, m in zip(drawn, middle, strict=True)])
+                               if m else None for d, m in zip(drawn, middle, strict=True)],
+                              [(u.inline_bare if u.inline_css == d.inline_css else u.inline, u.width, u.heads)
+                               if u else None for d, u in zip(drawn, upper, strict=True)])

@@ -32,35 +32,38 @@ def test_figure_has_caption_and_inline_svg(document):
     captions = figure.find_all("figcaption")
     assert len(captions) == 1 and captions[0].text() == spec["caption"]
     assert captions[0].parent is figure
-    # one canvas holding the drawing three times: the wide layout, the middle one (the lane grid transposed for a
-    # figure of about 600 to 1000 px), then the narrow one (a phone's)
+    # one canvas holding the drawing four times: the wide layout, the upper middle one and the middle one (the lane
+    # grid transposed for a figure of about 740 px to the wide layout's width, and of about 600 to 1000 px), then
+    # the narrow one (a phone's)
     canvas = figure.find(attrs={"data-mech-canvas": None})
-    layouts = [["mech-wide"], ["mech-middle"], ["mech-narrow"]]
+    layouts = [["mech-wide"], ["mech-upper"], ["mech-middle"], ["mech-narrow"]]
     assert [[c for c in box.classes if c != "mech-canvas-inner"] for box in canvas.children] == layouts
     svgs = figure.find_all("svg")
     assert [svg.parent.classes for svg in svgs] == [["mech-canvas-inner", *layout] for layout in layouts]
-    assert len({svg.find("title").attrs["id"] for svg in svgs}) == 3  # each layout's ids its own
+    assert len({svg.find("title").attrs["id"] for svg in svgs}) == 4  # each layout's ids its own
     for svg in svgs:
         assert svg.attrs["role"] == "img"
         assert svg.find("title").text() == spec["title"]
         assert svg.find("desc").text() == spec["alt"]
         assert svg.attrs["aria-labelledby"] == svg.find("title").attrs["id"]
         assert svg.attrs["aria-describedby"] == svg.find("desc").attrs["id"]
-    wide, middle, narrow = svgs
+    wide, upper, middle, narrow = svgs
     # the same classes (one style sheet, written once, in the wide drawing), ids of their own
-    assert wide.attrs["class"] == middle.attrs["class"] == narrow.attrs["class"]
-    assert len(wide.find_all("style")) == 1 and middle.find_all("style") == narrow.find_all("style") == []
+    assert wide.attrs["class"] == upper.attrs["class"] == middle.attrs["class"] == narrow.attrs["class"]
+    assert len(wide.find_all("style")) == 1
+    assert upper.find_all("style") == middle.find_all("style") == narrow.find_all("style") == []
     prefix = wide.attrs["class"]
     assert wide.find("title").attrs["id"] == f"{prefix}-title"
+    assert upper.find("title").attrs["id"] == f"{prefix}-upper-title"
     assert middle.find("title").attrs["id"] == f"{prefix}-middle-title"
     assert narrow.find("title").attrs["id"] == f"{prefix}-narrow-title"
     ids = [node.attrs["id"] for node in document.iter() if "id" in node.attrs]
     assert len(ids) == len(set(ids))
     assert len(wide.find_all(attrs={"id": None})) == len(narrow.find_all(attrs={"id": None}))
-    # narrow, middle, wide: each narrower than the next, and all keep 13 px text at 12 px or more (at least 12/13
-    # of it wide); each grows with its frame to 1.5 times its width (issue 26: it fills its frame)
+    # narrow, middle, upper, wide: each narrower than the next, and all keep 13 px text at 12 px or more (at least
+    # 12/13 of it wide); each grows with its frame to 1.5 times its width (issue 26: it fills its frame)
     widths = [float(svg.attrs["viewBox"].split(",")[2]) for svg in svgs]
-    assert widths[2] < widths[1] < widths[0] and widths[1] <= 570
+    assert widths[3] < widths[2] < widths[1] < widths[0] and widths[2] <= 570 < widths[1] <= 800
     shown = [dict(part.split(":") for part in svg.parent.attrs["style"].split(";")) for svg in svgs]
     for width, style in zip(widths, shown, strict=True):
         assert style["max-width"] == f"{width * 1.5:g}px"
@@ -72,7 +75,16 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     rounded up to a multiple of 16 px (so that one style sheet holds every breakpoint), or WIDE_SCROLLS_FROM (960
     px) when that is less: on a screen that wide the wide drawing keeps its 12 px width and scrolls in its frame
     rather than give way to the phone's column."""
-    from mechdiagram.render.html import SWITCH_STEP, WIDE_SCROLLS_FROM, fmt, readable_width, switches, wide_from
+    from mechdiagram.render.html import (
+        SWITCH_STEP,
+        UPPER_SCROLLS_FROM,
+        WIDE_SCROLLS_FROM,
+        fmt,
+        readable_width,
+        switches,
+        wide_from,
+        wide_switches,
+    )
 
     wide = document.find("div", "mech-wide").find("svg")
     width = float(wide.attrs["viewBox"].split(",")[2])
@@ -80,17 +92,20 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     at = canvas.attrs["data-mech-wide-from"]
     readable = float(wide.parent.attrs["style"].split("min-width:")[1].split("px")[0])
     assert width * 12 / 13 <= readable < width * 12 / 13 + 0.1
-    assert float(at) == min(readable, WIDE_SCROLLS_FROM) or readable < float(at) < readable + SWITCH_STEP
-    assert float(at) % SWITCH_STEP == 0
+    # with an upper middle layout (the reference's) from the wide one's readable width up to UPPER_SCROLLS_FROM
+    assert float(at) == min(readable, UPPER_SCROLLS_FROM) or readable < float(at) < readable + SWITCH_STEP
+    assert float(at) % SWITCH_STEP == 0 and float(at) > WIDE_SCROLLS_FROM
     assert wide_from(500) == 464 and wide_from(2000) == WIDE_SCROLLS_FROM  # 500 * 12 / 13 = 461.6, up to 464
-    assert at in switches() and switches()[:2] == ["16", "32"] and switches()[-1] == "960"
+    assert wide_from(2000, UPPER_SCROLLS_FROM) == UPPER_SCROLLS_FROM
+    assert switches()[:2] == ["16", "32"] and switches()[-1] == "960"
+    assert at in wide_switches() and wide_switches()[0] == "976" and wide_switches()[-1] == "1280"
     css = "".join(raw_text(document, "style"))
     if document.find_all("link"):  # the fragment: the player's style sheet is a file of its own
         css += next(data.decode("utf-8") for name, data in render_player().items() if name.endswith(".css"))
     assert (f'@container mech-figure (width < {at}px){{[data-mech-wide-from="{at}"]>.mech-wide{{display:none}}'
-            f'[data-mech-wide-from="{at}"]>:is(.mech-narrow,.mech-middle){{display:block}}') in css
-    assert ".mech-canvas-inner.mech-narrow,.mech-canvas-inner.mech-middle{display:none}" in css  # without
-    # container queries: the wide one
+            f'[data-mech-wide-from="{at}"]>:is(.mech-narrow,.mech-middle,.mech-upper){{display:block}}}}') in css
+    assert (".mech-canvas-inner:is(.mech-narrow,.mech-middle,.mech-upper),"  # without container queries: the wide
+            ".mech-heads-inner:is(.mech-narrow,.mech-middle,.mech-upper){display:none}") in css  # one
     # the middle layout from its own readable width (the narrow one below it), as wide as its frame up to 1.5 times
     middle = document.find("div", "mech-middle")
     middle_at = canvas.attrs["data-mech-middle-from"]
@@ -99,8 +114,17 @@ def test_the_figure_switches_layouts_where_the_wide_text_would_fall_below_12_px(
     assert middle.attrs["style"] == f"min-width:{fmt(readable_width(natural))}px;max-width:{fmt(natural * 1.5)}px"
     frames = ":is([data-mech-canvas],[data-mech-heads])"  # the drawings' and a sequence's heads strips'
     assert (f'@container mech-figure (width >= {middle_at}px){{{frames}[data-mech-middle-from="{middle_at}"]'
-            '>.mech-narrow{display:none}}') in css
-    assert (f'{frames}[data-mech-middle-from="{middle_at}"]>.mech-middle{{display:none}}}}') in css
+            '>.mech-narrow{display:none}') in css
+    assert (f'{frames}[data-mech-middle-from="{middle_at}"]>.mech-middle{{display:none}}') in css
+    # the upper middle layout from its own readable width to the wide one's (the middle one below it)
+    upper = document.find("div", "mech-upper")
+    upper_at = canvas.attrs["data-mech-upper-from"]
+    natural = float(upper.find("svg").attrs["viewBox"].split(",")[2])
+    assert float(middle_at) < float(upper_at) == wide_from(natural) < float(at) and float(upper_at) <= 740
+    assert (f'{frames}[data-mech-upper-from="{upper_at}"]>.mech-upper{{display:none}}}}') in css
+    assert (f'@container mech-figure (width >= {upper_at}px){{{frames}[data-mech-middle-from="{upper_at}"]'
+            f'>.mech-narrow{{display:none}}{frames}[data-mech-upper-from="{upper_at}"]>:is(.mech-narrow,.mech-middle)'
+            '{display:none}}') in css
 
 
 def test_controls_buttons_and_tabs(document):

@@ -20,7 +20,7 @@ def _env(cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
 
 
 #: A context of ``player.css``.
-CONTEXT = {"ui": [], "sizes": [], "switches": ["640"], "tab": {"size": 44, "gap": 2}, "tab_rows": [], "drawing": [],
+CONTEXT = {"ui": [], "sizes": [], "switches": ["640"], "wide_switches": ["1024"], "tab": {"size": 44, "gap": 2}, "tab_rows": [], "drawing": [],
            "dark": "[data-theme=\"dark\"]", "light": "[data-theme=\"light\"]"}
 
 
