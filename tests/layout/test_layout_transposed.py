@@ -6,6 +6,7 @@ never one column; and the wide layout is the same either way."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -181,3 +182,29 @@ def test_the_pipeline_spec_is_transposed_and_validates_without_route_warnings():
     assert [key for _, key in row] == ["if4", "id4", "ex4", "mem4"]
     assert len({laid.narrow.boxes[key].y for key in ("if4", "id4", "ex4", "mem4")}) == 1
     assert laid.narrow.bottom < 1000  # not a 3,456-unit column
+
+
+@pytest.mark.parametrize("name", ["batching", "chunked-prefill", "kv-cache-bytes", "latency-ledger", "prefill-decode",
+                                  "prefill-vs-decode"])
+def test_every_gallery_grid_with_a_middle_layout_has_an_upper_one_that_breaks_no_rule(name):
+    """Issue 26: between the middle layout's reach (85 % of a figure up to 977 px) and the wide grid's 12 px width
+    (1,058 to 1,214 px) the gallery's grids scrolled in their frame; each has an upper middle layout, the grid
+    transposed in UPPER_WIDTH, wider than the middle one, with no route fault.  An arrow to a later row leaves its
+    box's bottom and enters the other's top (prefill-vs-decode's fed-back arrow took three bends out of a side, and
+    the grid had no upper layout)."""
+    from mechdiagram.layout import middle_diagram
+    from mechdiagram.layout.checks import against_flow
+    from mechdiagram.layout.sizes import UPPER_WIDTH
+    from support.specs import MECHANISMS
+
+    spec = spec_from_data(json.loads((MECHANISMS / f"{name}.mechanism.json").read_text("utf-8")))
+    middle, upper = middle_diagram(spec), middle_diagram(spec, UPPER_WIDTH)
+    assert middle is not None and upper is not None and middle.width < upper.width <= UPPER_WIDTH
+    assert not faults(upper.arrows, against_flow(spec, upper, narrow=True))
+    for path in spec.paths:
+        source, dest = upper.boxes[path.source], upper.boxes[path.dest]
+        if dest.y >= source.bottom:  # a later row
+            (x0, y0), *_ = upper.arrows[path.key].points
+            tip = upper.arrows[path.key].head[0]
+            # out of the bottom, its head's tip at the top (within the unit it keeps off the box's stroke)
+            assert y0 == source.bottom and abs(tip[1] - dest.y) <= 1, (path.key, upper.arrows[path.key].points)

@@ -473,13 +473,14 @@ def _changed_path_labels(spec: Spec, narrow: bool,
 
 def _routed_placement(spec: Spec, placed: Placement, sides: dict[str, tuple[str, str]] | None = None) -> _Routed:
     """Route and label the paths of a lane grid's ``placed`` boxes (the transposed narrow variant's): routes as
-    the wide grid's (:func:`~mechdiagram.layout.routing.route_all`, on the ``sides`` chosen for some), clear of
-    the lane names and the row labels, and labels wrapped as the narrow layout's."""
+    a layered layout flowing down routes them (:func:`~mechdiagram.layout.routing.route_all`; time runs down: an
+    arrow to a later row leaves its box's bottom and enters the other's top), on the ``sides`` chosen for some,
+    clear of the lane names and the row labels, and labels wrapped as the narrow layout's."""
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
     captions = [header_box(h) for h in placed.captions]
-    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], None,
+    routes = route_all(boxes, ends, frozenset(), [*(name_box(h) for h in placed.lanes), *captions], "down",
                        chosen=sides)
     wraps = {p.key: path_label_wraps(p.label, True, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
