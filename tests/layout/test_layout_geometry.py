@@ -401,6 +401,33 @@ def test_a_fan_out_and_in_crosses_nowhere_in_its_narrow_column():
     assert drawn.width <= TRANSPOSED_MAX_WIDTH
 
 
+def test_a_tree_in_its_narrow_column_is_depth_first_and_its_tracks_nest():
+    """Issue 27: a binary tree of 15 boxes, layer by layer in the narrow column, interleaves its tracks (each
+    parent's arrows reach past its siblings' children: 12 pairs cross, on two sides); in its depth-first order every box still follows its
+    parent and the tracks nest: no crossing.  The forty-box graph (arrows i -> 2i+1, 3i+2) drew 242 crossings and
+    350 units wide (over a 320 px screen), and draws at most 6 within a phone's width."""
+    from mechdiagram.layout.routing import PathEnds
+    from mechdiagram.layout.sizes import TRANSPOSED_MAX_WIDTH
+    from mechdiagram.layout.stacked import depth_first_order, track_crossings
+    from support.topologies import with_graph
+
+    key = "node{}x".format  # not a lane key (a letter and a number)
+    edges = [(key(i), key(j), None) for i in range(7) for j in (2 * i + 1, 2 * i + 2)]
+    spec = spec_from_data(with_graph({key(i): f"box {i}" for i in range(15)}, edges))
+    drawn = diagram(spec, narrow=True)
+    column = sorted(drawn.boxes, key=lambda k: drawn.boxes[k].y)
+    assert column[:4] == [key(0), key(1), key(3), key(7)]  # depth first; layer by layer 0, 1, 2, 3
+    assert all(column.index(source) < column.index(dest) for source, dest, _ in edges)
+    assert _crossings(drawn.arrows.values()) == 0
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths]
+    layered = [key(i) for i in range(15)]
+    assert track_crossings(layered, ends) == 12 and track_crossings(column, ends) == 0
+    assert depth_first_order(layered, ends, {key(i): (i + 1).bit_length() for i in range(15)}) == column
+
+    forty = diagram(spec_from_data(SHAPES["forty"]), narrow=True)
+    assert _crossings(forty.arrows.values()) <= 6 and forty.width <= TRANSPOSED_MAX_WIDTH
+
+
 def test_tracks_stay_on_one_side_where_two_would_be_too_wide_for_a_phone():
     """The serving stack's tracks on both sides cross nowhere but draw 400 units wide, its text under 12 px on a
     phone: they stay right of the column (3 crossings), within a phone's width."""

@@ -44,7 +44,7 @@ from mechdiagram.layout.geometry import (
     Texts,
     TimeAxis,
 )
-from mechdiagram.layout.groups import clear_labels, frame_edges, frames, inner_paths, widened
+from mechdiagram.layout.groups import clear_labels, frame_edges, frames, inner_paths, stacked_order, widened
 from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
 from mechdiagram.layout.layered import cycle_breakings
 from mechdiagram.layout.marks import legend, mark_places
@@ -79,7 +79,7 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
     TRANSPOSED_MAX_WIDTH,
 )
-from mechdiagram.layout.stacked import stacked_routes
+from mechdiagram.layout.stacked import depth_first_order, stacked_routes, track_crossings
 from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
 from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
 from mechdiagram.layout.transposed import skip_sides, transposed
@@ -232,7 +232,7 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
                 return _kept(spec, wide)
             drawn = turned
         else:
-            drawn = _narrow(spec, cells, lane_labels)
+            cells, drawn = _narrow(spec, cells, lane_labels)
     else:
         cells, lane_labels = grid_cells(spec)
         drawn = _routed(spec, cells, lane_labels, strips=strips)
@@ -385,24 +385,63 @@ def _area_on(block: Rect, bands: Sequence[LaneBand | Rect]) -> float:
 WIDEN_AT_LEAST = 24.0
 
 
-def _narrow(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None]) -> _Routed:
-    """The narrow variant, whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes
-    leave of that width (up to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.
-    Without paths that room is known before the layout; else a first layout shows what its routes take."""
+def _narrow(spec: Spec, cells: dict[str, tuple[int, int]],
+            lane_labels: list[str | None]) -> tuple[dict[str, tuple[int, int]], _Routed]:
+    """The narrow variant of the layered layout's ``cells``, and its cells (:func:`_column_cells`): a column
+    whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes leave of that width (up
+    to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.  Without paths that room is
+    known before the layout; else a first layout shows what its routes take.  Tracks run on both sides of the
+    column in the order that crosses least; where that is too wide for a phone (:data:`TRANSPOSED_MAX_WIDTH`),
+    of the other order on both sides and the best order on the right side alone, the one that fits a phone and
+    crosses least (:func:`~mechdiagram.layout.stacked.track_crossings`); where none fits, the first."""
     room = NARROW_MIN_WIDTH - 2 * MARGIN
-    if not _needs_tracks(spec, cells):
+    column = _column_cells(spec, cells, two_sided=True)
+    if not _needs_tracks(spec, column):
         overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
         # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
         # not a narrow one beside an empty strip).
-        return _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
-    drawn = _column(spec, cells, lane_labels, room, two_sided=True)
-    if drawn.right - drawn.left + 2 * MARGIN > TRANSPOSED_MAX_WIDTH:
-        # Too wide for a phone with its tracks on both sides: on one side, when that is narrower (crossings where
-        # the tracks' spans interleave, text readable: forty boxes drew 372 units wide on two sides, 357 on one).
-        right = _column(spec, cells, lane_labels, room, two_sided=False)
-        if right.right - right.left < drawn.right - drawn.left:
-            return right
-    return drawn
+        return column, _routed(spec, column, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
+    drawn = _column(spec, column, lane_labels, room, two_sided=True)
+    if _fits_a_phone(drawn):
+        return column, drawn
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in cells and p.dest in cells and p.source != p.dest]
+    fitting: list[tuple[int, dict[str, tuple[int, int]], _Routed]] = []
+    for other, two_sided in ((_column_cells(spec, cells, two_sided=True, other=True), True),
+                             (_column_cells(spec, cells, two_sided=False), False)):
+        if other == column and two_sided:
+            continue
+        tried = _column(spec, other, lane_labels, room, two_sided=two_sided)
+        if _fits_a_phone(tried):
+            order = sorted(other, key=other.__getitem__)
+            fitting.append((track_crossings(order, ends, inner_paths(spec), two_sided), other, tried))
+    if fitting:
+        _, column, drawn = min(fitting, key=lambda each: each[0])
+    return column, drawn
+
+
+def _fits_a_phone(drawn: _Routed) -> bool:
+    """Whether the narrow ``drawn`` is at most :data:`TRANSPOSED_MAX_WIDTH` wide, margins and all."""
+    return drawn.right - drawn.left + 2 * MARGIN <= TRANSPOSED_MAX_WIDTH
+
+
+def _column_cells(spec: Spec, cells: dict[str, tuple[int, int]], two_sided: bool,
+                  other: bool = False) -> dict[str, tuple[int, int]]:
+    """The narrow column's order, as cells one under another (row = place in the column): the layered layout's
+    (``cells``, layer by layer), or its depth-first topological order
+    (:func:`~mechdiagram.layout.stacked.depth_first_order`) where that crosses fewer of the tracks beside the
+    column (:func:`~mechdiagram.layout.stacked.track_crossings`, on both its sides or with ``two_sided`` False on
+    its right; forty boxes, each with arrows to two later ones: 102 pairs of tracks crossed layer by layer, 6 depth
+    first).  ``other``: the order not chosen.  Each group's members stay one after another
+    (:func:`~mechdiagram.layout.groups.stacked_order`)."""
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
+            if p.source in cells and p.dest in cells and p.source != p.dest]
+    layered = stacked_order(spec, sorted(cells, key=lambda key: (cells[key], key)))
+    deep = stacked_order(spec, depth_first_order(layered, ends, {key: row for key, (row, _) in cells.items()}))
+    inner = inner_paths(spec)
+    crossed = [track_crossings(order, ends, inner, two_sided) for order in (deep, layered)]
+    order = deep if (crossed[0] < crossed[1]) != other else layered
+    return {key: (row, 0) for row, key in enumerate(order)}
 
 
 def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None], room: float,

@@ -202,6 +202,53 @@ def track_sides(order: Sequence[str], paths: Sequence[PathEnds], inner: frozense
     return sides
 
 
+def track_crossings(order: Sequence[str], paths: Sequence[PathEnds], inner: frozenset[str] = frozenset(),
+                    two_sided: bool = True) -> int:
+    """How many pairs of the column's tracks (:func:`on_tracks`) cross: those on one side
+    (:func:`track_sides`) whose spans interleave (:func:`_interleave`), by the column's ``order`` (keys, top
+    first).  Straight runs between neighbours cross nothing."""
+    position = {key: i for i, key in enumerate(order)}
+    sides = track_sides(order, paths, inner, two_sided)
+    spans = [(sides[p.key], (min(position[p.source], position[p.dest]), max(position[p.source], position[p.dest])))
+             for p in on_tracks(order, paths)[1]]
+    return sum(a[0] == b[0] and _interleave(a[1], b[1]) for i, a in enumerate(spans) for b in spans[i + 1:])
+
+
+def depth_first_order(order: Sequence[str], paths: Sequence[PathEnds], rank: Mapping[str, int]) -> list[str]:
+    """The column's boxes (keys in ``order``, the layered layout's, layer by layer) in a depth-first topological
+    order: each box as soon after one of its predecessors as it can be, once every box in an earlier ``rank``
+    with a path to it is placed, so that every path down the ranks still runs down the column.  The tracks of a
+    tree's arrows then nest and never cross (a tree's depth-first order is a one-page book embedding: Bernhart
+    and Kainen, 1979), where layer by layer they interleave.  Among boxes ready at once, ``order`` decides."""
+    position = {key: i for i, key in enumerate(order)}
+    children: dict[str, list[str]] = {key: [] for key in order}
+    waiting = dict.fromkeys(order, 0)
+    for path in paths:
+        if path.source in position and path.dest in position and rank[path.dest] > rank[path.source]:
+            children[path.source].append(path.dest)
+            waiting[path.dest] += 1
+    for key in children:
+        children[key].sort(key=position.__getitem__)
+    ready = {key for key, count in waiting.items() if count == 0}
+    placed: list[str] = []
+    stack: list[str] = []
+    while len(placed) < len(order):
+        while stack and not any(child in ready for child in children[stack[-1]]):
+            stack.pop()
+        if stack:
+            key = next(child for child in children[stack[-1]] if child in ready)
+        else:
+            key = min(ready, key=position.__getitem__)
+        ready.discard(key)
+        placed.append(key)
+        stack.append(key)
+        for child in children[key]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.add(child)
+    return placed
+
+
 def track_ports(order: Sequence[str], paths: Sequence[PathEnds], inner: frozenset[str] = frozenset(),
                 two_sided: bool = True) -> dict[str, int]:
     """How many track routes meet each box of the column on its busier side (:func:`on_tracks`,
