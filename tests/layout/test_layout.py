@@ -517,6 +517,24 @@ def test_the_narrow_layout_stacks_its_panel_up_to_the_wide_layouts_least_width()
     assert checked
 
 
+def test_a_narrow_column_too_wide_for_a_phone_has_a_phones_panel_at_its_left():
+    """OAuth's column (4 boxes, 11 arrows both ways) is 688 units wide with its tracks: it scrolls in its frame on
+    a phone, and its panel was as wide, so the frame's edge cut it wherever the player held it.  It is a phone's,
+    at the drawing's left, each value under its label, as a kept lane grid's is."""
+    from mechdiagram.layout.sizes import NARROW_MIN_WIDTH, TRANSPOSED_MAX_WIDTH
+    from support.edge_topologies import edge_topologies
+
+    spec = spec_from_data(edge_topologies()["oauth"])
+    drawn = diagram(spec, narrow=True)
+    assert drawn.direction == "down" and drawn.width > TRANSPOSED_MAX_WIDTH
+    shown = layout_scenario(spec, spec.scenarios[0], drawn, narrow=True)
+    assert (shown.panel.x, shown.panel.w) == (L.MARGIN, NARROW_MIN_WIDTH - 2 * L.MARGIN)
+    assert shown.panel.value_x == shown.panel.label_x
+    reference = spec_from_data(reference_spec())
+    fits = layout_scenario(reference, reference.scenarios[0], diagram(reference, narrow=True), narrow=True)
+    assert fits.width <= TRANSPOSED_MAX_WIDTH and fits.panel.w == pytest.approx(fits.width - 2 * L.MARGIN, abs=1)
+
+
 def test_the_header_column_is_as_wide_as_its_names_need_within_bounds():
     from mechdiagram.layout.placement import lane_headers
 

@@ -160,14 +160,15 @@ def _shifted_axis(axis: TimeAxis, dx: float, dy: float) -> TimeAxis:
 
 def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None, *, narrow: bool = False) -> Layout:
     """Lay out one scenario's figure: :func:`diagram` (or ``drawn``, computed before for this spec)
-    and the scenario's state panel under it.  In the ``narrow`` variant of a lane grid that keeps its wide grid
-    (wider than :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH`: its lanes do not fit a phone) the panel
-    is a phone's, :data:`NARROW_MIN_WIDTH` less the margins, each value under its label, at the drawing's left:
-    the grid scrolls in its frame, and the HTML player holds the panel in view."""
+    and the scenario's state panel under it.  In a ``narrow`` variant wider than
+    :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (a lane grid that keeps its wide grid, its lanes too
+    many for a phone; a column whose tracks do not fit one) the panel is a phone's, :data:`NARROW_MIN_WIDTH` less
+    the margins, each value under its label, at the drawing's left: the drawing scrolls in its frame, and the
+    HTML player holds the panel in view (a panel as wide as the drawing was cut by the frame's edge)."""
     shared = drawn if drawn is not None else diagram(spec)
     if shared.sequence is not None:
         return _sequence_scenario(spec, scenario, shared, shared.sequence)
-    kept = narrow and shared.direction == "grid" and shared.width > TRANSPOSED_MAX_WIDTH
+    kept = narrow and shared.width > TRANSPOSED_MAX_WIDTH
     headers = [header_box(h) for h in shared.columns]
     obstacles = [*(a.label_box for a in shared.arrows.values() if a.label_box is not None),
                  *(Rect(h.x, h.y, h.w, h.h) for h in shared.lanes), *headers,
@@ -175,7 +176,7 @@ def layout_scenario(spec: Spec, scenario: Scenario, drawn: Diagram | None = None
     badges = place_badges(scenario, shared.boxes, shared.arrows, obstacles,
                           [*(name_box(h) for h in shared.lanes), *headers])
     places = mark_places(scenario, shared.boxes, shared.arrows, badges, shared.groups)
-    # A kept grid's legend and panel are a phone's wide, at the drawing's left, where the HTML player holds them.
+    # A scrolling narrow drawing's legend and panel are a phone's wide, at its left, where the HTML player holds them.
     room = NARROW_MIN_WIDTH if kept else shared.width
     key = _legend(spec, scenario, shared.bottom + MARGIN, room, lambda _, target: target in places)
     panel_top = (key.bottom if key is not None else shared.bottom + MARGIN) + PANEL_GAP
