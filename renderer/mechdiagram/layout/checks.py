@@ -1,7 +1,8 @@
 """The layout stage's own findings, on a valid spec: two nodes in one grid cell (``layout-position``, an
 error), more ``layout.columns`` than the grid has columns, or too few to size them all (``layout-columns``, an
-error), and a path whose route or label could not be kept clear or breaks a rule of
-:mod:`~mechdiagram.layout.route_rules` (``route``, a warning).
+error), a path whose route or label could not be kept clear or breaks a rule of
+:mod:`~mechdiagram.layout.route_rules`, and a layered graph whose narrow column is too wide for a phone (``route``,
+warnings).
 
 :func:`lay_out` is the stage's entry for the one-spec API and ``validate``: it asks the placement where each
 node goes (so the rule and the drawing never disagree), then lays the figure out wide and narrow once each
@@ -25,7 +26,7 @@ from mechdiagram.layout.route_rules import (
     group_faults,
     message_faults,
 )
-from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
+from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR, TRANSPOSED_MAX_WIDTH
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import Spec, parse_lane_key
 from mechdiagram.shared.views import SEQUENCE
@@ -45,7 +46,7 @@ class LaidOut(Struct, frozen=True):
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
     the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there are none
-    :func:`rows_past_the_lanes`, :func:`unclean_routes` and :func:`broken_rules`."""
+    :func:`rows_past_the_lanes`, :func:`unclean_routes`, :func:`broken_rules` and :func:`too_wide_for_a_phone`."""
     errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
     if errors:
         return LaidOut(errors)
@@ -58,7 +59,26 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded),
-                    *frame_overlaps(loaded, model, wide, narrow)], wide, narrow)
+                    *frame_overlaps(loaded, model, wide, narrow), *too_wide_for_a_phone(loaded, narrow)], wide, narrow)
+
+
+def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
+    """Rule route (a warning, at ``/targets``): a layered graph's ``narrow`` column wider than
+    :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (user units: 12 px text on a 360 px phone), which
+    scrolls sideways in its frame there: many labelled arrows between few boxes take tracks beside the column (an
+    OAuth flow of 4 boxes and 11 arrows both ways drew 688 units).  A lane grid that keeps its wide grid scrolls
+    by design (issue 26), and a sequence's narrow layout has its own limits; neither is said here."""
+    if narrow.direction in ("grid", SEQUENCE) or narrow.width <= TRANSPOSED_MAX_WIDTH:
+        return []
+    pointer = pointer_join("targets")
+    line, column = loaded.locate(pointer, key=True)
+    tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
+    return [Finding(loaded.display, pointer,
+                    f"the narrow layout (a phone's) is {narrow.width:.0f} units wide, {tracks} of its "
+                    f"{len(narrow.arrows)} arrows on tracks beside its column of {len(narrow.boxes)} boxes: it "
+                    f"scrolls sideways on a phone, which shows {TRANSPOSED_MAX_WIDTH:.0f} units; messages between "
+                    'a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for '
+                    "a phone's width; or draw fewer arrows", "route", "warning", line, column)]
 
 
 def frame_overlaps(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram) -> list[Finding]:

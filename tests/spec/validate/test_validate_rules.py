@@ -410,3 +410,29 @@ def test_rule_findings_are_counted_not_located_past_the_cap(write_spec):
     assert [f.rule for f in findings].count("invisible-text") == MAX_PER_RULE
     assert f"40 more finding(s) of rule invisible-text not shown (the first {MAX_PER_RULE} are)" in \
         " ".join(f.message for f in findings if f.rule == "more")
+
+
+def test_a_narrow_column_too_wide_for_a_phone_is_a_warning_that_names_the_sequence_view(tmp_path, monkeypatch):
+    """Rule route at ``/targets``: OAuth's 4 boxes and 11 arrows both ways draw a 688-unit narrow column (tracks
+    beside it), which scrolls on a phone; validate says so, once, and names the view that is laid out for a
+    phone.  The same spec as a sequence, and the reference spec's column (331 units), have no such finding."""
+    from support.edge_topologies import edge_topologies
+    from support.reference_spec import reference_spec
+
+    monkeypatch.chdir(tmp_path)
+    oauth = edge_topologies()["oauth"]
+    text = json.dumps(oauth, indent=2)
+    (tmp_path / "oauth.mechanism.json").write_text(text, "utf-8")
+    result = run_cli("validate", "--allow-missing-sources", "oauth.mechanism.json")
+    wide = [line for line in result.stderr.splitlines() if "units wide" in line]
+    line = text.splitlines().index('  "targets": {') + 1
+    assert wide == [f"oauth.mechanism.json:{line}:3: warning: /targets: "
+                    "the narrow layout (a phone's) is 688 units wide, 7 of its 11 arrows on tracks beside its column "
+                    "of 4 boxes: it scrolls sideways on a phone, which shows 347 units; messages between a few "
+                    'parties read as a sequence ("layout": {"view": "sequence"}), laid out for a phone\'s width; or '
+                    "draw fewer arrows [route]"], result.stderr
+    assert result.exit_code == 0  # a warning
+    (tmp_path / "seq.mechanism.json").write_text(json.dumps(oauth | {"layout": {"view": "sequence"}}), "utf-8")
+    (tmp_path / "ref.mechanism.json").write_text(json.dumps(reference_spec()), "utf-8")
+    quiet = run_cli("validate", "--allow-missing-sources", "seq.mechanism.json", "ref.mechanism.json")
+    assert "units wide" not in quiet.stderr and quiet.exit_code == 0, quiet.stderr
