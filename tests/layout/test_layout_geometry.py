@@ -281,11 +281,11 @@ def test_a_narrow_track_label_is_nearer_its_own_line_than_any_other(name):
 
 
 def test_serving_stacks_track_labels_all_sit_on_their_stubs():
-    """serving-stack at 360 px: beside a bundle of five tracks a label read as its neighbour's ("streamed
-    text" over the corner of the scheduler's track).  On its stub, by the box it leaves or enters, it
-    cannot: every track label there is on a stub."""
+    """serving-stack at 360 px: beside a bundle of five tracks (four since its sampler and KV cache swapped
+    places) a label read as its neighbour's ("streamed text" over the corner of the scheduler's track).  On its
+    stub, by the box it leaves or enters, it cannot: every track label there is on a stub."""
     found, _ = _narrow_track_labels("serving-stack")
-    assert len(found) == 5 and {place for _, place in found} == {"stub"}, found
+    assert len(found) == 4 and {place for _, place in found} == {"stub"}, found
 
 
 @pytest.mark.parametrize("name", ["cycle", "long-and-cjk"])
@@ -426,6 +426,35 @@ def test_a_tree_in_its_narrow_column_is_depth_first_and_its_tracks_nest():
 
     forty = diagram(spec_from_data(SHAPES["forty"]), narrow=True)
     assert _crossings(forty.arrows.values()) <= 6 and forty.width <= TRANSPOSED_MAX_WIDTH
+
+
+def test_the_serving_stacks_column_swaps_two_boxes_of_one_layer_to_cross_less():
+    """The sampler and the KV cache are one layer (both after the model forward): below the forward in that order,
+    the forward's writes and reads to the cache took tracks and the sampler's token id crossed them (3
+    crossings); swapped (:func:`~mechdiagram.layout.stacked.swapped_order`), writes and reads run straight
+    between neighbours, and only "pages" crosses the forward's two arrows to and from the sampler (2).  A swap
+    never makes an arrow down the layers run up, nor splits a group."""
+    from mechdiagram.layout.routing import PathEnds
+    from mechdiagram.layout.stacked import swapped_order, track_crossings
+
+    spec = spec_from_data(SHAPES["serving-stack.mechanism.json"])
+    drawn = diagram(spec, narrow=True)
+    column = sorted(drawn.boxes, key=lambda key: drawn.boxes[key].y)
+    assert column == ["client", "scheduler", "forward", "kvcache", "sampler", "detok", "streamer"]
+    assert _crossings(drawn.arrows.values()) == 2
+    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths]
+    layered = ["client", "scheduler", "forward", "sampler", "kvcache", "detok", "streamer"]
+    rank = {key: i for i, key in enumerate(layered)} | {"kvcache": 3}
+    block = {key: spec.group_of(key) for key in layered}
+    assert track_crossings(layered, ends, two_sided=False) == 3
+    assert swapped_order(layered, ends, rank, block, two_sided=False) == column
+    # a -> c twice on tracks past b; b and c swapped, both run straight and only a -> b takes a track
+    ends = [PathEnds("x", "a", "b"), PathEnds("y", "a", "c"), PathEnds("z", "a", "c")]
+    order, rank = ["a", "b", "c"], {"a": 0, "b": 1, "c": 1}
+    assert swapped_order(order, ends, rank, dict.fromkeys(order)) == ["a", "c", "b"]
+    assert swapped_order(order, ends, rank, {"a": "g", "b": "g", "c": None}) == order  # a and b one group
+    below = [*ends, PathEnds("w", "b", "c")]
+    assert swapped_order(order, below, rank | {"c": 2}, dict.fromkeys(order)) == order  # b -> c would run up
 
 
 def test_tracks_stay_on_one_side_where_two_would_be_too_wide_for_a_phone():

@@ -78,10 +78,12 @@ def test_readme_actions_job_runs_check_and_passes_here(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, command[1:])
     assert result.exit_code == 0, result.output
-    # Nothing is wrong but one arrow the route rules (issue "edges and labels") still find in the gallery; a
-    # warning, not a failure, and named here so that a new one fails this test until it is fixed or listed.
+    # Nothing is wrong but two arrows the route rules (issue "edges and labels") still find in the gallery (the
+    # serving stack's narrow "logits" and "feed" each cross "pages"); warnings, not failures, and named here so
+    # that a new one fails this test until it is fixed or listed.
     assert [line.split("::", 2)[1] for line in result.stdout.splitlines()] == [
-        "warning file=mechanisms/serving-stack.mechanism.json,line=138,col=5,title=route"], result.stdout
+        "warning file=mechanisms/serving-stack.mechanism.json,line=124,col=5,title=route",
+        "warning file=mechanisms/serving-stack.mechanism.json,line=131,col=5,title=route"], result.stdout
 
 
 def test_readme_pre_commit_example_names_the_hooks():

@@ -79,7 +79,13 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
     TRANSPOSED_MAX_WIDTH,
 )
-from mechdiagram.layout.stacked import depth_first_order, stacked_routes, track_crossings
+from mechdiagram.layout.stacked import (
+    depth_first_order,
+    on_tracks,
+    stacked_routes,
+    swapped_order,
+    track_crossings,
+)
 from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
 from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
 from mechdiagram.layout.transposed import skip_sides, transposed
@@ -388,37 +394,29 @@ WIDEN_AT_LEAST = 24.0
 
 def _narrow(spec: Spec, cells: dict[str, tuple[int, int]],
             lane_labels: list[str | None]) -> tuple[dict[str, tuple[int, int]], _Routed]:
-    """The narrow variant of the layered layout's ``cells``, and its cells (:func:`_column_cells`): a column
+    """The narrow variant of the layered layout's ``cells``, and its cells (row = place in the column): a column
     whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes leave of that width (up
     to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.  Without paths that room is
-    known before the layout; else a first layout shows what its routes take.  Tracks run on both sides of the
-    column in the order that crosses least; where that is too wide for a phone (:data:`TRANSPOSED_MAX_WIDTH`),
-    of the other order on both sides and the best order on the right side alone, the one that fits a phone and
-    crosses least (:func:`~mechdiagram.layout.stacked.track_crossings`); where none fits, the first."""
+    known before the layout; else a first layout shows what its routes take.  Of the column's orders and sides
+    (:func:`_column_orders`), least crossed first, the first whose drawing fits a phone
+    (:data:`TRANSPOSED_MAX_WIDTH`); where none fits, the least crossed on both sides."""
     room = NARROW_MIN_WIDTH - 2 * MARGIN
-    column = _column_cells(spec, cells, two_sided=True)
-    if not _needs_tracks(spec, column):
+    tries = _column_orders(spec, cells)
+    if not _needs_tracks(spec, tries[0][0]):
         overhang = 2 * BAND_PAD if lane_labels else 0.0  # the lanes' tinted bands reach beyond the boxes
         # No routes beside the column: it takes the drawing's width (a phone's column of full-width boxes,
         # not a narrow one beside an empty strip).
+        column = tries[0][0]
         return column, _routed(spec, column, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
-    drawn = _column(spec, column, lane_labels, room, two_sided=True)
-    if _fits_a_phone(drawn):
-        return column, drawn
-    ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
-            if p.source in cells and p.dest in cells and p.source != p.dest]
-    fitting: list[tuple[int, dict[str, tuple[int, int]], _Routed]] = []
-    for other, two_sided in ((_column_cells(spec, cells, two_sided=True, other=True), True),
-                             (_column_cells(spec, cells, two_sided=False), False)):
-        if other == column and two_sided:
-            continue
-        tried = _column(spec, other, lane_labels, room, two_sided=two_sided)
-        if _fits_a_phone(tried):
-            order = sorted(other, key=other.__getitem__)
-            fitting.append((track_crossings(order, ends, inner_paths(spec), two_sided), other, tried))
-    if fitting:
-        _, column, drawn = min(fitting, key=lambda each: each[0])
-    return column, drawn
+    first: tuple[dict[str, tuple[int, int]], _Routed] | None = None
+    for column, two_sided in tries:
+        drawn = _column(spec, column, lane_labels, room, two_sided=two_sided)
+        if _fits_a_phone(drawn):
+            return column, drawn
+        if first is None and two_sided:
+            first = (column, drawn)
+    assert first is not None  # the orders on both sides come first
+    return first
 
 
 def _fits_a_phone(drawn: _Routed) -> bool:
@@ -426,23 +424,33 @@ def _fits_a_phone(drawn: _Routed) -> bool:
     return drawn.right - drawn.left + 2 * MARGIN <= TRANSPOSED_MAX_WIDTH
 
 
-def _column_cells(spec: Spec, cells: dict[str, tuple[int, int]], two_sided: bool,
-                  other: bool = False) -> dict[str, tuple[int, int]]:
-    """The narrow column's order, as cells one under another (row = place in the column): the layered layout's
-    (``cells``, layer by layer), or its depth-first topological order
-    (:func:`~mechdiagram.layout.stacked.depth_first_order`) where that crosses fewer of the tracks beside the
-    column (:func:`~mechdiagram.layout.stacked.track_crossings`, on both its sides or with ``two_sided`` False on
-    its right; forty boxes, each with arrows to two later ones: 102 pairs of tracks crossed layer by layer, 6 depth
-    first).  ``other``: the order not chosen.  Each group's members stay one after another
-    (:func:`~mechdiagram.layout.groups.stacked_order`)."""
+def _column_orders(spec: Spec, cells: dict[str, tuple[int, int]]) -> list[tuple[dict[str, tuple[int, int]], bool]]:
+    """The narrow column's orders to try, as cells one under another (row = place in the column), each with
+    whether its tracks run on both sides (else right of the column alone): least crossed first
+    (:func:`~mechdiagram.layout.stacked.track_crossings`), then fewest tracks, both sides before one.  The
+    orders: the layered layout's (``cells``, layer by layer) and its depth-first topological order
+    (:func:`~mechdiagram.layout.stacked.depth_first_order`; forty boxes, each with arrows to two later ones:
+    102 pairs of tracks crossed layer by layer, 6 depth first) on both sides, and the better of them on one side,
+    each side's also with neighbours swapped (:func:`~mechdiagram.layout.stacked.swapped_order`).  Each group's members
+    stay one after another (:func:`~mechdiagram.layout.groups.stacked_order`)."""
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in cells and p.dest in cells and p.source != p.dest]
-    layered = stacked_order(spec, sorted(cells, key=lambda key: (cells[key], key)))
-    deep = stacked_order(spec, depth_first_order(layered, ends, {key: row for key, (row, _) in cells.items()}))
+    rank = {key: row for key, (row, _) in cells.items()}
     inner = inner_paths(spec)
-    crossed = [track_crossings(order, ends, inner, two_sided) for order in (deep, layered)]
-    order = deep if (crossed[0] < crossed[1]) != other else layered
-    return {key: (row, 0) for row, key in enumerate(order)}
+    block = {key: spec.group_of(key) for key in cells}
+    layered = stacked_order(spec, sorted(cells, key=lambda key: (cells[key], key)))
+    deep = stacked_order(spec, depth_first_order(layered, ends, rank))
+    tries: dict[tuple[tuple[str, ...], bool], tuple[int, int, int]] = {}
+    for two_sided in (True, False):
+        plain = [(track_crossings(order, ends, inner, two_sided), order) for order in (layered, deep)]
+        better = min(plain, key=lambda each: each[0])[1]
+        orders = [*(order for _, order in plain)] if two_sided else [better]
+        orders.append(swapped_order(better, ends, rank, block, inner, two_sided))
+        for order in orders:
+            cost = (track_crossings(order, ends, inner, two_sided), len(on_tracks(order, ends)[1]), not two_sided)
+            tries.setdefault((tuple(order), two_sided), cost)
+    ranked = sorted(tries, key=lambda each: tries[each])
+    return [({key: (row, 0) for row, key in enumerate(order)}, two_sided) for order, two_sided in ranked]
 
 
 def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None], room: float,

@@ -181,9 +181,10 @@ def track_sides(order: Sequence[str], paths: Sequence[PathEnds], inner: frozense
     """The side of the column (``"right"`` or ``"left"``) each track of ``paths`` (:func:`on_tracks`) runs on, by
     path key: the two pages of a book embedding whose spine is the column (Bernhart and Kainen, "The book
     thickness of a graph", 1979), tracks on one page crossing where their spans interleave (:func:`_interleave`).
-    Longest span first, each takes the side where it crosses fewer tracks already placed, the right one on a tie
-    (a graph whose tracks cross nowhere keeps them all right of the column, as it always had them); the paths in
-    ``inner`` (between two members of one group, whose frame reaches over their tracks on the right) stay right.
+    The paths in ``inner`` (between two members of one group, whose frame reaches over their tracks on the right)
+    stay right, placed first; then, longest span first, each takes the side where it crosses fewer tracks already
+    placed, the right one on a tie (a graph whose tracks cross nowhere keeps them all right of the column, as it
+    always had them).
     A greedy two-colouring: a fan-out and fan-in of six drew 15 crossings on one side, none on two.  Not
     ``two_sided``: every track on the right."""
     position = {key: i for i, key in enumerate(order)}
@@ -192,7 +193,7 @@ def track_sides(order: Sequence[str], paths: Sequence[PathEnds], inner: frozense
         ends = sorted((position[path.source], position[path.dest]))
         spans[path.key] = (ends[0], ends[1])
     sides: dict[str, str] = {}
-    for key in sorted(spans, key=lambda k: (spans[k][0] - spans[k][1], spans[k], k)):
+    for key in sorted(spans, key=lambda k: (k not in inner, spans[k][0] - spans[k][1], spans[k], k)):
         if key in inner or not two_sided:
             sides[key] = "right"
             continue
@@ -247,6 +248,50 @@ def depth_first_order(order: Sequence[str], paths: Sequence[PathEnds], rank: Map
             if waiting[child] == 0:
                 ready.add(child)
     return placed
+
+
+#: How many passes of neighbour swaps :func:`swapped_order` makes at most.
+SWAP_PASSES = 2
+
+
+def swapped_order(order: Sequence[str], paths: Sequence[PathEnds], rank: Mapping[str, int],
+                  block: Mapping[str, str | None], inner: frozenset[str] = frozenset(),
+                  two_sided: bool = True) -> list[str]:
+    """``order`` (the column's keys, top first) improved by swapping neighbours: a swap is kept when the tracks
+    then cross less (:func:`track_crossings`) or as little on fewer tracks (:func:`on_tracks`: more arrows run
+    straight between neighbours), and only when no path down the ranks (``rank``) would then run up, nor a
+    ``block`` (each key's group, or ``None``) be split.  Up to :data:`SWAP_PASSES` passes down the column, each
+    ``len(order)`` swaps tried: the serving stack's sampler and KV cache, one layer, change places, so that the
+    model's writes and reads run straight and the sampler's token id does not cross them."""
+    def cost(keys: Sequence[str]) -> tuple[int, int]:
+        return track_crossings(keys, paths, inner, two_sided), len(on_tracks(keys, paths)[1])
+
+    def whole(keys: Sequence[str]) -> bool:
+        seen: set[str | None] = set()
+        for before, key in zip([None, *keys], keys, strict=False):
+            group = block[key]
+            if group is not None and group in seen and (before is None or block[before] != group):
+                return False
+            seen.add(group)
+        return True
+
+    down = {(p.source, p.dest) for p in paths if rank[p.dest] > rank[p.source]}
+    best, least = list(order), cost(order)
+    for _ in range(SWAP_PASSES):
+        changed = False
+        for i in range(len(best) - 1):
+            a, b = best[i], best[i + 1]
+            if (a, b) in down:
+                continue
+            tried = [*best[:i], b, a, *best[i + 2:]]
+            if not whole(tried):
+                continue
+            spent = cost(tried)
+            if spent < least:
+                best, least, changed = tried, spent, True
+        if not changed:
+            break
+    return best
 
 
 def track_ports(order: Sequence[str], paths: Sequence[PathEnds], inner: frozenset[str] = frozenset(),
