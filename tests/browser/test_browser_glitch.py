@@ -460,3 +460,45 @@ def test_the_state_panel_stays_in_view_while_the_drawing_scrolls(site, open_page
     canvas.evaluate("c => { c.scrollLeft = 0; }")
     page.wait_for_function("() => document.querySelector('[data-mech-canvas] svg').style.getPropertyValue("
                            "'--mech-hold-x') === ''")
+
+
+#: The shown drawing's state panel on the page (its box, from the window's top, in CSS px), the hold, the window's
+#: height, the drawing's box, and what the page paints at the panel's middle (the panel's own box or text, not
+#: the drawing under it).
+PANEL_Y_JS = """() => {
+  const svg = Array.from(document.querySelectorAll('[data-mech-canvas] svg'))
+    .find(s => s.getBoundingClientRect().width > 0);
+  const panel = svg.querySelector("rect[class$='-panel']");
+  const box = panel.getBoundingClientRect(), drawn = svg.getBoundingClientRect();
+  const hit = document.elementFromPoint((box.left + box.right) / 2, box.top + 12);
+  return {panel: [box.top, box.bottom], drawing: [drawn.top, drawn.bottom], height: window.innerHeight,
+          hold: svg.style.getPropertyValue('--mech-hold-y'), held: svg.hasAttribute('data-mech-held'),
+          hit: hit === panel || (hit && hit.closest('g') && /-(state|frame|values)\\b/.test(hit.closest('g').className.baseVal))};
+}"""
+
+
+def test_on_a_phone_the_panel_is_held_at_the_windows_foot_under_the_drawing_it_describes(site, open_page):
+    """Issue 26: on a phone the serving stack's column is about 1,650 px tall and its panel sat under it, far from
+    the highlighted boxes at its top.  While the page shows the drawing but not the panel, the player holds the
+    panel at the window's foot, over the drawing's foot and painted over it (the panel is drawn last); it is
+    back in its own place once the page reaches it, and not held while the drawing shown above it would be
+    shorter than the panel.  The page is never scrolled by the player."""
+    page = open_page(site.page("serving-stack"), viewport=(360, 740), motion="reduce")
+    seen = []
+    for top in (0, 300, 700, 1100, 2400):
+        page.evaluate(f"window.scrollTo(0, {top})")
+        page.wait_for_function(f"() => window.scrollY === Math.min({top}, "
+                               "document.documentElement.scrollHeight - window.innerHeight)")
+        page.wait_for_timeout(100)  # the player holds the panel in the next animation frame
+        facts = page.evaluate(PANEL_Y_JS)
+        seen.append(facts)
+        (panel_top, panel_bottom), drawing_top, height = facts["panel"], facts["drawing"][0], facts["height"]
+        if facts["held"]:
+            assert facts["hold"].startswith("-") and height - 20 <= panel_bottom <= height, facts
+            assert panel_top - max(drawing_top, 0) >= panel_bottom - panel_top, facts  # as much drawing above it
+            assert facts["hit"], facts  # the panel covers the drawing, not the drawing the panel
+        else:
+            assert facts["hold"] == "", facts
+    held = [facts["held"] for facts in seen]
+    assert held[0] is False and held[1] is True and held[2] is True and held[-1] is False, seen
+    assert seen[-1]["panel"][1] < seen[-1]["drawing"][1] + 1  # in its own place under the drawing

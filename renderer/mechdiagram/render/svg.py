@@ -421,10 +421,10 @@ class _Drawer:
         return state
 
     def sequence(self, add: Callable[[Leaf], None]) -> None:
-        """The sequence view's layers after the background: lifelines, heads (rings under them), the state panel,
-        each row as it looks in the steps after its own (muted) and in its own (emphasised on a band, a dot
-        travelling along each message), the heads' highlights and the frames (the poster's holds every row).
-        A row is not drawn before its step, so the picture grows with the story."""
+        """The sequence view's layers after the background: lifelines, heads (rings under them), each row as it
+        looks in the steps after its own (muted) and in its own (emphasised on a band, a dot travelling along each
+        message) and the heads' highlights (the frames, the poster's holding every row, come last:
+        :meth:`panel_layers`).  A row is not drawn before its step, so the picture grows with the story."""
         layout = self.layout
         dimmed = set(self.scenario.unselected)
         # Each lifeline: whole from its head to the first row, faint below it (the story has not reached there yet),
@@ -445,7 +445,6 @@ class _Drawer:
             if key in layout.boxes:
                 add(self.ring(index, key, steps))
         add(self.nodes())
-        add(self.state())
         base = len(self.highlights)
         for offset, (number, mode, steps) in enumerate(self.row_shows):
             classes, group = self._highlight_group(base + offset, steps)
@@ -506,17 +505,23 @@ class _Drawer:
 
     def steps(self, add: Callable[[Leaf], None], dimmed: set[str]) -> None:
         """The layers every view draws over its structure: the highlights, the labels of the highlighted boxes
-        (``dimmed``: the scenario's dimmed targets), the poster's and each step's frame, and the panel's values."""
+        (``dimmed``: the scenario's dimmed targets) and the path labels a step changes."""
         for index, (key, steps) in enumerate(self.highlights):
             add(self.highlight(index, key, steps))
         if self.lit:
             add(self.lit_labels(dimmed))
+        if self.relabels:
+            add(self.relabel_layer())
+
+    def panel_layers(self, add: Callable[[Leaf], None]) -> None:
+        """The layers every view draws last: the state panel (its box and row names), the poster's and each step's
+        frame (the step badges and the panel's heading) and the panel's values.  Last, so that a panel the HTML
+        player holds over the drawing's foot (``--mech-hold-y``, a phone's tall column) covers what it is over."""
+        add(self.state())
         add(self.frame(0))
         for number in range(1, len(self.scenario.steps) + 1):
             add(self.frame(number))
         add(self.panel_values())
-        if self.relabels:
-            add(self.relabel_layer())
 
     def row(self, row: SequenceRow, mode: str, leaf: Leaf) -> Leaf:
         """Step ``row.number``'s row into ``leaf``: ``mode`` ``"current"`` (its own step: on a band, the lifelines
@@ -645,7 +650,8 @@ class _Drawer:
                             bool(self.marks)) + motion if inline else motion
 
     def draw(self) -> Pieces:
-        """The animated SVG, layer by layer: structure, poster layer, highlights and step frames.
+        """The animated SVG, layer by layer: structure, highlights, path labels, marks, then the state panel, the
+        poster layer and the step frames.
         Without CSS (a non-browser renderer) it shows the poster, from its presentation attributes."""
         layout, p, ids = self.layout, self.p, self.ids
         width, height = fmt(layout.width), fmt(layout.height)
@@ -671,6 +677,7 @@ class _Drawer:
         if layout.lifelines:
             self.sequence(add)
             self.marked(add)
+            self.panel_layers(add)
             return self.finish(dwg, layers)
         lanes = Leaf("g", {"class": self.cls("lanes"), "aria-hidden": "true"})
         for header in layout.lanes:
@@ -696,9 +703,8 @@ class _Drawer:
             paths.append(self.arrow(arrow, {"class": self.cls("arrow", "dim") if dim else self.cls("arrow")}, dim))
         add(paths)
         add(self.nodes())
-        add(self.state())
         self.steps(add, dimmed)
-        # On top: never hidden by a box or a highlight.
+        # Over the drawing: never hidden by a box or a highlight.
         labels = Leaf("g", {"class": self.cls("plabels"), "aria-hidden": "true"})
         for key, arrow in ((k, a) for k, a in layout.arrows.items() if a.label_lines and k not in self.relabelled):
             for role in ("halo", "plabel"):  # the halo first, under its label (mechdiagram.render.paint)
@@ -713,6 +719,7 @@ class _Drawer:
                                                    roles, PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
         add(labels)
         self.marked(add)
+        self.panel_layers(add)
         return self.finish(dwg, layers)
 
     def lane_strip(self) -> tuple[str, float]:

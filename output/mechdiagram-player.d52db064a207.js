@@ -138,8 +138,8 @@ Player.prototype.start = function () {
     /* A copy of the drawing's heads: shown, it is hidden from assistive technology, which has the drawing's own. */
     if (strip) { strip.setAttribute("aria-hidden", "true"); strip.hidden = false; self.strips.push(strip); }
   });
-  this.onScroll = function () { self.stuck(); };
-  if (this.strips.length) { document.addEventListener("scroll", this.onScroll, { capture: true, passive: true }); }
+  this.onScroll = function () { self.stuck(); self.holdAll(); };
+  document.addEventListener("scroll", this.onScroll, { capture: true, passive: true });
   /* The markup is a figure without a player: the step buttons become tabs (WAI-ARIA tablist, tab and
      tabpanel roles) only here, where they are shown and work.  show() sets aria-selected and tabindex. */
   var caption = this.root.querySelector("figcaption");  /* a site's figure.html may have none */
@@ -278,10 +278,14 @@ Player.prototype.reveal = function (frame) {
   if (shift) { canvas.scrollLeft += shift; }
 };
 
-/* Hold the state panel of a drawing that scrolls in its frame in view: the drawing's style sheet moves the panel
-   (its box, heading and values) and the marks' legend over it sideways by --mech-hold-x user units, as far as
-   brings it HOLD_MARGIN units inside the frame (a panel wider than the frame, to its left edge).  Measured from
-   the boxes on the page, so the page's direction does not matter. */
+/* Hold the state panel of a drawing in view.  Sideways, while the drawing scrolls in its frame: the drawing's
+   style sheet moves the panel (its box, heading and values) and the marks' legend over it by --mech-hold-x user
+   units, as far as brings it HOLD_MARGIN units inside the frame (a panel wider than the frame, to its left
+   edge).  Up, while the page shows the drawing but not the panel under it (a phone's tall column): the panel
+   alone moves up by --mech-hold-y, to HOLD_MARGIN units above the window's foot, over the drawing's foot and
+   marked data-mech-held (a shadow), as long as the drawing shown above it is at least as tall as the panel; it
+   never rises above its drawing's top.  Measured from the boxes on the page, so the page's direction does not
+   matter. */
 Player.prototype.hold = function (canvas) {
   var view = canvas.getBoundingClientRect();
   Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (svg) {
@@ -296,6 +300,24 @@ Player.prototype.hold = function (canvas) {
     if (w <= right - left && x + w + shift > right) { shift = right - x - w; }
     if (shift) { svg.style.setProperty("--mech-hold-x", shift.toFixed(1) + "px"); }
     else { svg.style.removeProperty("--mech-hold-x"); }
+    var y = Number(panel.getAttribute("y")), h = Number(panel.getAttribute("height"));
+    var foot = (window.innerHeight - box.top) * unit - HOLD_MARGIN;  /* the window's foot, in user units */
+    var shown = foot - h - Math.max(0, -box.top * unit);  /* the drawing shown above a held panel */
+    var rise = y + h > foot && shown >= h ? Math.min(y + h - foot, y) : 0;
+    if (rise > 0) { svg.style.setProperty("--mech-hold-y", (-rise).toFixed(1) + "px"); }
+    else { svg.style.removeProperty("--mech-hold-y"); }
+    if ((rise > 0) !== svg.hasAttribute("data-mech-held")) { svg.toggleAttribute("data-mech-held", rise > 0); }
+  });
+};
+
+/* Hold every shown drawing's panel (hold()) once a frame while the page scrolls. */
+Player.prototype.holdAll = function () {
+  var self = this;
+  if (this.holding) { return; }
+  this.holding = true;
+  window.requestAnimationFrame(function () {
+    self.holding = false;
+    self.canvases.forEach(function (canvas) { self.hold(canvas); });
   });
 };
 
@@ -411,7 +433,7 @@ Player.prototype.suspend = function () {
 /* Put back on the page: as it was when it was taken off. */
 Player.prototype.resume = function () {
   window.addEventListener("resize", this.frames);
-  if (this.strips.length) { document.addEventListener("scroll", this.onScroll, { capture: true, passive: true }); }
+  document.addEventListener("scroll", this.onScroll, { capture: true, passive: true });
   this.frames();
   if (this.wasPlaying) { this.play(); }
 };
