@@ -72,6 +72,11 @@ def main(argv: list[str]) -> int:
                                                       viewport={"width": width, "height": 900})
                         page = context.new_page()
                         page.goto(page_file.as_uri())
+                        # A window as tall as the page, so that the whole figure is in view: the player holds a
+                        # panel whose drawing runs past the window's foot over that drawing (issue 26), which a
+                        # picture of the whole figure would show half-way down.
+                        tall = page.evaluate("document.documentElement.scrollHeight")
+                        page.set_viewport_size({"width": width, "height": max(900, tall)})
                         steps = _step(page)[1] or 1
                         for label, step in (("first", 1), ("middle", (steps + 1) // 2), ("last", steps)):
                             while _step(page)[0] < step:

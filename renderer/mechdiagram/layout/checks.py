@@ -62,23 +62,32 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
                     *frame_overlaps(loaded, model, wide, narrow), *too_wide_for_a_phone(loaded, narrow)], wide, narrow)
 
 
+#: At most this many boxes, a layered graph too wide for a phone is told of the sequence view: five participants
+#: with names of up to eight letters fit a 360 px phone there (:mod:`.sequence`), one more with shorter names.
+SEQUENCE_HINT_BOXES = 6
+
+
 def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
     """Rule route (a warning, at ``/targets``): a layered graph's ``narrow`` column wider than
     :data:`~mechdiagram.layout.sizes.TRANSPOSED_MAX_WIDTH` (user units: 12 px text on a 360 px phone), which
     scrolls sideways in its frame there: many labelled arrows between few boxes take tracks beside the column (an
-    OAuth flow of 4 boxes and 11 arrows both ways drew 688 units).  A lane grid that keeps its wide grid scrolls
-    by design (issue 26), and a sequence's narrow layout has its own limits; neither is said here."""
+    OAuth flow of 4 boxes and 11 arrows both ways drew 688 units), as do fans of labelled arrows.  With at most
+    :data:`SEQUENCE_HINT_BOXES` boxes it names the sequence view, laid out for a phone.  A lane grid that keeps its
+    wide grid scrolls by design (issue 26), and a sequence's narrow layout has its own limits; neither is said
+    here."""
     if narrow.direction in ("grid", SEQUENCE) or narrow.width <= TRANSPOSED_MAX_WIDTH:
         return []
     pointer = pointer_join("targets")
     line, column = loaded.locate(pointer, key=True)
     tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
+    advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '
+              "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES
+              else "shorten or leave out the labels of the arrows that skip boxes, or draw fewer arrows")
     return [Finding(loaded.display, pointer,
                     f"the narrow layout (a phone's) is {narrow.width:.0f} units wide, {tracks} of its "
                     f"{len(narrow.arrows)} arrows on tracks beside its column of {len(narrow.boxes)} boxes: it "
-                    f"scrolls sideways on a phone, which shows {TRANSPOSED_MAX_WIDTH:.0f} units; messages between "
-                    'a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for '
-                    "a phone's width; or draw fewer arrows", "route", "warning", line, column)]
+                    f"scrolls sideways on a phone, which shows {TRANSPOSED_MAX_WIDTH:.0f} units; {advice}",
+                    "route", "warning", line, column)]
 
 
 def frame_overlaps(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram) -> list[Finding]:

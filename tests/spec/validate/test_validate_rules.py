@@ -436,3 +436,25 @@ def test_a_narrow_column_too_wide_for_a_phone_is_a_warning_that_names_the_sequen
     (tmp_path / "ref.mechanism.json").write_text(json.dumps(reference_spec()), "utf-8")
     quiet = run_cli("validate", "--allow-missing-sources", "seq.mechanism.json", "ref.mechanism.json")
     assert "units wide" not in quiet.stderr and quiet.exit_code == 0, quiet.stderr
+
+
+def test_a_wide_narrow_column_of_many_boxes_is_told_to_shorten_labels_not_to_be_a_sequence(tmp_path, monkeypatch):
+    """A CI pipeline's fan-out and fan-in of seven labelled checks draws a narrow column wider than a phone; with
+    more boxes than :data:`~mechdiagram.layout.checks.SEQUENCE_HINT_BOXES` the warning names the labels of the
+    arrows on tracks, not the sequence view (a pipeline is no conversation); without those labels it fits."""
+    from mechdiagram.layout.checks import SEQUENCE_HINT_BOXES
+    from support.topologies import with_graph
+
+    checks = [f"check{i}x" for i in range(7)]
+    edges = [("buildx", c, "artifacts") for c in checks] + [(c, "packagex", "passed") for c in checks]
+    nodes = {"buildx": "Build", "packagex": "Package"} | {c: f"Check {c[5]}" for c in checks}
+    assert len(nodes) > SEQUENCE_HINT_BOXES
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ci.mechanism.json").write_text(json.dumps(with_graph(nodes, edges)), "utf-8")
+    said = [line for line in run_cli("validate", "--allow-missing-sources", "ci.mechanism.json").stderr.splitlines()
+            if "units wide" in line]
+    assert len(said) == 1 and said[0].endswith("shorten or leave out the labels of the arrows that skip boxes, or "
+                                               "draw fewer arrows [route]") and "sequence" not in said[0], said
+    bare = [(a, b, None) for a, b, _ in edges]
+    (tmp_path / "ci.mechanism.json").write_text(json.dumps(with_graph(nodes, bare)), "utf-8")
+    assert "units wide" not in run_cli("validate", "--allow-missing-sources", "ci.mechanism.json").stderr
