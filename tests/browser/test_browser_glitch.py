@@ -482,14 +482,16 @@ def test_on_a_phone_the_panel_is_held_at_the_windows_foot_under_the_drawing_it_d
     the highlighted boxes at its top.  While the page shows the drawing but not the panel, the player holds the
     panel at the window's foot, over the drawing's foot and painted over it (the panel is drawn last); it is
     back in its own place once the page reaches it, and not held while the drawing shown above it would be
-    shorter than the panel.  The page is never scrolled by the player."""
+    shorter than the panel; printed, it is in its own place.  The page is never scrolled by the player."""
     page = open_page(site.page("serving-stack"), viewport=(360, 740), motion="reduce")
     seen = []
     for top in (0, 300, 700, 1100, 2400):
         page.evaluate(f"window.scrollTo(0, {top})")
         page.wait_for_function(f"() => window.scrollY === Math.min({top}, "
                                "document.documentElement.scrollHeight - window.innerHeight)")
-        page.wait_for_timeout(100)  # the player holds the panel in the next animation frame
+        # The scroll event comes in the next frame and the player holds the panel in the frame after it.
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+                      "() => requestAnimationFrame(done))))")
         facts = page.evaluate(PANEL_Y_JS)
         seen.append(facts)
         (panel_top, panel_bottom), drawing_top, height = facts["panel"], facts["drawing"][0], facts["height"]
@@ -502,3 +504,10 @@ def test_on_a_phone_the_panel_is_held_at_the_windows_foot_under_the_drawing_it_d
     held = [facts["held"] for facts in seen]
     assert held[0] is False and held[1] is True and held[2] is True and held[-1] is False, seen
     assert seen[-1]["panel"][1] < seen[-1]["drawing"][1] + 1  # in its own place under the drawing
+    page.evaluate("window.scrollTo(0, 700)")
+    page.wait_for_function("() => document.querySelector('[data-mech-held]') !== null")
+    state = "getComputedStyle(document.querySelector('[data-mech-held] g[class$=\"-state\"]')).transform"
+    assert page.evaluate(state) != "none"
+    page.emulate_media(media="print")  # on paper, in its own place wherever the window was
+    assert page.evaluate(state) == "none"
+    page.emulate_media(media="screen")
