@@ -457,6 +457,21 @@ def test_the_serving_stacks_column_swaps_two_boxes_of_one_layer_to_cross_less():
     assert swapped_order(order, below, rank | {"c": 2}, dict.fromkeys(order)) == order  # b -> c would run up
 
 
+def test_a_group_pulled_together_never_makes_an_arrow_down_the_layers_run_up_the_column():
+    """A break-it review: depth first, n8x follows n2x and its group's n7x is pulled up beside it, above n6x, so
+    n6x -> n7x ran up the column (layer by layer every arrow ran down).  Orders where fewer arrows run up come
+    first: every arrow runs down."""
+    from support.topologies import with_graph
+
+    data = with_graph({"n2x": "two", "n6x": "six", "n7x": "seven", "n8x": "eight"},
+                      [("n2x", "n8x", None), ("n6x", "n7x", None)])
+    data["groups"] = {"pair": {"label": "Pair", "members": ["n7x", "n8x"]}}
+    drawn = diagram(spec_from_data(data), narrow=True)
+    column = sorted(drawn.boxes, key=lambda key: drawn.boxes[key].y)
+    assert column.index("n2x") < column.index("n8x") and column.index("n6x") < column.index("n7x"), column
+    assert abs(column.index("n7x") - column.index("n8x")) == 1  # the group stays whole
+
+
 def test_tracks_stay_on_one_side_where_two_would_be_too_wide_for_a_phone():
     """The serving stack's tracks on both sides cross nowhere but draw 400 units wide, its text under 12 px on a
     phone: they stay right of the column (3 crossings), within a phone's width."""

@@ -426,7 +426,8 @@ def _fits_a_phone(drawn: _Routed) -> bool:
 
 def _column_orders(spec: Spec, cells: dict[str, tuple[int, int]]) -> list[tuple[dict[str, tuple[int, int]], bool]]:
     """The narrow column's orders to try, as cells one under another (row = place in the column), each with
-    whether its tracks run on both sides (else right of the column alone): least crossed first
+    whether its tracks run on both sides (else right of the column alone): those where fewest arrows down the
+    layers run up first (a group's members pulled together may make one), then least crossed
     (:func:`~mechdiagram.layout.stacked.track_crossings`), then fewest tracks, both sides before one.  The
     orders: the layered layout's (``cells``, layer by layer) and its depth-first topological order
     (:func:`~mechdiagram.layout.stacked.depth_first_order`; forty boxes, each with arrows to two later ones:
@@ -440,14 +441,18 @@ def _column_orders(spec: Spec, cells: dict[str, tuple[int, int]]) -> list[tuple[
     block = {key: spec.group_of(key) for key in cells}
     layered = stacked_order(spec, sorted(cells, key=lambda key: (cells[key], key)))
     deep = stacked_order(spec, depth_first_order(layered, ends, rank))
-    tries: dict[tuple[tuple[str, ...], bool], tuple[int, int, int]] = {}
+    def up(order: list[str]) -> int:  # arrows down the layers that run up the column (a group pulled together)
+        place = {key: i for i, key in enumerate(order)}
+        return sum(rank[p.dest] > rank[p.source] and place[p.dest] < place[p.source] for p in ends)
+
+    tries: dict[tuple[tuple[str, ...], bool], tuple[int, int, int, int]] = {}
     for two_sided in (True, False):
-        plain = [(track_crossings(order, ends, inner, two_sided), order) for order in (layered, deep)]
-        better = min(plain, key=lambda each: each[0])[1]
-        orders = [*(order for _, order in plain)] if two_sided else [better]
+        better = min((layered, deep), key=lambda order: (up(order), track_crossings(order, ends, inner, two_sided)))
+        orders = [layered, deep] if two_sided else [better]
         orders.append(swapped_order(better, ends, rank, block, inner, two_sided))
         for order in orders:
-            cost = (track_crossings(order, ends, inner, two_sided), len(on_tracks(order, ends)[1]), not two_sided)
+            cost = (up(order), track_crossings(order, ends, inner, two_sided), len(on_tracks(order, ends)[1]),
+                    not two_sided)
             tries.setdefault((tuple(order), two_sided), cost)
     ranked = sorted(tries, key=lambda each: tries[each])
     return [({key: (row, 0) for row, key in enumerate(order)}, two_sided) for order, two_sided in ranked]

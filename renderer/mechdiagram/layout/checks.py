@@ -11,6 +11,8 @@ and hands both diagrams on to the drawing.
 
 from __future__ import annotations
 
+import math
+
 from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario
@@ -84,7 +86,7 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
               "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES
               else "shorten or leave out the labels of the arrows that skip boxes, or draw fewer arrows")
     return [Finding(loaded.display, pointer,
-                    f"the narrow layout (a phone's) is {narrow.width:.0f} units wide, {tracks} of its "
+                    f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide, {tracks} of its "
                     f"{len(narrow.arrows)} arrows on tracks beside its column of {len(narrow.boxes)} boxes: it "
                     f"scrolls sideways on a phone, which shows {TRANSPOSED_MAX_WIDTH:.0f} units; {advice}",
                     "route", "warning", line, column)]

@@ -427,7 +427,7 @@ def test_a_narrow_column_too_wide_for_a_phone_is_a_warning_that_names_the_sequen
     wide = [line for line in result.stderr.splitlines() if "units wide" in line]
     line = text.splitlines().index('  "targets": {') + 1
     assert wide == [f"oauth.mechanism.json:{line}:3: warning: /targets: "
-                    "the narrow layout (a phone's) is 688 units wide, 7 of its 11 arrows on tracks beside its column "
+                    "the narrow layout (a phone's) is 689 units wide, 7 of its 11 arrows on tracks beside its column "
                     "of 4 boxes: it scrolls sideways on a phone, which shows 347 units; messages between a few "
                     'parties read as a sequence ("layout": {"view": "sequence"}), laid out for a phone\'s width; or '
                     "draw fewer arrows [route]"], result.stderr
