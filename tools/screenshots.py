@@ -7,6 +7,9 @@ Default: the gallery, ``mechanisms/``.  Builds the specs into a temporary folder
 (``--allow-missing-sources``, so that a draft spec can be looked at), then drives Debian's chromium through
 playwright and writes ``SLUG-WIDTH-SCHEME-STEP.png`` of each page's first figure.  ``make screenshots`` runs it;
 the test suite does not (it asserts on the pictures through the browser tests instead).
+
+It needs playwright, a test extra: ``make screenshots`` (or ``make test``) installs it, or
+``.venv/bin/pip install '.[test]'`` after ``make gallery``; and Debian's ``chromium``.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def _step(page) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("specs", nargs="*", type=Path, default=[ROOT / "mechanisms"])
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "build" / "screenshots")
     parser.add_argument("--source-root", type=Path, default=ROOT)
@@ -50,7 +53,11 @@ def main(argv: list[str]) -> int:
     if chromium is None:
         print("chromium is not installed: run scripts/install-browser", file=sys.stderr)
         return 1
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("playwright is not installed: run make screenshots, or .venv/bin/pip install '.[test]'", file=sys.stderr)
+        return 1
 
     args.output.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

@@ -76,6 +76,15 @@ def id_hint(outline: Outline, ref: str, kind: TargetKind | None = None) -> str |
     return None if key is None else f"; it is the label of target {quote(key)}: write the key {quote(key)} instead"
 
 
+def _group_hint(outline: Outline, ref: str) -> str | None:
+    """The unknown-target finding's hint where ``ref`` is a group's key in a list that takes targets alone (a
+    scenario's ``unselected``): its members to list instead."""
+    group = outline.groups.get(ref)
+    if group is None or not group.members:
+        return None
+    return f"; it is a group: list its members instead ({', '.join(quote(key) for _, key in group.members)})"
+
+
 def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None,
                   kind: TargetKind | None = None, groups: bool = False) -> None:
     """Rule unknown-target for a list of target keys (active: of ``kind`` node, or a group's key with
@@ -85,7 +94,7 @@ def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[R
     valid = list(outline.targets) + (list(outline.groups) if groups else [])
     for i, ref in refs:
         if ref not in valid:
-            hint = id_hint(outline, ref, kind) or ctx.suggest(ref, valid, "targets")
+            hint = _group_hint(outline, ref) or id_hint(outline, ref, kind) or ctx.suggest(ref, valid, "targets")
             ctx.add(base + (i,), f"{quote(ref)} is not a target{hint}", "unknown-target")
 
 
@@ -166,12 +175,14 @@ def _label_keys(ctx: RuleContext, outline: Outline, base: Where, keys: tuple[str
 #: Words an author may reach for in place of a mark, and the mark that means it (the unknown-mark rule's
 #: suggestion when the word is not a misspelling of a mark).
 MARK_SYNONYMS = {"added": "new", "created": "new", "inserted": "new", "allocated": "new",
-                 "updated": "changed", "modified": "changed", "edited": "changed",
+                 "updated": "changed", "modified": "changed", "edited": "changed", "dirty": "changed",
+                 "written": "changed", "touched": "changed",
                  "deleted": "removed", "freed": "removed", "evicted": "removed",
                  "dropped": "lost", "missing": "lost",
                  "failed": "error", "failure": "error", "crashed": "error", "invalid": "error",
                  "blocked": "waiting", "idle": "waiting", "pending": "waiting", "queued": "waiting",
-                 "finished": "done", "complete": "done", "completed": "done", "ok": "done"}
+                 "finished": "done", "complete": "done", "completed": "done", "ok": "done", "passed": "done",
+                 "succeeded": "done", "success": "done", "committed": "done"}
 
 
 def _mark_hint(ctx: RuleContext, mark: str) -> str:
