@@ -177,6 +177,32 @@ def test_a_wide_sequence_is_spread_to_fill_a_wide_screen_and_its_natural_width_i
     assert layout.width == SPREAD_WIDTH and not message_faults(layout)
 
 
+@pytest.mark.parametrize("names", ["short", "long"])
+@pytest.mark.parametrize("participants", [7, 8])
+def test_a_sequence_wider_than_the_spread_width_has_a_middle_layout_fitted_to_its_width(participants, names):
+    """A new user's DNS lookup (five participants with long names, 846 units wide, never spread) had no middle
+    layout: a 768 px figure showed the phone's drawing grown to 78 % of its width, its staggered heads a third of
+    the window.  A sequence as wide as the spread width or wider gets one fitted to MIDDLE_WIDTH as a phone's is to
+    its width, between the narrow and the wide drawing, whose messages keep every rule; none where it would be no
+    narrower than the wide one or no wider than the narrow one (eight long names: 622 units both)."""
+    from mechdiagram.layout import middle_diagram
+    from mechdiagram.layout.sizes import MIDDLE_WIDTH
+
+    kept = {} if names == "short" else {"names": ("Stub resolver (laptop)", "Recursive resolver", "Root server",
+                                                  ".org TLD server", "example.org name server")}
+    spec = spec_from_data(sequence_spec(participants, 8, **kept))
+    wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
+    if (participants, names) == (8, "long"):
+        assert middle is None and narrow.width > MIDDLE_WIDTH
+        return
+    assert middle is not None and middle.sequence is not None
+    assert narrow.width < middle.width <= MIDDLE_WIDTH < wide.width, (narrow.width, middle.width, wide.width)
+    heads = sorted(middle.boxes.values(), key=lambda box: box.x)
+    assert all(not a.overlaps(b) for a, b in itertools.combinations(heads, 2))
+    layout = layout_scenario(spec, spec.scenarios[0], middle)
+    assert layout.width == middle.width and not message_faults(layout)
+
+
 @pytest.mark.parametrize("participants", range(2, 6))
 def test_the_narrow_sequence_keeps_text_of_12_px_at_360_px_for_up_to_five_participants(participants):
     """The narrow drawing fits a 360 px phone's column with its smallest text (13 units) at 12 CSS px or more, so

@@ -197,11 +197,14 @@ def _longest_word(label: str, size: float = FONT_SIZE, code: bool = False) -> fl
     return max((text_width(word, size, code) for word in tokens(label, code)), default=0.0)
 
 
-def participants(spec: Spec, *, narrow: bool = False, spread: bool = False) -> Participants:
+def participants(spec: Spec, *, narrow: bool = False, spread: bool = False, fit: float | None = None) -> Participants:
     """Heads and lifeline places of the spec's participants (see the module docstring): wide, or for the
     ``narrow`` variant (a phone's).  ``spread`` (wide only) moves the lifelines of a sequence narrower than
     :data:`SPREAD_WIDTH` further apart, each gap by as much, until the drawing is that wide: the wide variant of a
-    figure that fills a wide screen (issue 26), whose natural width is the middle variant's."""
+    figure that fills a wide screen (issue 26), whose natural width is the middle variant's.  ``fit`` (user units)
+    lays the heads out as the narrow variant does, evenly apart and staggered where their names need it, but as
+    wide as ``fit`` allows instead of :data:`NARROW_FIT_WIDTH`: the middle variant of a sequence whose natural
+    width is wider than a figure between a phone's and the wide drawing's holds at 12 CSS px."""
     order = participant_order(spec)
     labels = {node.key: node.label or node.key for node in spec.nodes}
     gutter = _gutter(spec)
@@ -231,11 +234,12 @@ def participants(spec: Spec, *, narrow: bool = False, spread: bool = False) -> P
     lines = {key: _head_lines(labels[key], head_room, key in codes) for key in order}
     widths = {key: _head_width(lines[key], key in codes) for key in order}
     staggered = False
-    if narrow and count:
-        # As wide a pitch as fits NARROW_FIT_WIDTH, heads and all: tried, then narrowed by what it overshoots.
-        pitch = max(NARROW_GAP_MIN, min((NARROW_FIT_WIDTH - 2 * MARGIN - gutter) / count, GAP_MAX))
+    fitted = NARROW_FIT_WIDTH if narrow else fit
+    if fitted is not None and count:
+        # As wide a pitch as fits, heads and all: tried, then narrowed by what it overshoots.
+        pitch = max(NARROW_GAP_MIN, min((fitted - 2 * MARGIN - gutter) / count, GAP_MAX))
         loop = SELF_WIDTH + LABEL_INSET if right_need else 0.0  # its label may move left, over the lifeline
-        fit = NARROW_FIT_WIDTH - 1  # room for the rounding up of the canvas and of each coordinate
+        fit = fitted - 1  # room for the rounding up of the canvas and of each coordinate
         staggered, lines, widths, pitch = _narrow_heads(order, labels, pitch, codes)
         fitting = None  # the widest try that fits
         for _ in range(NARROW_TRIES):
