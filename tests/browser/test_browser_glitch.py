@@ -511,3 +511,37 @@ def test_on_a_phone_the_panel_is_held_at_the_windows_foot_under_the_drawing_it_d
     page.emulate_media(media="print")  # on paper, in its own place wherever the window was
     assert page.evaluate(state) == "none"
     page.emulate_media(media="screen")
+
+
+def test_a_held_panel_leaves_the_rows_a_stuck_heads_strip_does_not_cover(tmp_path, open_page):
+    """A new user's DNS lookup (five participants with long names, staggered heads): scrolled, its heads strip
+    stuck at the window's top and the panel held at its foot hid every row between them.  The panel is held only
+    while the drawing shown between the strip and the held panel is at least as tall as the panel."""
+    import json
+
+    from support.sequences import sequence_spec
+
+    data = sequence_spec(5, 10, names=("Stub resolver (laptop)", "Recursive resolver", "Root server",
+                                       ".org TLD server", "example.org name server"))
+    rows = {"cache": "Resolver cache", "queries": "Queries sent by the resolver", "answer": "Stub resolver has"}
+    data["stateLabels"] |= rows  # a panel of four rows, as the DNS lookup's
+    data["scenarios"][0]["initial"] |= dict.fromkeys(rows, "nothing yet")
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "dns.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    stuck_js = ("() => { const s = document.querySelector('[data-mech-heads][data-mech-stuck]');"
+                " return s ? s.getBoundingClientRect().bottom : null; }")
+    seen = []
+    for height in (480, 740):
+        page = open_page(tmp_path / "site" / "dns.html", viewport=(360, height), motion="reduce")
+        for top in range(0, 1500, 100):
+            page.evaluate(f"window.scrollTo(0, {top})")
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+                          "() => requestAnimationFrame(done))))")
+            facts, strip = page.evaluate(PANEL_Y_JS), page.evaluate(stuck_js)
+            (panel_top, panel_bottom), drawing_top = facts["panel"], facts["drawing"][0]
+            if facts["held"]:
+                above = max(drawing_top, 0, strip or 0)
+                assert panel_top - above >= panel_bottom - panel_top, (height, top, facts, strip)
+            seen.append((height, strip is not None, facts["held"]))
+    assert (480, True, False) in seen and (740, True, True) in seen, seen  # a tall window still holds it
