@@ -284,10 +284,13 @@ Player.prototype.reveal = function (frame) {
    edge).  Up, while the page shows the drawing but not the panel under it (a phone's tall column): the panel
    alone moves up by --mech-hold-y, to HOLD_MARGIN units above the window's foot, over the drawing's foot and
    marked data-mech-held (a shadow), as long as the drawing shown above it is at least as tall as the panel; it
-   never rises above its drawing's top.  Measured from the boxes on the page, so the page's direction does not
-   matter. */
+   never rises above its drawing's top.  A sequence's heads strip stuck at the window's top covers the drawing
+   under it: the drawing shown is what is left between them (a DNS lookup's strip, 320 px of a 700 px window, and
+   a held panel hid every row).  Measured from the boxes on the page, so the page's direction does not matter. */
 Player.prototype.hold = function (canvas) {
   var view = canvas.getBoundingClientRect();
+  var strip = canvas.parentElement.querySelector("[data-mech-heads][data-mech-stuck]");
+  var covered = strip ? Math.max(0, strip.getBoundingClientRect().bottom) : 0;  /* px from the window's top */
   Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (svg) {
     var box = svg.getBoundingClientRect();
     var panel = svg.querySelector("rect[class$='-panel']");
@@ -302,7 +305,7 @@ Player.prototype.hold = function (canvas) {
     else { svg.style.removeProperty("--mech-hold-x"); }
     var y = Number(panel.getAttribute("y")), h = Number(panel.getAttribute("height"));
     var foot = (window.innerHeight - box.top) * unit - HOLD_MARGIN;  /* the window's foot, in user units */
-    var shown = foot - h - Math.max(0, -box.top * unit);  /* the drawing shown above a held panel */
+    var shown = foot - h - Math.max(0, (covered - box.top) * unit);  /* the drawing shown above a held panel */
     var rise = y + h > foot && shown >= h ? Math.min(y + h - foot, y) : 0;
     if (rise > 0) { svg.style.setProperty("--mech-hold-y", (-rise).toFixed(1) + "px"); }
     else { svg.style.removeProperty("--mech-hold-y"); }
