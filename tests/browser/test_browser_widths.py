@@ -309,3 +309,28 @@ def test_a_figure_wider_than_any_screen_shows_its_wide_layout_in_a_scrolling_fra
     page.add_style_tag(content=".mech-root,.mech-page{max-width:none!important}")
     facts = layout_facts(page)
     assert facts["column"] >= UPPER_SCROLLS_FROM and facts["drawn"] == ["wide"] and facts["scrolls"], facts
+
+
+def test_a_frame_that_scrolls_fades_its_end_edge_until_it_reaches_it(site, open_page):
+    """A new user took the paged KV cache's grid, cut off at a phone's edge, for the whole drawing: a frame whose
+    drawing runs on past its end edge is marked (data-mech-more) and fades that edge; scrolled to its end, it
+    does not; a frame that fits never does, nor does a printed one."""
+    more_js = """(root) => { const c = root.querySelector("[data-mech-scene]:not([hidden]) [data-mech-canvas]");
+      return {more: c.hasAttribute("data-mech-more"), mask: getComputedStyle(c).maskImage,
+              over: c.scrollWidth - c.clientWidth}; }"""
+    page = open_page(site.page("paged-kv-cache"), viewport=(360, 800), motion="reduce")
+    figure = bs.figures(page).nth(0)
+    facts = figure.evaluate(more_js)
+    assert facts["over"] > 1 and facts["more"] and "linear-gradient" in facts["mask"], facts
+    figure.evaluate("(root) => { const c = root.querySelector('[data-mech-scene]:not([hidden]) [data-mech-canvas]');"
+                    " c.scrollLeft = c.scrollWidth; }")
+    page.wait_for_function("() => !document.querySelector('[data-mech-scene]:not([hidden]) [data-mech-more]')")
+    assert figure.evaluate(more_js)["mask"] == "none"
+    figure.evaluate("(root) => { root.querySelector('[data-mech-scene]:not([hidden]) [data-mech-canvas]')"
+                    ".scrollLeft = 0; }")
+    page.wait_for_function("() => !!document.querySelector('[data-mech-scene]:not([hidden]) [data-mech-more]')")
+    page.emulate_media(media="print")
+    assert figure.evaluate(more_js)["mask"] == "none"
+    page = open_page(site.page("paged-kv-cache"), viewport=(1280, 800), motion="reduce")
+    facts = bs.figures(page).nth(0).evaluate(more_js)
+    assert facts["over"] <= 1 and not facts["more"] and facts["mask"] == "none", facts

@@ -122,13 +122,15 @@ Player.prototype.start = function () {
       if (scrolls && !self.explorer) { canvas.setAttribute("tabindex", "0"); } else { canvas.removeAttribute("tabindex"); }
       self.hold(canvas);
       self.follow(canvas);
+      self.edges(canvas);
     });
     self.stuck();
   };
   /* While the drawing scrolls in its frame, its state panel moves with the frame, so it stays in view, and a
      sequence's heads strip scrolls with it. */
   this.canvases.forEach(function (canvas) {
-    canvas.addEventListener("scroll", function () { self.hold(canvas); self.follow(canvas); }, { passive: true });
+    canvas.addEventListener("scroll", function () { self.hold(canvas); self.follow(canvas); self.edges(canvas); },
+                            { passive: true });
   });
   /* A sequence's heads strip (figure.html) is shown: it keeps the participants' heads in view while the page
      scrolls the drawing by, marked stuck (the style sheet shades its foot) while it is. */
@@ -311,6 +313,15 @@ Player.prototype.hold = function (canvas) {
     else { svg.style.removeProperty("--mech-hold-y"); }
     if ((rise > 0) !== svg.hasAttribute("data-mech-held")) { svg.toggleAttribute("data-mech-held", rise > 0); }
   });
+};
+
+/* Mark a frame whose drawing runs on past its end edge data-mech-more: the style sheet fades that edge, a cue
+   that the frame scrolls (a new user took a head cut off at a phone's edge for the drawing's end).  The end is the
+   right edge, or the left one in a right-to-left page, where scrollLeft runs from 0 down to minus the overflow. */
+Player.prototype.edges = function (canvas) {
+  var over = canvas.scrollWidth - canvas.clientWidth;
+  var more = over > 1 && Math.abs(canvas.scrollLeft) < over - 1;
+  if (more !== canvas.hasAttribute("data-mech-more")) { canvas.toggleAttribute("data-mech-more", more); }
 };
 
 /* Hold every shown drawing's panel (hold()) once a frame while the page scrolls. */
