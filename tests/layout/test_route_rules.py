@@ -154,3 +154,23 @@ def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
         assert finding.line == text.splitlines().index(f'    "{key}": {{') + 1
         assert finding.message.startswith(f'path "{key}" in the wide layout ')
         assert "crosses" in finding.message or "bends" in finding.message, finding.message
+        # what to do, naming the path's two boxes and the cells they are in, which layout.positions takes
+        source, dest = {"e0": ("a", "b"), "e2": ("c", "d")}[key]
+        cells = data["layout"]["positions"]
+        said = " or ".join(f'"{end}" (now row {cells[end]["row"]}, column {cells[end]["column"]})'
+                           for end in (source, dest))
+        assert finding.message.endswith(f": move {said} or the boxes between them in layout.positions, or draw "
+                                        "fewer arrows here"), finding.message
+
+
+def test_a_fault_of_the_phones_column_is_not_sent_to_layout_positions():
+    """A new user moved boxes in layout.positions to mend a fault the warning named in the narrow layout, which
+    ignores them: the warning says the phone's column places its boxes itself, and what helps there."""
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[2] / "mechanisms" / "serving-stack.mechanism.json"
+    _, laid_out = _laid_out(json.loads(path.read_text("utf-8")))
+    narrow = [f for f in laid_out.findings if f.rule == "route" and " in the narrow layout " in f.message]
+    assert narrow and all(f.message.endswith(
+        ": the phone's column places its boxes itself (layout.positions is the wide layout's): draw fewer arrows "
+        "that skip boxes here, or shorten their labels") for f in narrow), narrow

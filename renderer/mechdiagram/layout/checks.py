@@ -30,7 +30,7 @@ from mechdiagram.layout.route_rules import (
 )
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR, TRANSPOSED_MAX_WIDTH
 from mechdiagram.shared.findings import Finding, pointer_join
-from mechdiagram.shared.model import Spec, parse_lane_key
+from mechdiagram.shared.model import PathTarget, Spec, parse_lane_key
 from mechdiagram.shared.views import SEQUENCE
 from mechdiagram.spec.load import LoadedSpec
 from mechdiagram.spec.validate.wording import quote
@@ -174,12 +174,27 @@ def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram
             line, column = loaded.locate(pointer, key=True)
             said = "; ".join(_said([f for f in found if f.kind == kind]) for kind in KINDS
                              if any(f.kind == kind for f in found))
-            advice = ("shorten its label or move the boxes near it apart (layout.positions)"
-                      if all(f.kind.startswith("label") for f in found)
-                      else "move its boxes or the ones near it (layout.positions), or draw fewer arrows here")
+            advice = _advice(model, drawn, key, name, all(f.kind.startswith("label") for f in found))
             findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
                                     f"{advice}", "route", "warning", line, column))
     return findings
+
+
+def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bool) -> str:
+    """What the author of ``model`` can do about path ``key``'s faults in the ``variant`` layout ``drawn``: in
+    the wide layout, move its boxes, named with the cells they are in now (``layout.positions`` takes a row and
+    a column by target key); the phone's column (narrow) places its boxes itself, ``layout.positions`` being the
+    wide layout's, so there only shorter labels and fewer arrows that skip boxes help."""
+    path = model.targets[key]
+    assert isinstance(path, PathTarget)
+    if variant == "narrow":
+        what = "shorten its label" if labels_only else "draw fewer arrows that skip boxes here, or shorten their labels"
+        return f"the phone's column places its boxes itself (layout.positions is the wide layout's): {what}"
+    ends = " or ".join(f"{quote(end)} (now row {drawn.cells[end][0]}, column {drawn.cells[end][1]})"
+                       for end in (path.source, path.dest))
+    if labels_only:
+        return f"shorten its label, or move {ends} apart in layout.positions"
+    return f"move {ends} or the boxes between them in layout.positions, or draw fewer arrows here"
 
 
 def broken_message_rules(loaded: LoadedSpec, drawn: list[tuple[str, str, Layout]]) -> list[Finding]:
