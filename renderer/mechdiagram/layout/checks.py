@@ -57,7 +57,7 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
                  for name, shared in (("wide", wide), ("narrow", narrow)) for scenario in model.scenarios]
-        return LaidOut(broken_message_rules(loaded, drawn), wide, narrow)
+        return LaidOut([*broken_message_rules(loaded, drawn), *too_wide_for_a_phone(loaded, narrow)], wide, narrow)
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded),
@@ -75,12 +75,21 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
     scrolls sideways in its frame there: many labelled arrows between few boxes take tracks beside the column (an
     OAuth flow of 4 boxes and 11 arrows both ways drew 688 units), as do fans of labelled arrows.  With at most
     :data:`SEQUENCE_HINT_BOXES` boxes it names the sequence view, laid out for a phone.  A lane grid that keeps its
-    wide grid scrolls by design (issue 26), and a sequence's narrow layout has its own limits; neither is said
-    here."""
-    if narrow.direction in ("grid", SEQUENCE) or narrow.width <= TRANSPOSED_MAX_WIDTH:
+    wide grid scrolls by design (issue 26) and is not said here.  A sequence's narrow layout wider than that (its
+    lifelines as near as :data:`~mechdiagram.layout.sequence.NARROW_GAP_MIN` allows, or heads with long words: a
+    DNS lookup's five participants, "example.org name server" among them, drew 426 units) names its widest head."""
+    if narrow.direction == "grid" or narrow.width <= TRANSPOSED_MAX_WIDTH:
         return []
     pointer = pointer_join("targets")
     line, column = loaded.locate(pointer, key=True)
+    if narrow.direction == SEQUENCE:
+        widest = max(narrow.boxes.values(), key=lambda box: (box.w, box.key))
+        return [Finding(loaded.display, pointer,
+                        f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide for its "
+                        f"{len(narrow.boxes)} participants: it scrolls sideways on a phone, which shows "
+                        f"{TRANSPOSED_MAX_WIDTH:.0f} units; shorten the longest words of their names (the widest "
+                        f"head is {quote(widest.key)}'s), or draw fewer participants", "route", "warning", line,
+                        column)]
     tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
     advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '
               "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES

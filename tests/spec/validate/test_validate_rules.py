@@ -415,7 +415,8 @@ def test_rule_findings_are_counted_not_located_past_the_cap(write_spec):
 def test_a_narrow_column_too_wide_for_a_phone_is_a_warning_that_names_the_sequence_view(tmp_path, monkeypatch):
     """Rule route at ``/targets``: OAuth's 4 boxes and 11 arrows both ways draw a 688-unit narrow column (tracks
     beside it), which scrolls on a phone; validate says so, once, and names the view that is laid out for a
-    phone.  The same spec as a sequence, and the reference spec's column (331 units), have no such finding."""
+    phone.  The same spec as a sequence is 357 units wide, and says so (10 units past a phone's), the reference
+    spec's column (331 units) not."""
     from support.edge_topologies import edge_topologies
     from support.reference_spec import reference_spec
 
@@ -435,7 +436,9 @@ def test_a_narrow_column_too_wide_for_a_phone_is_a_warning_that_names_the_sequen
     (tmp_path / "seq.mechanism.json").write_text(json.dumps(oauth | {"layout": {"view": "sequence"}}), "utf-8")
     (tmp_path / "ref.mechanism.json").write_text(json.dumps(reference_spec()), "utf-8")
     quiet = run_cli("validate", "--allow-missing-sources", "seq.mechanism.json", "ref.mechanism.json")
-    assert "units wide" not in quiet.stderr and quiet.exit_code == 0, quiet.stderr
+    told = [line for line in quiet.stderr.splitlines() if "units wide" in line]
+    assert len(told) == 1 and told[0].startswith("seq.mechanism.json:") and \
+        "is 357 units wide for its 4 participants" in told[0] and quiet.exit_code == 0, quiet.stderr
 
 
 def test_a_wide_narrow_column_of_many_boxes_is_told_to_shorten_labels_not_to_be_a_sequence(tmp_path, monkeypatch):
