@@ -297,7 +297,7 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH) -> Diagram | None:
     middle variant, for a figure too wide for the middle one to fill and too narrow for the wide grid), each as
     wide as a share of that room; a sequence at its natural width, where the wide variant spreads it
     (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``, else its heads fitted to the
-    ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 893
+    ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 846
     units wide, showed a phone's drawing grown to 78 % of a 768 px figure).  ``None`` for a layered graph, a
     sequence that cannot be narrower than its wide variant, or a lane grid whose lanes do not fit side by side
     there with clean routes."""
