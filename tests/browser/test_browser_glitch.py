@@ -545,3 +545,60 @@ def test_a_held_panel_leaves_the_rows_a_stuck_heads_strip_does_not_cover(tmp_pat
                 assert panel_top - above >= panel_bottom - panel_top, (height, top, facts, strip)
             seen.append((height, strip is not None, facts["held"]))
     assert (480, True, False) in seen and (740, True, True) in seen, seen  # a tall window still holds it
+
+
+def test_a_held_panel_is_never_under_a_lane_grids_held_names(site, open_page):
+    """A designer's review: on a 1280 x 800 screen the paged KV cache's panel, held at the window's foot, lay
+    under the lane names held at the frame's left edge, which covered its first words ("refill writes the
+    prompt").  The names stop at the held panel's top; back in its place, they are whole."""
+    facts_js = """() => {
+      const names = Array.from(document.querySelectorAll('.mech-lane-names')).find(e => e.getClientRects().length);
+      const svg = names.parentElement.querySelector('svg');
+      const panel = svg.querySelector("rect[class$='-panel']").getBoundingClientRect();
+      const cut = /inset\\(0px 0px ([\\d.]+)px/.exec(names.style.clipPath);
+      return {held: svg.hasAttribute('data-mech-held'), panel: panel.top,
+              names: names.getBoundingClientRect().bottom - (cut ? Number(cut[1]) : 0)};
+    }"""
+    page = open_page(site.page("paged-kv-cache"), viewport=(1280, 800), motion="reduce")
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    facts = page.evaluate(facts_js)
+    assert facts["held"] and facts["names"] <= facts["panel"] + 0.5, facts
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => document.querySelector('[data-mech-held]') === null")
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("() => Array.from(document.querySelectorAll('.mech-lane-names'))"
+                         ".every(names => names.style.clipPath === '')")
+
+
+def test_a_stuck_heads_strip_ends_where_the_rows_do(tmp_path, open_page):
+    """A designer's review: scrolled past a DNS lookup's last row, its heads strip stayed stuck at the window's
+    top over the legend and the state panel.  Past the rows it moves up with the page: at no scroll position
+    does it reach below the top of the legend or of the panel's own place."""
+    import json
+
+    from support.sequences import sequence_spec
+
+    data = sequence_spec(5, 6, names=("Stub resolver (laptop)", "Recursive resolver", "Root server",
+                                      ".org TLD server", "example.org name server"))
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "dns.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    facts_js = """() => {
+      const strip = document.querySelector('[data-mech-heads]:not([hidden])');
+      const svg = Array.from(document.querySelectorAll('[data-mech-canvas] svg')).find(s => s.getClientRects().length);
+      const box = svg.getBoundingClientRect(), panel = svg.querySelector("rect[class$='-panel']");
+      let end = box.top + Number(panel.getAttribute('y')) * box.width / svg.viewBox.baseVal.width;
+      const legend = svg.querySelector("g[class$='-legend']");
+      if (legend) end = Math.min(end, legend.getBoundingClientRect().top);
+      return {stuck: strip.hasAttribute('data-mech-stuck'), bottom: strip.getBoundingClientRect().bottom, end};
+    }"""
+    page = open_page(tmp_path / "site" / "dns.html", viewport=(1280, 600), motion="reduce")
+    pushed = False
+    for top in range(0, 1400, 50):
+        page.evaluate(f"window.scrollTo(0, {top})")
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        facts = page.evaluate(facts_js)
+        if facts["stuck"]:
+            assert facts["bottom"] <= facts["end"] + 0.5, (top, facts)
+            pushed = pushed or facts["bottom"] < 1
+    assert pushed  # scrolled far enough for the strip to leave with its rows

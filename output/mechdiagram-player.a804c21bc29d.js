@@ -312,6 +312,13 @@ Player.prototype.hold = function (canvas) {
     if (rise > 0) { svg.style.setProperty("--mech-hold-y", (-rise).toFixed(1) + "px"); }
     else { svg.style.removeProperty("--mech-hold-y"); }
     if ((rise > 0) !== svg.hasAttribute("data-mech-held")) { svg.toggleAttribute("data-mech-held", rise > 0); }
+    /* A lane grid's names, held at the frame's left edge over the drawing, stop at a held panel's top: they
+       covered its first words (a designer's review: "refill writes the prompt"). */
+    var names = svg.parentElement.querySelector(".mech-lane-names");
+    if (names) {
+      var cut = rise > 0 ? names.getBoundingClientRect().bottom - (box.top + (y - rise) / unit) : 0;
+      names.style.clipPath = cut > 0 ? "inset(0 0 " + cut.toFixed(1) + "px 0)" : "";
+    }
   });
 };
 
@@ -345,12 +352,37 @@ Player.prototype.follow = function (canvas) {
 
 /* Mark each shown heads strip stuck (data-mech-stuck) while it is held below the top of its drawing. */
 Player.prototype.stuck = function () {
+  var self = this;
   this.strips.forEach(function (strip) {
     var canvas = strip.parentElement.querySelector("[data-mech-canvas]");
     var held = strip.getClientRects().length > 0 &&
       strip.getBoundingClientRect().top > canvas.getBoundingClientRect().top + 0.5;
     if (held !== strip.hasAttribute("data-mech-stuck")) { strip.toggleAttribute("data-mech-stuck", held); }
+    self.pushed(strip, canvas);
   });
+};
+
+/* A stuck heads strip ends where its drawing's rows do: past them it moves up with the page, so that it never
+   covers the marks' legend or the state panel under the last row (a designer's review: the heads of a DNS
+   lookup sat over its panel while the reader was at the controls). */
+Player.prototype.pushed = function (strip, canvas) {
+  var svg = null;
+  Array.prototype.forEach.call(canvas.querySelectorAll("svg"), function (each) {
+    if (each.getClientRects().length) { svg = each; }
+  });
+  var panel = svg && svg.querySelector("rect[class$='-panel']");
+  var push = 0;
+  if (panel && strip.hasAttribute("data-mech-stuck")) {
+    var box = svg.getBoundingClientRect();
+    var end = box.top + Number(panel.getAttribute("y")) * box.width / svg.viewBox.baseVal.width;  /* its own place */
+    var legend = svg.querySelector("g[class$='-legend']");
+    if (legend && legend.getClientRects().length) { end = Math.min(end, legend.getBoundingClientRect().top); }
+    push = Math.max(0, strip.getBoundingClientRect().bottom + (strip.mechPush || 0) - end);
+  }
+  if (push !== (strip.mechPush || 0)) {
+    strip.mechPush = push;
+    strip.style.transform = push ? "translateY(" + (-push).toFixed(1) + "px)" : "";
+  }
 };
 
 Player.prototype.now = function () { return window.performance.now(); };
