@@ -334,3 +334,58 @@ def test_a_frame_that_scrolls_fades_its_end_edge_until_it_reaches_it(site, open_
     page = open_page(site.page("paged-kv-cache"), viewport=(1280, 800), motion="reduce")
     facts = bs.figures(page).nth(0).evaluate(more_js)
     assert facts["over"] <= 1 and not facts["more"] and facts["mask"] == "none", facts
+
+
+#: In page: for the first figure's shown scene, the data-mech-more of its frame and of its heads strip, and how many
+#: px of its drawing lie past the frame's left and right edges.
+EDGES_JS = """(root) => {
+  const scene = root.querySelector("[data-mech-scene]:not([hidden])");
+  const canvas = scene.querySelector("[data-mech-canvas]"), strip = scene.querySelector("[data-mech-heads]");
+  const svg = Array.from(canvas.querySelectorAll("svg")).find(s => s.getClientRects().length);
+  const frame = canvas.getBoundingClientRect(), drawn = svg.getBoundingClientRect();
+  return {more: canvas.getAttribute("data-mech-more") || "", strip: strip ? strip.getAttribute("data-mech-more") || "" : null,
+          left: frame.left - drawn.left, right: drawn.right - frame.right,
+          names: !!canvas.querySelector(".mech-lane-names"), scenes: root.querySelectorAll("[data-mech-scene]").length};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_faded_edges_are_those_past_which_the_drawing_runs_on(tmp_path, open_page, language):
+    """A break-it review: in a right-to-left page the player scrolls to the first step's boxes, so that the drawing
+    (laid out left to right) runs on at the right, but the frame's start, the left, was faded; a scenario chosen
+    from the menu had no fade at all; a sequence's heads strip, cut off at the same edge, was not faded.  At
+    every scroll position, in both directions, each edge past which the drawing runs on by more than 1 px is
+    faded (data-mech-more), the frame's and its heads strip's alike, the left one only where no lane names are
+    held there."""
+    import json
+
+    from support.grids import grid_spec
+    from support.sequences import sequence_spec
+
+    specs = {"grid": grid_spec(4, 10, seed=3),
+             "seq": sequence_spec(7, 6, names=("Stub resolver", "Recursive resolver", "Root server", "TLD server",
+                                               "Authoritative server", "Cache", "Logger"))}
+    specs["grid"]["scenarios"].append(dict(specs["grid"]["scenarios"][0], id="again", title="Again"))
+    (tmp_path / "specs").mkdir()
+    for name, data in specs.items():
+        data["language"] = language
+        (tmp_path / "specs" / f"{name}.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    for name in specs:
+        page = open_page(tmp_path / "site" / f"{name}.html", viewport=(360, 800), motion="reduce")
+        figure = bs.figures(page).nth(0)
+        for where in ("0", "-c.scrollWidth / 2", "c.scrollWidth / 2", "-c.scrollWidth", "c.scrollWidth"):
+            figure.evaluate("(root) => { const c = root.querySelector('[data-mech-scene]:not([hidden]) "
+                            f"[data-mech-canvas]'); c.scrollLeft = {where}; }}")
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            facts = figure.evaluate(EDGES_JS)
+            sides = [side for side in ("left", "right") if facts[side] > 1 and not (side == "left" and facts["names"])]
+            assert facts["more"] == " ".join(sides), (name, language, where, facts)
+            assert facts["strip"] in (None, facts["more"]), facts
+        assert facts["left"] > 1 or facts["right"] > 1, facts  # it does scroll
+        if facts["scenes"] > 1:  # the second scenario, chosen from the menu, is marked as it shows
+            page.select_option("[data-mech-figure] .mech-scenario", "1")
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            facts = figure.evaluate(EDGES_JS)
+            assert facts["more"] == " ".join(side for side in ("left", "right") if facts[side] > 1 and not (
+                side == "left" and facts["names"])) and facts["more"], facts

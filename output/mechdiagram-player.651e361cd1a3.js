@@ -154,6 +154,9 @@ Player.prototype.start = function () {
   frames();
   this.frames = frames;
   window.addEventListener("resize", frames);
+  /* A frame's width changes with its column too, not only with the window (a site's sidebar opening). */
+  this.resizes = window.ResizeObserver ? new window.ResizeObserver(function () { frames(); }) : null;
+  this.watch();
   this.tablists.forEach(function (list, index) {
     list.setAttribute("role", "tablist");
     list.addEventListener("keydown", function (event) { self.onTabKey(event); });
@@ -322,13 +325,28 @@ Player.prototype.hold = function (canvas) {
   });
 };
 
-/* Mark a frame whose drawing runs on past its end edge data-mech-more: the style sheet fades that edge, a cue
-   that the frame scrolls (a new user took a head cut off at a phone's edge for the drawing's end).  The end is the
-   right edge, or the left one in a right-to-left page, where scrollLeft runs from 0 down to minus the overflow. */
+/* Mark each edge of a frame past which its drawing runs on, data-mech-more "left", "right" or both, and its
+   sequence's heads strip alike: the style sheet fades those edges, a cue that the frame scrolls (a new user took a
+   head cut off at a phone's edge for the drawing's end).  The edges are the page's left and right, whatever its
+   direction (in a right-to-left page scrollLeft runs from 0 down to minus the overflow, and the drawing, laid out
+   left to right, usually runs on at the right).  A lane grid's names, held at the left edge, are a cue there of
+   their own and stay unfaded. */
 Player.prototype.edges = function (canvas) {
   var over = canvas.scrollWidth - canvas.clientWidth;
-  var more = over > 1 && Math.abs(canvas.scrollLeft) < over - 1;
-  if (more !== canvas.hasAttribute("data-mech-more")) { canvas.toggleAttribute("data-mech-more", more); }
+  var gone = Math.abs(canvas.scrollLeft);  /* how far the frame has scrolled from its start */
+  var left = over > 1 ? (getComputedStyle(canvas).direction === "rtl" ? over - gone : gone) : 0;
+  var names = Array.prototype.some.call(canvas.querySelectorAll(".mech-lane-names"), function (each) {
+    return each.getClientRects().length > 0;
+  });
+  var sides = [];
+  if (left > 1 && !names) { sides.push("left"); }
+  if (over - left > 1) { sides.push("right"); }
+  var more = sides.join(" ");
+  var strip = canvas.parentElement.querySelector("[data-mech-heads]");
+  [canvas, strip].forEach(function (each) {
+    if (!each || more === (each.getAttribute("data-mech-more") || "")) { return; }
+    if (more) { each.setAttribute("data-mech-more", more); } else { each.removeAttribute("data-mech-more"); }
+  });
 };
 
 /* Hold every shown drawing's panel (hold()) once a frame while the page scrolls. */
@@ -461,6 +479,7 @@ Player.prototype.choose = function (index) {
   this.scenes[index].hidden = false;
   this.picture = null;
   this.tablists[index].hidden = false;
+  this.frames();  /* the chosen scene's frames: their stops, holds and faded edges */
   this.go(0, true);
   if (wasPlaying) { this.play(); } else { this.pause(); }
   /* The reader chose this scenario: its first step is announced (politely), as after Previous or Next,
@@ -474,12 +493,20 @@ Player.prototype.suspend = function () {
   if (this.playing) { this.pause(); }
   window.removeEventListener("resize", this.frames);
   document.removeEventListener("scroll", this.onScroll, { capture: true });
+  if (this.resizes) { this.resizes.disconnect(); }
+};
+
+/* Watch every frame's size (frames() on each change), where the browser can. */
+Player.prototype.watch = function () {
+  var resizes = this.resizes;
+  if (resizes) { this.canvases.forEach(function (canvas) { resizes.observe(canvas); }); }
 };
 
 /* Put back on the page: as it was when it was taken off. */
 Player.prototype.resume = function () {
   window.addEventListener("resize", this.frames);
   document.addEventListener("scroll", this.onScroll, { capture: true, passive: true });
+  this.watch();
   this.frames();
   if (this.wasPlaying) { this.play(); }
 };
