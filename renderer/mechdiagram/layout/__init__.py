@@ -399,11 +399,14 @@ WIDEN_AT_LEAST = 24.0
 
 
 #: How many of the narrow column's orders (:func:`_column_orders`, best estimate first) :func:`_narrow` draws at
-#: most.  Each drawing routes the whole column once or twice: drawing them all took a dense graph's narrow layout
-#: (30 boxes, 150 arrows) 10.8 s, three 6.4 s (issue "bounded time and memory").  Over 120 random graphs of 5 to 30
-#: boxes the later orders (one-sided, last) fitted a phone where the first three did not in 6, each by crossing 27
-#: to 54 times where the drawing kept crosses 5 to 10.
+#: most for a graph of more than :data:`FEW_ARROWS` arrows; one of fewer draws them all.  Each drawing routes the
+#: whole column once or twice: drawing them all took a dense graph's narrow layout (30 boxes, 150 arrows) 10.8 s,
+#: three 6.4 s (issue "bounded time and memory").  Over 120 random graphs of 5 to 30 boxes (up to 54 arrows),
+#: drawing three for all lost the phone's width in 6 where a later order fitted (a break-it review found such
+#: columns of 0 crossings too); three for those of more than 30 arrows, 3 (each fitting only by crossing 46 to 54
+#: times, where the drawing kept crosses 5 to 10), in the time drawing them all took before (7.3 s in all).
 COLUMN_DRAWINGS = 3
+FEW_ARROWS = 30
 
 
 def _narrow(spec: Spec, cells: dict[str, tuple[int, int]],
@@ -412,7 +415,8 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]],
     whose drawing is NARROW_MIN_WIDTH wide at least: its boxes take the room the routes leave of that width (up
     to BOX_WORD_WIDTH), so that their labels need fewer lines, when they still fit.  Without paths that room is
     known before the layout; else a first layout shows what its routes take.  Of the column's orders and sides
-    (:func:`_column_orders`), best estimate first, at most :data:`COLUMN_DRAWINGS` are drawn: the first whose
+    (:func:`_column_orders`), best estimate first, all of them (at most :data:`COLUMN_DRAWINGS` for a graph of
+    more than :data:`FEW_ARROWS` arrows) are drawn in turn: the first whose
     drawing fits a phone (:data:`TRANSPOSED_MAX_WIDTH`) is kept; where none fits, the one whose arrows cross and
     meet least (:func:`_column_cost`), the narrower on a tie (a wider drawing only scrolls further)."""
     room = NARROW_MIN_WIDTH - 2 * MARGIN
@@ -424,7 +428,7 @@ def _narrow(spec: Spec, cells: dict[str, tuple[int, int]],
         column = tries[0][0]
         return column, _routed(spec, column, lane_labels, min(BOX_WORD_WIDTH, room - overhang), fill=True)
     drawings: list[tuple[dict[str, tuple[int, int]], _Routed]] = []
-    for column, two_sided in tries[:COLUMN_DRAWINGS]:
+    for column, two_sided in tries if len(spec.paths) <= FEW_ARROWS else tries[:COLUMN_DRAWINGS]:
         drawn = _column(spec, column, lane_labels, room, two_sided=two_sided)
         if _fits_a_phone(drawn):
             return column, drawn
