@@ -159,8 +159,9 @@ def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
         cells = data["layout"]["positions"]
         said = " or ".join(f'"{end}" (now row {cells[end]["row"]}, column {cells[end]["column"]})'
                            for end in (source, dest))
-        assert finding.message.endswith(f": move {said} or the boxes between them in layout.positions, or draw "
-                                        "fewer arrows here"), finding.message
+        assert finding.message.endswith(f": move {said} or the boxes between them in layout.positions, listing "
+                                        "the other boxes at their cells too; or draw fewer arrows here"), \
+            finding.message
 
 
 def test_a_fault_of_the_phones_column_is_not_sent_to_layout_positions():

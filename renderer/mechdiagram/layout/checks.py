@@ -28,6 +28,7 @@ from mechdiagram.layout.route_rules import (
     group_faults,
     message_faults,
 )
+from mechdiagram.layout.sequence import HEAD_MIN_WIDTH
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR, TRANSPOSED_MAX_WIDTH
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import PathTarget, Spec, parse_lane_key
@@ -83,13 +84,15 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
     pointer = pointer_join("targets")
     line, column = loaded.locate(pointer, key=True)
     if narrow.direction == SEQUENCE:
-        widest = max(narrow.boxes.values(), key=lambda box: (box.w, box.key))
+        order = {key: i for i, key in enumerate(narrow.cells)}
+        widest = max(narrow.boxes.values(), key=lambda box: (box.w, -order[box.key]))
+        names = (f"shorten the longest words of their names (the widest head is {quote(widest.key)}'s), or "
+                 if widest.w > HEAD_MIN_WIDTH else "")  # heads at their least width: only fewer participants help
         return [Finding(loaded.display, pointer,
                         f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide for its "
                         f"{len(narrow.boxes)} participants: it scrolls sideways on a phone, which shows "
-                        f"{TRANSPOSED_MAX_WIDTH:.0f} units; shorten the longest words of their names (the widest "
-                        f"head is {quote(widest.key)}'s), or draw fewer participants", "route", "warning", line,
-                        column)]
+                        f"{TRANSPOSED_MAX_WIDTH:.0f} units; {names}draw fewer participants", "route", "warning",
+                        line, column)]
     tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
     advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '
               "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES
@@ -201,9 +204,11 @@ def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bo
         return f"the phone's column places its boxes itself (layout.positions is the wide layout's): {what}"
     ends = " or ".join(f"{quote(end)} (now row {drawn.cells[end][0]}, column {drawn.cells[end][1]})"
                        for end in (path.source, path.dest))
+    # A box layout.positions does not list is placed anew, without the folding these cells may come from.
+    listed = "listing the other boxes at their cells too"
     if labels_only:
-        return f"shorten its label, or move {ends} apart in layout.positions"
-    return f"move {ends} or the boxes between them in layout.positions, or draw fewer arrows here"
+        return f"shorten its label, or move {ends} apart in layout.positions, {listed}"
+    return f"move {ends} or the boxes between them in layout.positions, {listed}; or draw fewer arrows here"
 
 
 def broken_message_rules(loaded: LoadedSpec, drawn: list[tuple[str, str, Layout]]) -> list[Finding]:

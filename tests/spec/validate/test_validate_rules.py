@@ -461,3 +461,14 @@ def test_a_wide_narrow_column_of_many_boxes_is_told_to_shorten_labels_not_to_be_
     bare = [(a, b, None) for a, b, _ in edges]
     (tmp_path / "ci.mechanism.json").write_text(json.dumps(with_graph(nodes, bare)), "utf-8")
     assert "units wide" not in run_cli("validate", "--allow-missing-sources", "ci.mechanism.json").stderr
+
+
+def test_a_group_in_unselected_is_told_to_list_its_members_that_are_targets():
+    """A new user listed a group's key in a scenario's ``unselected``, which takes targets: the finding names the
+    group's members to list instead, those that are targets (a member that is none has its own finding)."""
+    data = minimal_spec()
+    data["groups"] = {"pair": {"label": "Pair", "members": ["a0", "nope", "a1"]}}
+    data["scenarios"][0]["unselected"] = ["pair"]
+    told = [message for pointer, rule, message in findings(data)
+            if (pointer, rule) == ("/scenarios/0/unselected/0", "unknown-target")]
+    assert told == ['"pair" is not a target; it is a group: list its members instead ("a0", "a1")'], findings(data)

@@ -48,6 +48,9 @@ def test_a_sequence_too_wide_for_a_phone_is_told_so_naming_its_widest_head():
     assert found[0].message.startswith("the narrow layout (a phone's) is ") and \
         " units wide for its 8 participants: it scrolls sideways on a phone, which shows 347 units; shorten the " \
         "longest words of their names (the widest head is " in found[0].message, found[0].message
+    # seven one-letter names, every head at its least width: only fewer participants help (a break-it review)
+    text, found = findings(sequence_spec(7, 4, names=tuple("ABCDEFG")))
+    assert [f.message.split("; ", 1)[1] for f in found] == ["draw fewer participants"], found
 
 
 def test_unknown_node_in_order_is_located_with_a_suggestion():

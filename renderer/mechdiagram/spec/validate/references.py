@@ -80,9 +80,10 @@ def _group_hint(outline: Outline, ref: str) -> str | None:
     """The unknown-target finding's hint where ``ref`` is a group's key in a list that takes targets alone (a
     scenario's ``unselected``): its members to list instead."""
     group = outline.groups.get(ref)
-    if group is None or not group.members:
+    members = [key for _, key in group.members or () if outline.targets and key in outline.targets] if group else []
+    if not members:
         return None
-    return f"; it is a group: list its members instead ({', '.join(quote(key) for _, key in group.members)})"
+    return f"; it is a group: list its members instead ({', '.join(quote(key) for key in members)})"
 
 
 def _unknown_refs(ctx: RuleContext, outline: Outline, base: Where, refs: tuple[Ref, ...] | None,
