@@ -325,9 +325,9 @@ Player.prototype.hold = function (canvas) {
   });
 };
 
-/* Mark each edge of a frame past which its drawing runs on, data-mech-more "left", "right" or both, and its
-   sequence's heads strip alike: the style sheet fades those edges, a cue that the frame scrolls (a new user took a
-   head cut off at a phone's edge for the drawing's end).  The edges are the page's left and right, whatever its
+/* Mark each edge of a frame past which its drawing runs on, data-mech-more "left", "right" or both: the style
+   sheet fades those edges, a cue that the frame scrolls (a new user took a head cut off at a phone's edge for the
+   drawing's end).  Not a sequence's heads strip: faded, it let the drawing under it show through.  The edges are the page's left and right, whatever its
    direction (in a right-to-left page scrollLeft runs from 0 down to minus the overflow, and the drawing, laid out
    left to right, usually runs on at the right).  A lane grid's names, held at the left edge, are a cue there of
    their own and stay unfaded. */
@@ -342,11 +342,8 @@ Player.prototype.edges = function (canvas) {
   if (left > 1 && !names) { sides.push("left"); }
   if (over - left > 1) { sides.push("right"); }
   var more = sides.join(" ");
-  var strip = canvas.parentElement.querySelector("[data-mech-heads]");
-  [canvas, strip].forEach(function (each) {
-    if (!each || more === (each.getAttribute("data-mech-more") || "")) { return; }
-    if (more) { each.setAttribute("data-mech-more", more); } else { each.removeAttribute("data-mech-more"); }
-  });
+  if (more === (canvas.getAttribute("data-mech-more") || "")) { return; }
+  if (more) { canvas.setAttribute("data-mech-more", more); } else { canvas.removeAttribute("data-mech-more"); }
 };
 
 /* Hold every shown drawing's panel (hold()) once a frame while the page scrolls. */
@@ -395,12 +392,12 @@ Player.prototype.pushed = function (strip, canvas) {
     var end = box.top + Number(panel.getAttribute("y")) * box.width / svg.viewBox.baseVal.width;  /* its own place */
     var legend = svg.querySelector("g[class$='-legend']");
     if (legend && legend.getClientRects().length) { end = Math.min(end, legend.getBoundingClientRect().top); }
-    push = Math.max(0, strip.getBoundingClientRect().bottom + (strip.mechPush || 0) - end);
+    /* measured where it would be unpushed: less the push it has now (its transform's) */
+    var now = strip.style.transform ? -new DOMMatrixReadOnly(strip.style.transform).m42 : 0;
+    push = Math.max(0, strip.getBoundingClientRect().bottom + now - end);
   }
-  if (push !== (strip.mechPush || 0)) {
-    strip.mechPush = push;
-    strip.style.transform = push ? "translateY(" + (-push).toFixed(1) + "px)" : "";
-  }
+  var transform = push ? "translateY(" + (-push).toFixed(1) + "px)" : "";
+  if (transform !== strip.style.transform) { strip.style.transform = transform; }
 };
 
 Player.prototype.now = function () { return window.performance.now(); };
