@@ -1,4 +1,5 @@
-"""Issue 27's rules measured on every gallery figure and on generated topologies, wide and narrow: what the
+"""Issue 27's rules measured on every gallery figure and on generated topologies, wide, narrow and in the middle
+layout where there is one: what the
 drawing hands to the renderer (the SVG writes these points as they are, tests/render checks that).
 
 Each figure may keep at most the faults :data:`KNOWN` lists for it (the ones the layout does not fix yet: a
@@ -14,7 +15,7 @@ import json
 
 import pytest
 
-from mechdiagram.layout import diagram
+from mechdiagram.layout import diagram, middle_diagram
 from mechdiagram.layout.checks import against_flow
 from mechdiagram.layout.route_rules import KINDS, faults
 from mechdiagram.layout.sizes import NEAR, PORT_PITCH
@@ -39,6 +40,7 @@ KNOWN: dict[tuple[str, str], dict[str, int]] = {
     ("handshake", "narrow"): {"label-crossed": 1, "label-nearer": 1},  # the latter since labels grow to keep words whole
     ("lanes-with-skips", "wide"): {"crossing": 1, "bends": 4},
     ("long-labels", "wide"): {"label-far": 2},
+    ("long-labels", "middle"): {"label-far": 1},
     ("long-lane-names", "wide"): {"bends": 1},
     ("oauth", "narrow"): {"label-crossed": 1},
     ("serving-stack", "narrow"): {"crossing": 2},
@@ -47,13 +49,17 @@ KNOWN: dict[tuple[str, str], dict[str, int]] = {
 
 def _drawn(name: str, layout: str):
     spec = spec_from_data(FIGURES[name])
+    if layout == "middle":  # a lane grid's, a sequence's or a layered graph's (issue 26), where it has one
+        return spec, middle_diagram(spec)
     return spec, diagram(spec, narrow=layout == "narrow")
 
 
-@pytest.mark.parametrize("layout", ["wide", "narrow"])
+@pytest.mark.parametrize("layout", ["wide", "narrow", "middle"])
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_each_rule_holds_but_for_the_known_faults(name, layout):
     spec, drawn = _drawn(name, layout)
+    if drawn is None:  # no middle layout
+        return
     found = faults(drawn.arrows, against_flow(spec, drawn, narrow=layout == "narrow"))
     counts = collections.Counter(fault.kind for fault in found)
     allowed = KNOWN.get((name, layout), {})
@@ -65,7 +71,7 @@ def test_each_rule_holds_but_for_the_known_faults(name, layout):
 
 def test_every_known_fault_names_a_figure_and_a_rule():
     for (name, layout), kinds in KNOWN.items():
-        assert name in FIGURES and layout in ("wide", "narrow") and set(kinds) <= set(KINDS), (name, layout)
+        assert name in FIGURES and layout in ("wide", "narrow", "middle") and set(kinds) <= set(KINDS), (name, layout)
 
 
 @pytest.mark.parametrize("name", ["oauth", "handshake", "opposite-pairs", "serving"])

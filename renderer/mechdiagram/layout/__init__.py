@@ -65,11 +65,14 @@ from mechdiagram.layout.routing import PathEnds, Route, SearchBudget, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
     BAND_PAD,
+    BOX_MAX_WIDTH,
     BOX_WORD_WIDTH,
     GAP_X,
     GAP_Y,
     LINE_HEIGHT,
     MARGIN,
+    MIDDLE_BOX_MAX_WIDTH,
+    MIDDLE_GRAPH_WIDTH,
     MIDDLE_WIDTH,
     MIN_WIDTH,
     NARROW_BOX_MAX_WIDTH,
@@ -289,7 +292,7 @@ def _sequence(heads: Participants) -> Diagram:
                    {key: (0, i) for i, key in enumerate(heads.order)}, SEQUENCE, heads, groups=heads.groups)
 
 
-def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH) -> Diagram | None:
+def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | None = None) -> Diagram | None:
     """The middle variant (issue 26: a figure between a phone's and the wide drawing's width, about 600 to 1000 CSS
     px, showed a phone's column in 43 % of its frame, or the wide grid scrolling): a lane grid transposed as the
     narrow variant is (:func:`_transposed`), its lanes side by side in ``budget`` user units
@@ -298,9 +301,10 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH) -> Diagram | None:
     wide as a share of that room; a sequence at its natural width, where the wide variant spreads it
     (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``, else its heads fitted to the
     ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 846
-    units wide, showed a phone's drawing grown to 78 % of a 768 px figure).  ``None`` for a layered graph, a
-    sequence that cannot be narrower than its wide variant, or a lane grid whose lanes do not fit side by side
-    there with clean routes."""
+    units wide, showed a phone's drawing grown to 78 % of a 768 px figure); a layered graph's from its wide
+    layout (``wide``, when the caller has drawn it already), by :func:`_middle_graph`, for the middle ``budget``
+    only.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit
+    side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide one."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
         if heads.width < participants(spec, spread=True).width:
@@ -310,9 +314,78 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH) -> Diagram | None:
         return _sequence(fitted) if narrowest < fitted.width < heads.width else None
     cells, lane_labels = grid_cells(spec, down=True, positions=False)
     if not lane_labels:
-        return None
+        return _middle_graph(spec, wide if wide is not None else diagram(spec)) if budget == MIDDLE_WIDTH else None
     turned = _transposed(spec, cells, lane_labels, budgets=(budget,))
     return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
+
+
+#: The widest wide drawing whose own cells :func:`_middle_graph` places with the narrow layout's text widths, in user
+#: units: that took 6 to 22 % off seven graphs' widths (the serving stack 818 to 639), so that a wider one's cells do
+#: not come down to MIDDLE_GRAPH_WIDTH, and routing them again would only cost time (a dense graph of 30 boxes and 60
+#: arrows, 1,808 units wide, took 16 s more to build with them).
+MIDDLE_CELLS_WIDTH = 860.0
+
+
+def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
+    """A layered graph's middle variant (issue 26: between 700 and 768 px the serving stack showed its phone column
+    in 68 to 77 % of the frame): the ``wide`` layout's cells placed with the narrow layout's text widths (``middle``
+    of :func:`_routed`) where it is at most :data:`MIDDLE_CELLS_WIDTH` wide, or else, for a graph laid out by the
+    layered layout alone (no ``layout.positions``) of at most :data:`FEW_ARROWS` arrows (a denser one's foldings
+    cross: forty boxes' 28 to 98 times), its layers folded into more bands
+    (:func:`~mechdiagram.layout.placement.refolded`) in those widths, each routed as the wide layout is.  Kept: the
+    first that is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and costs no more than the wide
+    drawing (:func:`_broken`: no more faults of :mod:`.route_rules`, no more routes and labels that are not clean);
+    of the foldings, the widest (it fills the most of a figure too narrow for the wide drawing).  ``None`` when
+    there is none, or the wide layout is no wider than that.  The foldings' searches take at most
+    :data:`OTHER_BREAKING_STATES` times the states the first try's did, all together."""
+    if wide.width <= MIDDLE_GRAPH_WIDTH:
+        return None
+    down = wide.direction == "down"
+    limit = _broken(wide.arrows, wide.against, wide.groups)
+
+    def kept(drawn: _Routed) -> bool:
+        cost = _broken(_arrows(drawn), drawn.against, drawn.frames)
+        return drawn.right - drawn.left + 2 * MARGIN <= MIDDLE_GRAPH_WIDTH and cost[0] <= limit[0] and \
+            cost[1] <= limit[1]
+
+    first = None
+    if wide.width <= MIDDLE_CELLS_WIDTH:
+        first = _routed(spec, wide.cells, [], flow=(wide.against, down), middle=True)
+        if kept(first):
+            return _finished(spec, first, wide.cells, [], narrow=False)
+    if spec.layout.positions or len(spec.paths) > FEW_ARROWS:
+        return None
+    cells, _ = grid_cells(spec)
+    flows_down = _flows_down(cells, spec)
+    layer = 0 if flows_down else 1
+    layers = max(cell[layer] for cell in cells.values()) + 1
+    budget = SearchBudget(OTHER_BREAKING_STATES * max(first.searched, 1)) if first is not None else SearchBudget()
+    rank = {key: cell[layer] for key, cell in cells.items()}
+    spans_ = [sorted(rank[m] for m in group.members if m in rank) for group in spec.groups.values()]
+    foldings = list({tuple(sorted(each.items())): each for each in (
+        refolded(spec, cells, bands, down=flows_down) for bands in range(2, layers + 1)
+        # a group's frame is one rectangle: a folding that turns inside a group's ranks is not tried (:func:`_shaped`)
+        if all(not s or s[0] // math.ceil(layers / bands) == s[-1] // math.ceil(layers / bands) for s in spans_))
+    }.values())
+    best: tuple[dict[str, tuple[int, int]], _Routed] | None = None
+    for folding in foldings:
+        against = frozenset(p.key for p in spec.paths if p.source in cells and p.dest in cells
+                            and cells[p.dest][layer] < cells[p.source][layer])
+        drawn = _routed(spec, folding, [], flow=(against, flows_down), budget=budget, middle=True)
+        if kept(drawn) and (best is None or drawn.right - drawn.left > best[1].right - best[1].left):
+            best = folding, drawn
+    return None if best is None else _finished(spec, best[1], best[0], [], narrow=False)
+
+
+def _broken(arrows: dict[str, Arrow], against: frozenset[str], frames: dict[str, GroupFrame]) -> tuple[int, int]:
+    """What a layered graph's drawn ``arrows`` cost: their faults of :mod:`.route_rules`
+    (:func:`~mechdiagram.layout.route_rules.faults`: crossings, junctions, bends, labels far from their arrow or
+    nearer another...) with those along or across a group's frame, then those whose route or label is not clean."""
+    broken = len(faults(arrows, against))
+    if frames:
+        broken += len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
+                                                          if frame.label_box is not None}))
+    return broken, sum(not arrow.clean for arrow in arrows.values())
 
 
 def _finished(spec: Spec, drawn: _Routed, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
@@ -624,13 +697,16 @@ class _Routed(Struct, frozen=True):
 
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
-            flow: tuple[dict[str, int], bool] | None = None, budget: SearchBudget | None = None,
-            two_sided: bool = True) -> _Routed:
+            flow: tuple[frozenset[str], bool] | None = None, budget: SearchBudget | None = None,
+            two_sided: bool = True, middle: bool = False) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
-    ``flow`` is a folded layered layout's rank of each node and whether its layers run down (the cells' own
-    rows or columns do not tell which arrows run against the flow once its bands turn back).  The routes' searches
+    ``flow`` is a folded layered layout's arrows that run against its flow (to an earlier rank) and whether its
+    layers run down (the cells' own rows or columns do not tell which arrows do once its bands turn back).
+    ``middle`` places a layered graph's cells as the wide layout does with the narrow layout's text widths: boxes at
+    most :data:`~mechdiagram.layout.sizes.MIDDLE_BOX_MAX_WIDTH` wide, path labels wrapped as the narrow layout's
+    (:func:`middle_diagram`).  The routes' searches
     take their states from ``budget``; when it is ``None``, each routing has a budget of its own (the second, round
     a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
     run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right."""
@@ -643,29 +719,30 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         return budgets[-1]
 
     before = budget.taken if budget is not None else 0
+    box_max = MIDDLE_BOX_MAX_WIDTH if middle else BOX_MAX_WIDTH  # the wide layout's cells, boxes and labels
     if narrow_box_max is not None:
         placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
                        fill=fill, two_sided=two_sided)
     else:
-        placed = place(spec, cells, lane_labels, strips=strips)
+        placed = place(spec, cells, lane_labels, strips=strips, box_max=box_max, narrow_labels=middle)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
     if flow is not None:
-        rank, down = flow
+        against, down = flow
     else:
         down = True if narrow else _flows_down(cells, spec)
         layer = 0 if down else 1  # the cell coordinate that counts the layered layout's ranks
-        rank = {key: cell[layer] for key, cell in cells.items()}
+        against = frozenset(p.key for p in ends if not lane_labels and cells[p.dest][layer] < cells[p.source][layer])
     way = None if lane_labels else ("down" if down else "right")  # a layered layout's flow
     room = {} if narrow else port_room(boxes, ends, way)
     if room:  # a side with more ports than it has room for: its box's row (or column) grows
-        placed = place(spec, cells, lane_labels, strips=strips, port_room=room)
+        placed = place(spec, cells, lane_labels, strips=strips, port_room=room, box_max=box_max,
+                       narrow_labels=middle)
         boxes = placed.boxes
-    against = frozenset(p.key for p in ends if not lane_labels and rank[p.dest] < rank[p.source])
-    label_wraps = {p.key: path_label_wraps(p.label, narrow, p.code) for p in spec.paths}
+    label_wraps = {p.key: path_label_wraps(p.label, narrow or middle, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
-    texts, least = _changed_path_labels(spec, narrow, code)
+    texts, least = _changed_path_labels(spec, narrow or middle, code)
     on_tracks: dict[str, PlacedLabel] = {}
     captions = [header_box(h) for h in placed.captions]
     enclosures = frames(spec, boxes) if spec.groups else {}
@@ -780,7 +857,7 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
                          for s in spans_)]
     for _, bands in shapes[:FOLDS_TRIED]:
         candidate = refolded(spec, cells, bands, down=drawn.down)
-        folded = _routed(spec, candidate, [], flow=(rank, drawn.down), budget=budget)
+        folded = _routed(spec, candidate, [], flow=(drawn.against, drawn.down), budget=budget)
         if _cost(folded) < _cost(best):
             best, best_cells = folded, candidate
     return best_cells, best

@@ -283,16 +283,16 @@ def lane_headers(labels: list[str | None]) -> tuple[float, list[tuple[str, ...]]
     return max(LANE_HEADER_WIDTH, math.ceil((widest + LANE_HEADER_AIR) * 10) / 10), lines
 
 
-def _side_by_side(spec: Spec, cells: Cells) -> dict[int, float]:
+def _side_by_side(spec: Spec, cells: Cells, narrow: bool = False) -> dict[int, float]:
     """Rows where three or more paths, one labelled at least, run side by side between two neighbouring boxes:
     the height their routes need there, by row (LABELLED_PITCH apart, more for labels of several lines, with the
-    ports spread over PORT_SPREAD of the sides)."""
+    ports spread over PORT_SPREAD of the sides); labels wrapped as the ``narrow`` variant's when it is set."""
     pairs: dict[frozenset[str], list[int]] = {}
     for path in spec.paths:
         if path.source in cells and path.dest in cells:
             (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
             if r1 == r2 and abs(c1 - c2) == 1:
-                count = max((len(path_label_lines(text, code=path.code)) for text in spec.texts(path.key)),
+                count = max((len(path_label_lines(text, narrow, path.code)) for text in spec.texts(path.key)),
                             default=0)
                 pairs.setdefault(frozenset((path.source, path.dest)), []).append(count)
     rows: dict[int, float] = {}
@@ -332,12 +332,14 @@ def gap_widths(base: float, counts: list[int]) -> list[float]:
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
           fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None,
-          two_sided: bool = True) -> Placement:
+          two_sided: bool = True, narrow_labels: bool = False) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
-    bounds box widths there (with ``fill``, every box is that wide: a column with no routes beside it takes
-    the drawing's width; ``two_sided``: its tracks run on both sides, :func:`~.stacked.track_sides`) and ``gaps``
-    replaces the least gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
+    bounds box widths, there (with ``fill``, every box is that wide: a column with no routes beside it takes
+    the drawing's width; ``two_sided``: its tracks run on both sides, :func:`~.stacked.track_sides`) and in the
+    cells (a layered graph's middle variant: :data:`~mechdiagram.layout.sizes.MIDDLE_BOX_MAX_WIDTH`, its
+    ``narrow_labels`` wrapped as the narrow variant's, :data:`NARROW_LABEL_WIDTH`); ``gaps`` replaces the least
+    gaps (:data:`GAP_X`, :data:`GAP_Y`).  A lane grid
     whose names need more than :data:`LANE_HEADER_LINES` lines in the header column heads its lanes from
     strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
@@ -351,7 +353,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     labels = {t.key: t.label or "" for t in spec.nodes if t.key in cells}
     code = {t.key: t.code for t in spec.nodes}
     others = _other_texts(spec, labels)
-    texts = {key: {text: box_lines(text, _timed_box_max(text) if timed else BOX_MAX_WIDTH, code[key],
+    texts = {key: {text: box_lines(text, _timed_box_max(text) if timed else box_max, code[key],
                                    word_bound(code[key])) for text in (label, *others[key])}
              for key, label in labels.items()}
     lines = {key: texts[key][label] for key, label in labels.items()}
@@ -360,7 +362,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     for key, (_, c) in cells.items():  # as wide as the widest of the texts it shows
         col_w[c] = max(col_w[c], *(natural_width(each, code[key], word_bound(code[key]))
                                    for each in texts[key].values()))
-    gap_x, gap_y = channel(spec, cells, banded=bool(lane_labels), fans=not lane_labels)
+    gap_x, gap_y = channel(spec, cells, narrow=narrow_labels, banded=bool(lane_labels), fans=not lane_labels)
     to_scale: tuple[bool, ...] = ()
     if timed is not None:  # proportional time: each column's slot from its span; its labels wrap to its width
         inner = [(c > 0) + (c < n_cols - 1) for c in range(n_cols)]  # the gaps' halves a slot has
@@ -371,7 +373,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         lines = {key: texts[key][labels[key]] for key in labels}
     for key, (r, _) in cells.items():  # as tall as the tallest of the texts it shows
         row_h[r] = max(row_h[r], *(round(len(each) * LINE_HEIGHT + 2 * PAD_Y, 1) for each in texts[key].values()))
-    for r, height in _side_by_side(spec, cells).items():
+    for r, height in _side_by_side(spec, cells, narrow_labels).items():
         row_h[r] = max(row_h[r], height)
     # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
     # their size, centred in the room (a fan's source grows, not the target beside it).

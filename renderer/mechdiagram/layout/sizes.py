@@ -134,6 +134,13 @@ TRANSPOSED_MAX_WIDTH = 347.0
 #: CSS px in 526.2 px, which the HTML figure switches at from 528 px (a multiple of 16): its content on a 600 px
 #: screen, the page's and the figure's padding taking 60 px there.  570 x 12 / 13 = 526.15.
 MIDDLE_WIDTH = 570.0
+#: A layered graph's middle variant (:func:`mechdiagram.layout.middle_diagram`): its boxes at most this wide (a
+#: word wider keeps its box wider), and it at most MIDDLE_GRAPH_WIDTH.  Its 13-unit text is 12 CSS px in 590.8 px,
+#: which the HTML figure switches at from 592 px; grown 1.5 times it fills 85 % of a figure up to 1,129 px, past every
+#: layered graph's wide drawing (from 960 px at most).  A phone's column of 304 to 347 units, grown so, fills 85 % of
+#: a figure up to 536 to 612 px: the serving stack's (327 units; its middle drawing 639) 84 to 85 % from 577 to 592.
+MIDDLE_BOX_MAX_WIDTH = 112.0
+MIDDLE_GRAPH_WIDTH = 640.0
 #: The widest a lane grid's upper middle variant may be (``middle_diagram(spec, UPPER_WIDTH)``), in user units: the
 #: grid transposed for a figure from about 740 px to the wide drawing's 12 px width, which for the gallery's grids is
 #: 1,058 to 1,214 px (the middle variant, grown 1.5 times, fills 85 % of a figure up to 977 px; the wide grid

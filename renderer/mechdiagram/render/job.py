@@ -67,10 +67,10 @@ class RenderJob(Struct, dict=True):
 
     @cached_property
     def middle(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the middle layout, a lane grid's or a sequence's, for a figure between a
-        phone's and the wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of its own
-        (``variant``); empty when the spec has none.  Only the HTML figure inlines it."""
-        return self._between(middle_diagram(self.spec), "middle")
+        """Each scenario drawn once in the middle layout, a lane grid's, a sequence's or a layered graph's, for a
+        figure between a phone's and the wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of
+        its own (``variant``); empty when the spec has none.  Only the HTML figure inlines it."""
+        return self._between(middle_diagram(self.spec, wide=self.diagram), "middle")
 
     @cached_property
     def upper(self) -> dict[str, ScenarioSvgs]:

@@ -1,0 +1,74 @@
+"""Issue 26, a layout for every width: a layered graph's middle layout (``middle_diagram``), for a figure between a
+phone's and the wide drawing's width.  Between 600 and 768 px the serving stack showed its phone column in 68 to
+77 % of the frame; its middle layout is its wide layout's cells with the narrow layout's text widths."""
+
+from __future__ import annotations
+
+import json
+
+from mechdiagram.layout import diagram, middle_diagram
+from mechdiagram.layout.checks import against_flow
+from mechdiagram.layout.route_rules import faults
+from mechdiagram.layout.sizes import MIDDLE_BOX_MAX_WIDTH, MIDDLE_GRAPH_WIDTH, UPPER_WIDTH
+from mechdiagram.shared.model import spec_from_data
+from support.edge_topologies import edge_topologies
+from support.specs import MECHANISMS
+from support.topologies import topologies
+
+
+def _gallery(name: str):
+    return spec_from_data(json.loads((MECHANISMS / f"{name}.mechanism.json").read_text("utf-8")))
+
+
+def _faults(spec, drawn):
+    return faults(drawn.arrows, against_flow(spec, drawn, narrow=False))
+
+
+def test_the_serving_stack_has_a_middle_layout_of_its_wide_cells_with_narrower_boxes():
+    """The author's ``layout.positions`` keep their cells; the boxes wrap their text narrower (the widest is
+    its longest word's, "Detokenizer:", 129 units); no arrow crosses, meets or bends more than the wide one's, and
+    every route and label is clean.  The phone's column is 327 units; the middle one fills a figure from 592 px."""
+    spec = _gallery("serving-stack")
+    wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
+    assert middle is not None
+    assert narrow.width < middle.width <= MIDDLE_GRAPH_WIDTH < wide.width
+    assert middle.cells == wide.cells and middle.direction == wide.direction
+    # its column as wide as its widest word; the wide layout's boxes are up to 160 units
+    assert max(box.w for box in middle.boxes.values()) < 130 < max(box.w for box in wide.boxes.values())
+    assert all(middle.boxes[key].w <= wide.boxes[key].w for key in wide.boxes)
+    assert sum(box.w <= MIDDLE_BOX_MAX_WIDTH for box in middle.boxes.values()) == 4
+    assert set(middle.groups) == set(wide.groups)
+    assert not _faults(spec, middle) and not _faults(spec, wide)
+    assert all(arrow.clean and not arrow.crowded for arrow in middle.arrows.values())
+    # every box inside its group's frame, as in the wide layout
+    frame = middle.groups["engine"]
+    for key in spec.groups["engine"].members:
+        box = middle.boxes[key]
+        assert frame.x < box.x and box.right < frame.x + frame.w and frame.y < box.y and box.bottom < frame.y + frame.h
+
+
+def test_a_graph_whose_wide_cells_are_too_wide_for_the_middle_width_is_folded_into_more_bands():
+    """Four boxes with long labels, 850 units wide in one row: folded into two rows, at most MIDDLE_GRAPH_WIDTH
+    wide, with no more faults than the wide drawing (one label far from its arrow, where the wide has two)."""
+    spec = spec_from_data(edge_topologies()["long-labels"])
+    wide, middle = diagram(spec), middle_diagram(spec)
+    assert middle is not None and middle.width <= MIDDLE_GRAPH_WIDTH < wide.width
+    assert len({row for row, _ in middle.cells.values()}) == 2 and len({row for row, _ in wide.cells.values()}) == 1
+    assert len(_faults(spec, middle)) < len(_faults(spec, wide))
+
+
+def test_no_middle_layout_where_the_wide_one_fits_or_none_is_as_clean():
+    """A chain of six is drawn 480 units wide: the wide layout is the middle one.  Forty boxes: every folding that
+    fits the middle width crosses (28 to 98 times) where the wide drawing crosses none; the phone's column stays.
+    A layered graph has no upper middle layout (that is a lane grid's)."""
+    shapes = topologies()
+    chain, forty = spec_from_data(shapes["chain"]), spec_from_data(shapes["forty"])
+    assert diagram(chain).width <= MIDDLE_GRAPH_WIDTH and middle_diagram(chain) is None
+    assert middle_diagram(forty) is None
+    assert middle_diagram(_gallery("serving-stack"), UPPER_WIDTH) is None
+
+
+def test_the_middle_layout_reuses_the_wide_one_it_is_handed():
+    """The build hands the wide layout it drew already: the same middle layout comes out."""
+    spec = _gallery("serving-stack")
+    assert middle_diagram(spec, wide=diagram(spec)) == middle_diagram(spec)
