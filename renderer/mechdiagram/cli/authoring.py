@@ -105,8 +105,11 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
               help=SOURCE_ROOT_HELP)
 @click.option("--view", type=click.Choice([SEQUENCE]), default=None,
               help="sequence: a spec of messages between participants, one row per step (default: a lane grid).")
+@click.option("--title", default=None,
+              help="The spec's title, its figure's heading and accessible name [default: NAME's words, the first "
+                   "capitalised: dns-resolution gives \"Dns resolution\"].")
 @translated
-def new_command(name: str, folder: Path, source_root: Path | None, view: str | None) -> None:
+def new_command(name: str, folder: Path, source_root: Path | None, view: str | None, title: str | None) -> None:
     """Write NAME.mechanism.json, a small valid spec showing every field, and NAME.notes.md, its pinned source.
 
     Never overwrites a file.  The spec's $schema points at the project's copy of the
@@ -123,7 +126,8 @@ def new_command(name: str, folder: Path, source_root: Path | None, view: str | N
     # `new` looks for a copy of the schema up to that project's folder (else the working directory's).
     if source_root is None:
         source_root = spec_project(target, check=False).source_root
-    plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1], view)
+    plan = plan_new(name, folder, source_root, project_folder(target) or project_settings(Path.cwd())[1], view,
+                    title)
     write_new(plan)
     click.echo(f"wrote {display_path(plan.spec)} and {display_path(plan.notes)}", err=True)
     foreign = foreign_schema_file(folder, project_folder(target) or project_settings(Path.cwd())[1])

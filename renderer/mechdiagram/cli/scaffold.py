@@ -50,6 +50,7 @@ class NewSpec(Struct, frozen=True):
     schema_ref: str
     schema_copy: Path | None
     view: str | None = None  # "sequence": the spec draws a sequence (template new.sequence.mechanism.json)
+    title: str = ""  # the spec's title ("": NAME's words, the first capitalised)
 
 
 def _is_our_schema(path: Path) -> bool:
@@ -99,9 +100,12 @@ def _refused(path: Path) -> UsageError:
     return UsageError(f"{shown} exists already; new never overwrites a file")
 
 
-def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: str | None = None) -> NewSpec:
+def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: str | None = None,
+             title: str | None = None) -> NewSpec:
     """The files ``new NAME`` would write in ``folder``, checked; nothing is written.  ``view`` ``"sequence"``
-    writes a sequence spec (``--view sequence``), ``None`` a lane grid.
+    writes a sequence spec (``--view sequence``), ``None`` a lane grid.  ``title`` is the spec's (``--title``;
+    ``None``: NAME's words, the first capitalised, "dns-resolution" giving "Dns resolution"); it must be short
+    text as the schema's ``shortText`` says (one line with something visible in it, at most 500 characters).
 
     ``name`` may end with ``.mechanism.json``.  Raises :class:`~mechdiagram.shared.errors.UsageError` for
     a name that is a path (it would leave ``folder``) or not a letter followed by up to 63
@@ -118,6 +122,9 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: st
     if stem == RESERVED_SLUG:
         raise UsageError(f"NAME {name!r} would write its page as index.html, the gallery page's name; choose "
                          "another name")
+    if title is not None and (not title.strip() or len(title) > TITLE_MAX or not title.isprintable()):
+        raise UsageError(f"--title {title!r} must be one line of at most {TITLE_MAX} characters with something "
+                         "visible in it")
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{display_path(folder)} is not a folder")
     spec, notes = folder / f"{stem}{SPEC_SUFFIX}", folder / f"{stem}{NOTES_SUFFIX}"
@@ -134,7 +141,12 @@ def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: st
         schema_ref = str(schema()["$id"])
     else:
         schema_ref = Path(os.path.relpath(copy, folder.resolve())).as_posix()
-    return NewSpec(stem, spec, notes, notes_source, schema_ref, copy, view)
+    return NewSpec(stem, spec, notes, notes_source, schema_ref, copy, view,
+                   title if title is not None else _title(stem))
+
+
+#: The longest title ``--title`` takes: the schema's ``shortText`` ``maxLength``.
+TITLE_MAX = int(schema()["$defs"]["shortText"]["maxLength"])
 
 
 def _title(stem: str) -> str:
@@ -144,7 +156,7 @@ def _title(stem: str) -> str:
 
 def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
     """The bytes of the notes file and of the spec that pins them (UTF-8, ``\\n`` line ends)."""
-    context = {"title": _title(plan.name), "spec_name": display_path(plan.spec)}
+    context = {"title": plan.title or _title(plan.name), "spec_name": display_path(plan.spec)}
     from mechdiagram.render.templating import template  # jinja2: only `new` needs it
 
     # Each file ends with one line end, as a text file does, whatever the template's last line holds.

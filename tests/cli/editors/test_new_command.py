@@ -125,6 +125,29 @@ def test_new_view_sequence_writes_a_small_valid_sequence(folder):
     assert svg.count("-lifelines") == 1
 
 
+def test_new_title_names_the_spec_as_the_author_writes_it(folder):
+    """``--title``: a new user's "dns-resolution" was titled "Dns resolution"; the title the author gives is the
+    spec's and its notes' heading, escaped (as JSON, and in the notes as HTML) and never markup, and it validates.  A title with nothing
+    visible, or of two lines, is refused before anything is written."""
+    made = invoke("new", "dns-resolution", "--title", 'DNS "resolution" <b>', "--dir", "mechanisms")
+    assert made.exit_code == 0, made.output
+    spec = json.loads((folder / "mechanisms" / "dns-resolution.mechanism.json").read_text("utf-8"))
+    assert spec["title"] == 'DNS "resolution" <b>'
+    # in the Markdown notes, as character references: rendered, they read as the title, never as markup
+    assert (folder / "mechanisms" / "dns-resolution.notes.md").read_text("utf-8").startswith(
+        "# Notes for DNS &#34;resolution&#34; &lt;b&gt;\n")
+    checked = invoke("validate", "mechanisms")
+    assert checked.exit_code == 0 and checked.stderr == "mechdiagram: 1 of 1 spec(s) valid\n", checked.output
+    assert json.loads((folder / "mechanisms" / "dns-resolution.mechanism.json").read_text("utf-8"))["title"] \
+        != "Dns resolution"
+    for bad in ("  ", "two\nlines", "x" * 501):
+        refused = invoke("new", "other", "--title", bad)
+        assert refused.exit_code == 2 and "--title" in refused.output, refused.output
+        assert not (folder / "other.mechanism.json").exists() and not (folder / "other.notes.md").exists()
+    assert invoke("new", "dns-lookup").exit_code == 0
+    assert json.loads((folder / "dns-lookup.mechanism.json").read_text("utf-8"))["title"] == "Dns lookup"
+
+
 def test_new_refuses_an_unknown_view(folder):
     made = invoke("new", "talk", "--view", "graph")
     assert made.exit_code == 2 and "graph" in made.output
