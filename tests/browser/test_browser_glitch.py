@@ -513,6 +513,88 @@ def test_on_a_phone_the_panel_is_held_at_the_windows_foot_under_the_drawing_it_d
     page.emulate_media(media="screen")
 
 
+#: The shown drawing's held panel and the step's highlighted boxes (a sequence's: its row) on the page ([top, bottom,
+#: left, right], CSS px).
+ACTIVE_JS = """() => {
+  const svg = Array.from(document.querySelectorAll('[data-mech-canvas] svg'))
+    .find(s => s.getBoundingClientRect().width > 0);
+  const frame = svg.querySelector('[data-mech-shown]');
+  const edges = r => [r.top, r.bottom, r.left, r.right];
+  const active = Array.from(svg.querySelectorAll(`g[data-mech-steps~='${frame.getAttribute('data-mech-frame')}']`))
+    .filter(g => Array.from(g.classList).some(c => /-(on|row-current)$/.test(c)) && !g.querySelector("rect[class$='-group-on']"))
+    .map(g => edges(g.getBoundingClientRect()));
+  return {held: svg.getAttribute('data-mech-held'), height: window.innerHeight,
+          panel: edges(svg.querySelector("rect[class$='-panel']").getBoundingClientRect()), active};
+}"""
+
+
+@pytest.mark.parametrize("step", [4, 5])
+def test_a_held_panel_never_covers_a_box_the_step_highlights(site, open_page, step):
+    """A designer's review: on a 360 px phone the serving stack's panel, held at the window's foot, covered the
+    Sampler box that step 4 is about.  At every scroll position, a held panel covers none of the step's
+    highlighted boxes: where the foot would, it is held at the window's top; a step change moves it too."""
+    page = open_page(site.page("serving-stack"), viewport=(360, 640), motion="reduce")
+    bs.figures(page).nth(0).locator(".mech-tab").nth(step - 1).click()
+    edges = set()
+    for top in range(0, 2000, 40):
+        page.evaluate(f"window.scrollTo(0, {top})")
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+                      "() => requestAnimationFrame(done))))")
+        facts = page.evaluate(ACTIVE_JS)
+        if not facts["held"]:
+            continue
+        edges.add(facts["held"])
+        p_top, p_bottom, p_left, p_right = facts["panel"]
+        for a_top, a_bottom, a_left, a_right in facts["active"]:
+            assert a_bottom <= p_top or a_top >= p_bottom or a_right <= p_left or a_left >= p_right, (top, facts)
+        if facts["held"] == "top":
+            assert 0 <= p_top <= 20, facts
+        else:
+            assert facts["height"] - 20 <= p_bottom <= facts["height"], facts
+    assert edges == {"foot", "top"}, edges
+    # a step whose boxes are all above the window: held at the foot again, after the step change alone
+    page.evaluate("window.scrollTo(0, 700)")
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    before = page.evaluate(ACTIVE_JS)["held"]
+    bs.figures(page).nth(0).locator(".mech-tab").nth(0).evaluate("tab => tab.click()")  # the page does not scroll
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert before != "foot", before
+    assert page.evaluate("window.scrollY") == 700 and page.evaluate(ACTIVE_JS)["held"] == "foot", before
+
+
+def test_a_held_panel_never_covers_a_sequences_current_row(tmp_path, open_page):
+    """A new user's TLS handshake and a DNS lookup: the panel held at the window's foot covered the row of the step
+    shown (at 600 and 700 px, and on a phone under the stuck heads strip).  At every scroll position of four steps a
+    held panel covers no part of the step's row."""
+    import json
+
+    from support.sequences import sequence_spec
+
+    data = sequence_spec(5, 10, names=("Stub resolver (laptop)", "Recursive resolver", "Root server",
+                                       ".org TLD server", "example.org name server"))
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "dns.mechanism.json").write_text(json.dumps(data), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "site")
+    held = set()
+    for width, height in ((360, 640), (700, 800)):
+        page = open_page(tmp_path / "site" / "dns.html", viewport=(width, height), motion="reduce")
+        for step in (3, 5, 8, 9):
+            bs.figures(page).nth(0).locator(".mech-tab").nth(step - 1).evaluate("tab => tab.click()")
+            for top in range(0, 1600, 80):
+                page.evaluate(f"window.scrollTo(0, {top})")
+                page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame("
+                              "() => requestAnimationFrame(done))))")
+                facts = page.evaluate(ACTIVE_JS)
+                if not facts["held"]:
+                    continue
+                held.add(facts["held"])
+                p_top, p_bottom, p_left, p_right = facts["panel"]
+                for a_top, a_bottom, a_left, a_right in facts["active"]:
+                    assert a_bottom <= p_top or a_top >= p_bottom or a_right <= p_left or a_left >= p_right, \
+                        (width, step, top, facts)
+    assert held == {"foot", "top"}, held
+
+
 def test_a_held_panel_leaves_the_rows_a_stuck_heads_strip_does_not_cover(tmp_path, open_page):
     """A new user's DNS lookup (five participants with long names, staggered heads): scrolled, its heads strip
     stuck at the window's top and the panel held at its foot hid every row between them.  The panel is held only

@@ -238,6 +238,7 @@ Player.prototype.showPicture = function (step, jump) {
     var frame = svg.querySelector("[data-mech-frame='" + (step + 1) + "']");
     if (frame && svg.closest("[data-mech-canvas]")) { self.reveal(frame); }  /* a heads strip follows its frame */
   });
+  this.canvases.forEach(function (canvas) { self.hold(canvas); });  /* off the step's highlighted boxes */
 };
 
 Player.prototype.show = function (jump) {
@@ -288,11 +289,13 @@ Player.prototype.reveal = function (frame) {
    units, as far as brings it HOLD_MARGIN units inside the frame (a panel wider than the frame, to its left
    edge).  Up, while the page shows the drawing but not the panel under it (a phone's tall column): the panel
    alone moves up by --mech-hold-y, to HOLD_MARGIN units above the window's foot, over the drawing's foot and
-   marked data-mech-held (a shadow), as long as the drawing shown above it is at least as tall as the panel; it
-   never rises above its drawing's top.  A sequence's heads strip stuck at the window's top covers the drawing
+   marked data-mech-held="foot" (a shadow), as long as the drawing shown above it is at least as tall as the panel;
+   it never rises above its drawing's top.  Where it would cover a box the step highlights, it is held at the
+   window's top instead (data-mech-held="top"), where that covers none, else not at all.  A sequence's heads strip stuck at the window's top covers the drawing
    under it: the drawing shown is what is left between them (a DNS lookup's strip, 320 px of a 700 px window, and
    a held panel hid every row).  Measured from the boxes on the page, so the page's direction does not matter. */
 Player.prototype.hold = function (canvas) {
+  var self = this;
   var view = canvas.getBoundingClientRect();
   var strip = canvas.parentElement.querySelector("[data-mech-heads][data-mech-stuck]");
   var covered = strip ? Math.max(0, strip.getBoundingClientRect().bottom) : 0;  /* px from the window's top */
@@ -310,18 +313,55 @@ Player.prototype.hold = function (canvas) {
     else { svg.style.removeProperty("--mech-hold-x"); }
     var y = Number(panel.getAttribute("y")), h = Number(panel.getAttribute("height"));
     var foot = (window.innerHeight - box.top) * unit - HOLD_MARGIN;  /* the window's foot, in user units */
-    var shown = foot - h - Math.max(0, (covered - box.top) * unit);  /* the drawing shown above a held panel */
+    var top = (Math.max(0, covered) - box.top) * unit + HOLD_MARGIN;  /* the window's top, under a stuck strip */
+    var shown = foot - h - Math.max(0, (covered - box.top) * unit);  /* the drawing shown beside a held panel */
     var rise = y + h > foot && shown >= h ? Math.min(y + h - foot, y) : 0;
+    /* The step's highlighted boxes, in user units: a panel held over them hid what the step is about (a
+       designer's review: the serving stack's Sampler at 360 px).  It is held at the window's top instead, where
+       that covers none (and not above its drawing's top), else not held. */
+    var active = self.activeBoxes(svg, box, unit);
+    var over = function (from) {
+      return active.some(function (r) { return r[1] < from + h && r[3] > from && r[0] < x + shift + w && r[2] > x + shift; });
+    };
+    var edge = "foot";
+    if (rise > 0 && over(y - rise)) {
+      rise = top > 0 && top + h < y && !over(top) ? y - top : 0;
+      edge = "top";
+    }
     if (rise > 0) { svg.style.setProperty("--mech-hold-y", (-rise).toFixed(1) + "px"); }
     else { svg.style.removeProperty("--mech-hold-y"); }
-    if ((rise > 0) !== svg.hasAttribute("data-mech-held")) { svg.toggleAttribute("data-mech-held", rise > 0); }
+    var held = rise > 0 ? edge : null;
+    if (held !== svg.getAttribute("data-mech-held")) {
+      if (held) { svg.setAttribute("data-mech-held", held); } else { svg.removeAttribute("data-mech-held"); }
+    }
     /* A lane grid's names, held at the frame's left edge over the drawing, stop at a held panel's top: they
-       covered its first words (a designer's review: "refill writes the prompt"). */
+       covered its first words (a designer's review: "refill writes the prompt"); they start under a panel held
+       at the window's top. */
     var names = svg.parentElement.querySelector(".mech-lane-names");
     if (names) {
-      var cut = rise > 0 ? names.getBoundingClientRect().bottom - (box.top + (y - rise) / unit) : 0;
-      names.style.clipPath = cut > 0 ? "inset(0 0 " + cut.toFixed(1) + "px 0)" : "";
+      var place = names.getBoundingClientRect(), panelTop = box.top + (y - rise) / unit;
+      var cut = rise > 0 && held === "foot" ? place.bottom - panelTop : 0;
+      var under = rise > 0 && held === "top" ? panelTop + h / unit - place.top : 0;
+      names.style.clipPath = cut > 0 ? "inset(0 0 " + cut.toFixed(1) + "px 0)" :
+        under > 0 ? "inset(" + under.toFixed(1) + "px 0 0 0)" : "";
     }
+  });
+};
+
+/* What the step shown highlights in ``svg`` (its data-mech-shown frame's): its boxes and, in a sequence, its row
+   (not an active group's whole frame, nor the earlier rows, marks or legend lines it shows too), each as [left,
+   top, right, bottom] in the drawing's user units, ``box`` being the drawing's place on the page and ``unit`` user
+   units a CSS px. */
+Player.prototype.activeBoxes = function (svg, box, unit) {
+  var frame = svg.querySelector("[data-mech-shown]");
+  if (!frame) { return []; }
+  var layers = svg.querySelectorAll("g[data-mech-steps~='" + frame.getAttribute("data-mech-frame") + "']");
+  return Array.prototype.filter.call(layers, function (layer) {
+    return Array.prototype.some.call(layer.classList, function (name) { return /-(on|row-current)$/.test(name); }) &&
+      !layer.querySelector("rect[class$='-group-on']");
+  }).map(function (layer) {
+    var r = layer.getBoundingClientRect();
+    return [(r.left - box.left) * unit, (r.top - box.top) * unit, (r.right - box.left) * unit, (r.bottom - box.top) * unit];
   });
 };
 
