@@ -302,9 +302,10 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``, else its heads fitted to the
     ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 846
     units wide, showed a phone's drawing grown to 78 % of a 768 px figure); a layered graph's from its wide
-    layout (``wide``, when the caller has drawn it already), by :func:`_middle_graph`, for the middle ``budget``
-    only.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit
-    side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide one."""
+    layout's cells (``wide``, when the caller has drawn it already), by :func:`_middle_graph`, for the middle
+    ``budget`` only.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes
+    do not fit side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide
+    one."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
         if heads.width < participants(spec, spread=True).width:
@@ -329,63 +330,37 @@ MIDDLE_CELLS_WIDTH = 860.0
 def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     """A layered graph's middle variant (issue 26: between 700 and 768 px the serving stack showed its phone column
     in 68 to 77 % of the frame): the ``wide`` layout's cells placed with the narrow layout's text widths (``middle``
-    of :func:`_routed`) where it is at most :data:`MIDDLE_CELLS_WIDTH` wide, or else, for a graph laid out by the
-    layered layout alone (no ``layout.positions``) of at most :data:`FEW_ARROWS` arrows (a denser one's foldings
-    cross: forty boxes' 28 to 98 times), its layers folded into more bands
-    (:func:`~mechdiagram.layout.placement.refolded`) in those widths, each routed as the wide layout is.  Kept: the
-    first that is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and costs no more than the wide
-    drawing (:func:`_broken`: no more faults of :mod:`.route_rules`, no more routes and labels that are not clean);
-    of the foldings, the widest (it fills the most of a figure too narrow for the wide drawing).  ``None`` when
-    there is none, or the wide layout is no wider than that.  The foldings' searches take at most
-    :data:`OTHER_BREAKING_STATES` times the states the first try's did, all together."""
-    if wide.width <= MIDDLE_GRAPH_WIDTH:
+    of :func:`_routed`), routed as the wide layout is, where the wide layout is at most :data:`MIDDLE_CELLS_WIDTH`
+    wide.  Kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and breaks no rule of
+    :mod:`.route_rules` more often than the wide drawing, nor has more routes and labels that are not clean
+    (:func:`_broken`, measured on the finished drawing); else ``None``, as where the wide layout is no wider than
+    that.  Folding the graph into more bands was tried and left out: a break-it review found foldings that split a
+    group's frame over another box, single columns worse than the phone's, and builds three times slower."""
+    if wide.width <= MIDDLE_GRAPH_WIDTH or wide.width > MIDDLE_CELLS_WIDTH:
         return None
-    down = wide.direction == "down"
-    limit = _broken(wide.arrows, wide.against, wide.groups)
-
-    def kept(drawn: _Routed) -> bool:
-        cost = _broken(_arrows(drawn), drawn.against, drawn.frames)
-        return drawn.right - drawn.left + 2 * MARGIN <= MIDDLE_GRAPH_WIDTH and cost[0] <= limit[0] and \
-            cost[1] <= limit[1]
-
-    first = None
-    if wide.width <= MIDDLE_CELLS_WIDTH:
-        first = _routed(spec, wide.cells, [], flow=(wide.against, down), middle=True)
-        if kept(first):
-            return _finished(spec, first, wide.cells, [], narrow=False)
-    if spec.layout.positions or len(spec.paths) > FEW_ARROWS:
+    drawn = _routed(spec, wide.cells, [], flow=(wide.against, wide.direction == "down"), middle=True)
+    middle = _finished(spec, drawn, wide.cells, [], narrow=False)
+    faults_, unclean = _broken(middle.arrows, middle.against, middle.groups)
+    limit, limit_unclean = _broken(wide.arrows, wide.against, wide.groups)
+    if middle.width > MIDDLE_GRAPH_WIDTH or unclean > limit_unclean or \
+            any(count > limit.get(kind, 0) for kind, count in faults_.items()):
         return None
-    cells, _ = grid_cells(spec)
-    flows_down = _flows_down(cells, spec)
-    layer = 0 if flows_down else 1
-    layers = max(cell[layer] for cell in cells.values()) + 1
-    budget = SearchBudget(OTHER_BREAKING_STATES * max(first.searched, 1)) if first is not None else SearchBudget()
-    rank = {key: cell[layer] for key, cell in cells.items()}
-    spans_ = [sorted(rank[m] for m in group.members if m in rank) for group in spec.groups.values()]
-    foldings = list({tuple(sorted(each.items())): each for each in (
-        refolded(spec, cells, bands, down=flows_down) for bands in range(2, layers + 1)
-        # a group's frame is one rectangle: a folding that turns inside a group's ranks is not tried (:func:`_shaped`)
-        if all(not s or s[0] // math.ceil(layers / bands) == s[-1] // math.ceil(layers / bands) for s in spans_))
-    }.values())
-    best: tuple[dict[str, tuple[int, int]], _Routed] | None = None
-    for folding in foldings:
-        against = frozenset(p.key for p in spec.paths if p.source in cells and p.dest in cells
-                            and cells[p.dest][layer] < cells[p.source][layer])
-        drawn = _routed(spec, folding, [], flow=(against, flows_down), budget=budget, middle=True)
-        if kept(drawn) and (best is None or drawn.right - drawn.left > best[1].right - best[1].left):
-            best = folding, drawn
-    return None if best is None else _finished(spec, best[1], best[0], [], narrow=False)
+    return middle
 
 
-def _broken(arrows: dict[str, Arrow], against: frozenset[str], frames: dict[str, GroupFrame]) -> tuple[int, int]:
-    """What a layered graph's drawn ``arrows`` cost: their faults of :mod:`.route_rules`
+def _broken(arrows: dict[str, Arrow], against: frozenset[str],
+            frames: dict[str, GroupFrame]) -> tuple[dict[str, int], int]:
+    """What a layered graph's drawn ``arrows`` break: how often each rule of :mod:`.route_rules` by its kind
     (:func:`~mechdiagram.layout.route_rules.faults`: crossings, junctions, bends, labels far from their arrow or
-    nearer another...) with those along or across a group's frame, then those whose route or label is not clean."""
-    broken = len(faults(arrows, against))
+    nearer another...; ``"frame"`` for those along or across a group's frame), and how many arrows' routes or labels
+    are not clean."""
+    kinds: dict[str, int] = {}
+    for fault in faults(arrows, against):
+        kinds[fault.kind] = kinds.get(fault.kind, 0) + 1
     if frames:
-        broken += len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
-                                                          if frame.label_box is not None}))
-    return broken, sum(not arrow.clean for arrow in arrows.values())
+        kinds["frame"] = len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
+                                                                 if frame.label_box is not None}))
+    return kinds, sum(not arrow.clean for arrow in arrows.values())
 
 
 def _finished(spec: Spec, drawn: _Routed, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],

@@ -246,9 +246,10 @@ def _said(found: list[Fault]) -> str:
     if fault.kind == "junction":
         return f"meets {other} where neither crosses the other (they read as one line)"
     if fault.kind == "head":
-        return f"passes {min(f.value for f in found):g} units from the head of {other} (keep {HEAD_CLEARANCE:g})"
+        return (f"passes {min(f.value for f in found):g} units from the head of {other} (keep "
+                f"{HEAD_CLEARANCE:g} units away)")
     if fault.kind == "parallel":
-        return f"runs {min(f.value for f in found):g} units beside {other} (keep {NEAR:g})"
+        return f"runs {min(f.value for f in found):g} units beside {other} (keep {NEAR:g} units apart)"
     if fault.kind == "crossing":
         return f"crosses {other}"
     if fault.kind == "bends":
@@ -260,13 +261,16 @@ def _said(found: list[Fault]) -> str:
         return f"has its label nearer {other} than its own arrow"
     groups = other  # the group's key, quoted
     if fault.kind == "frame-along":
-        return f"runs {min(f.value for f in found):g} units along the frame of group {groups} (keep {FRAME_NEAR:g})"
+        return (f"runs {min(f.value for f in found):g} units along the frame of group {groups} (keep "
+                f"{FRAME_NEAR:g} units away)")
     if fault.kind == "frame-label":
         return f"crosses the label of group {groups}"
     if fault.kind == "frame-weave":
         return f"crosses the frame of group {groups} {int(max(f.value for f in found))} times"
     if fault.kind == "label-frame":
         return f"has its label on the frame of group {groups}"
+    if all(f.other == f.key for f in found):  # its own line: the label sits on a bend of its own arrow
+        return "has its label crossed by its own line"
     return f"has its label crossed by the line of {other}"
 
 
