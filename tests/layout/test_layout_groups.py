@@ -198,3 +198,20 @@ def test_sequence_order_keeps_a_group_together():
 def test_sequence_without_groups_keeps_its_heads():
     data = sequence_spec(4, 4)
     assert diagram(spec_from_data(data)) == diagram(spec_from_data(dict(data, groups={})))
+
+
+def test_a_folded_chain_with_a_node_without_arrows_keeps_its_groups_frame_to_its_members():
+    """A break-it review: twelve stages in a chain, a group of three in the middle, and a node without arrows. The
+    loose node's row was counted as a layer, so the folding was judged by bands one layer longer than it drew: the
+    group's frame split over two bands and enclosed a fourth box, "stage 7"."""
+    data = with_graph({f"n{i}x": f"stage {i}" for i in range(12)},
+                      [(f"n{i}x", f"n{i + 1}x", "hop with a label") for i in range(11)])
+    data["targets"]["z0x"] = {"id": "tz0", "kind": "node", "label": "loose note"}
+    data["groups"] = {"g1": {"label": "grp", "members": ["n4x", "n5x", "n6x"]}}
+    drawn = diagram(spec_from_data(data))
+    frame = drawn.groups["g1"]
+    chain = [cell for key, cell in drawn.cells.items() if key != "z0x"]
+    assert len({row for row, _ in chain}) > 1 and len({column for _, column in chain}) > 1  # folded into bands
+    touched = sorted(key for key, box in drawn.boxes.items() if frame.x < box.right and box.x < frame.x + frame.w
+                     and frame.y < box.bottom and box.y < frame.y + frame.h)
+    assert touched == ["n4x", "n5x", "n6x"]

@@ -804,7 +804,12 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
     lo, hi = ASPECT_RANGE
     layer = 0 if drawn.down else 1
     rank = {key: cell[layer] for key, cell in cells.items()}
-    layers = max(rank.values(), default=0) + 1
+    # The layers :func:`~mechdiagram.layout.placement.refolded` folds: its linked nodes' (a node without arrows sits
+    # in a row of its own under them, and counted, it made a band one layer longer than the folding's: a group's
+    # frame was split over another box, a break-it review found).
+    linked = {key for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest
+              for key in (p.source, p.dest)}
+    layers = max((rank[key] for key in linked), default=0) + 1
     if lo <= _aspect(drawn) <= hi or layers < FOLD_FROM_RANKS:
         return cells, drawn
 
