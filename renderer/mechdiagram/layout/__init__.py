@@ -60,7 +60,7 @@ from mechdiagram.layout.placement import (
     refolded,
 )
 from mechdiagram.layout.ports import port_room
-from mechdiagram.layout.route_rules import bends, crossing_count, faults, group_faults, junctions
+from mechdiagram.layout.route_rules import bends, crossing_count, faults, frame_faults, junctions
 from mechdiagram.layout.routing import PathEnds, Route, SearchBudget, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
@@ -358,8 +358,7 @@ def _broken(arrows: dict[str, Arrow], against: frozenset[str],
     for fault in faults(arrows, against):
         kinds[fault.kind] = kinds.get(fault.kind, 0) + 1
     if frames:
-        kinds["frame"] = len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
-                                                                 if frame.label_box is not None}))
+        kinds["frame"] = len(frame_faults(arrows, frames))
     return kinds, sum(not arrow.clean for arrow in arrows.values())
 
 
@@ -781,14 +780,13 @@ def _cost(drawn: _Routed) -> tuple[int, int, bool, float]:
     """What a try at a layered graph's drawing costs, compared in order: its arrows that meet
     (:func:`~mechdiagram.layout.route_rules.junctions` and crossings), bend more than the rules allow
     (:func:`~mechdiagram.layout.route_rules.bends`) or run along or across a group's frame
-    (:func:`~mechdiagram.layout.route_rules.group_faults`), its routes and labels that are not clean, whether its aspect
+    (:func:`~mechdiagram.layout.route_rules.frame_faults`), its routes and labels that are not clean, whether its aspect
     ratio is outside :data:`ASPECT_RANGE`, and how far it is from :data:`ASPECT_TARGET`."""
     aspect = _aspect(drawn)
     arrows = _arrows(drawn)
     broken = len(junctions(arrows)) + crossing_count(arrows) + len(bends(arrows, drawn.against))
     if drawn.frames:
-        broken += len(group_faults(arrows, dict(drawn.frames), {key: frame.label_box for key, frame in
-                                                                 drawn.frames.items() if frame.label_box is not None}))
+        broken += len(frame_faults(arrows, drawn.frames))
     return (broken, drawn.unclean,
             not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1], abs(math.log(aspect / ASPECT_TARGET)))
 

@@ -25,7 +25,7 @@ from mechdiagram.layout.route_rules import (
     Fault,
     MessageFault,
     faults,
-    group_faults,
+    frame_faults,
     message_faults,
 )
 from mechdiagram.layout.sequence import HEAD_MIN_WIDTH
@@ -176,8 +176,7 @@ def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram
         by_key: dict[str, list[Fault]] = {}
         found_faults = faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow))
         if drawn.groups:
-            found_faults += group_faults(drawn.arrows, dict(drawn.groups), {
-                key: frame.label_box for key, frame in drawn.groups.items() if frame.label_box is not None})
+            found_faults += frame_faults(drawn.arrows, drawn.groups)
         for fault in found_faults:
             if fault.key not in skip:
                 by_key.setdefault(fault.key, []).append(fault)

@@ -31,11 +31,11 @@ The sequence view's messages keep the same rules (issue 28), measured among the 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from msgspec import Struct
 
-from mechdiagram.layout.geometry import EPSILON, Arrow, Layout, Point, Rect
+from mechdiagram.layout.geometry import EPSILON, Arrow, GroupFrame, Layout, Point, Rect
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR
 
 #: Most bends of an arrow with the flow (or across it): out, one jog, in (ELK Layered's orthogonal edges).
@@ -328,6 +328,12 @@ def _frame_sides(frame: Rect) -> list[Segment]:
 
 def _inside(p: Point, frame: Rect) -> bool:
     return frame.x < p[0] < frame.right and frame.y < p[1] < frame.bottom
+
+
+def frame_faults(arrows: dict[str, Arrow], frames: Mapping[str, GroupFrame]) -> list[Fault]:
+    """:func:`group_faults` against drawn groups' ``frames``, each with its label's block where it has one."""
+    return group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
+                                               if frame.label_box is not None})
 
 
 def group_faults(arrows: dict[str, Arrow], frames: dict[str, Rect], labels: dict[str, Rect]) -> list[Fault]:

@@ -38,7 +38,7 @@ from mechdiagram.layout.route_rules import (
     FRAME_NEAR,
     MAX_BENDS,
     crossings,
-    group_faults,
+    frame_faults,
     junctions,
     near_heads,
     parallel_runs,
@@ -519,8 +519,7 @@ def _faults_count(routes: Mapping[str, Route], frames: Mapping[str, GroupFrame] 
     count = (len(junctions(arrows)) + len(near_heads(arrows)) + len(parallel_runs(arrows))
              + int(sum(fault.value for fault in crossings(arrows))))
     if frames:
-        count += len(group_faults(arrows, dict(frames), {key: frame.label_box for key, frame in frames.items()
-                                                         if frame.label_box is not None}))
+        count += len(frame_faults(arrows, frames))
     return count
 
 

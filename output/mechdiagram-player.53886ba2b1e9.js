@@ -291,9 +291,10 @@ Player.prototype.reveal = function (frame) {
    alone moves up by --mech-hold-y, to HOLD_MARGIN units above the window's foot, over the drawing's foot and
    marked data-mech-held="foot" (a shadow), as long as the drawing shown above it is at least as tall as the panel;
    it never rises above its drawing's top.  Where it would cover a box the step highlights, it is held at the
-   window's top instead (data-mech-held="top"), where that covers none, else not at all.  A sequence's heads strip stuck at the window's top covers the drawing
-   under it: the drawing shown is what is left between them (a DNS lookup's strip, 320 px of a 700 px window, and
-   a held panel hid every row).  Measured from the boxes on the page, so the page's direction does not matter. */
+   window's top instead (data-mech-held="top"), where that covers none, else not at all.  A sequence's heads strip
+   stuck at the window's top covers the drawing under it: the drawing shown is what is left between them (a DNS
+   lookup's strip, 320 px of a 700 px window, and a held panel hid every row).  Measured from the boxes on the page,
+   so the page's direction does not matter. */
 Player.prototype.hold = function (canvas) {
   var self = this;
   var view = canvas.getBoundingClientRect();
@@ -321,7 +322,9 @@ Player.prototype.hold = function (canvas) {
        that covers none (and not above its drawing's top), else not held. */
     var active = self.activeBoxes(svg, box, unit);
     var over = function (from) {
-      return active.some(function (r) { return r[1] < from + h && r[3] > from && r[0] < x + shift + w && r[2] > x + shift; });
+      return active.some(function (r) {
+        return r[1] < from + h && r[3] > from && r[0] < x + shift + w && r[2] > x + shift;
+      });
     };
     var edge = "foot";
     if (rise > 0 && over(y - rise)) {
@@ -361,16 +364,17 @@ Player.prototype.activeBoxes = function (svg, box, unit) {
       !layer.querySelector("rect[class$='-group-on']");
   }).map(function (layer) {
     var r = layer.getBoundingClientRect();
-    return [(r.left - box.left) * unit, (r.top - box.top) * unit, (r.right - box.left) * unit, (r.bottom - box.top) * unit];
+    return [(r.left - box.left) * unit, (r.top - box.top) * unit,
+            (r.right - box.left) * unit, (r.bottom - box.top) * unit];
   });
 };
 
 /* Mark each edge of a frame past which its drawing runs on, data-mech-more "left", "right" or both: the style
    sheet fades those edges, a cue that the frame scrolls (a new user took a head cut off at a phone's edge for the
-   drawing's end).  Not a sequence's heads strip: faded, it let the drawing under it show through.  The edges are the page's left and right, whatever its
-   direction (in a right-to-left page scrollLeft runs from 0 down to minus the overflow, and the drawing, laid out
-   left to right, usually runs on at the right).  A lane grid's names, held at the left edge, are a cue there of
-   their own and stay unfaded. */
+   drawing's end).  Not a sequence's heads strip: faded, it let the drawing under it show through.  The edges are
+   the page's left and right, whatever its direction (in a right-to-left page scrollLeft runs from 0 down to minus
+   the overflow, and the drawing, laid out left to right, usually runs on at the right).  A lane grid's names, held
+   at the left edge, are a cue there of their own and stay unfaded. */
 Player.prototype.edges = function (canvas) {
   var over = canvas.scrollWidth - canvas.clientWidth;
   var gone = Math.abs(canvas.scrollLeft);  /* how far the frame has scrolled from its start */
