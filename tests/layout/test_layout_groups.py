@@ -12,7 +12,7 @@ import pytest
 
 from mechdiagram.layout import Diagram, diagram, layout_scenario
 from mechdiagram.layout.geometry import Rect
-from mechdiagram.layout.route_rules import group_faults, line
+from mechdiagram.layout.route_rules import faults, frame_faults, group_faults, line
 from mechdiagram.shared.model import spec_from_data
 from support.sequences import sequence_spec
 from support.topologies import serving_flow, with_graph
@@ -215,3 +215,30 @@ def test_a_folded_chain_with_a_node_without_arrows_keeps_its_groups_frame_to_its
     touched = sorted(key for key, box in drawn.boxes.items() if frame.x < box.right and box.x < frame.x + frame.w
                      and frame.y < box.bottom and box.y < frame.y + frame.h)
     assert touched == ["n4x", "n5x", "n6x"]
+
+
+def back_end() -> dict:
+    """A compiler's phases, its back end grouped: two boxes one above the other, an arrow each way between them, both
+    labelled (a new user's compiler pipeline printed "virtual registers" over "spill code" between the two runs)."""
+    nodes = {"lex": "Lexer", "parse": "Parser", "check": "Type checker", "isel": "Instruction selection",
+             "regalloc": "Register allocation", "link": "Linker"}
+    edges = [("lex", "parse", "tokens"), ("parse", "check", "AST"), ("check", "isel", "typed IR"),
+             ("isel", "regalloc", "virtual registers"), ("regalloc", "isel", "spill code"),
+             ("regalloc", "link", "object file")]
+    return grouped(with_graph(nodes, edges), {"backend": ("Back end", ["isel", "regalloc"])})
+
+
+def test_a_groups_frame_widens_for_the_labels_of_opposite_arrows_between_its_members():
+    drawn = diagram(spec_from_data(back_end()))
+    frame = drawn.groups["backend"]
+    assert not faults(drawn.arrows) and not frame_faults(drawn.arrows, drawn.groups)
+    assert all(arrow.clean for arrow in drawn.arrows.values())
+    up, down = drawn.arrows["e3"], drawn.arrows["e4"]  # isel -> regalloc, regalloc -> isel
+    runs = sorted((arrow.points[0][0], key) for key, arrow in (("e3", up), ("e4", down)))
+    assert all(arrow.points[0][0] == arrow.points[-1][0] for arrow in (up, down))  # each a straight vertical run
+    (left_x, left), (right_x, right) = runs
+    left_box, right_box = drawn.arrows[left].label_box, drawn.arrows[right].label_box
+    assert left_box is not None and right_box is not None
+    assert left_box.right <= left_x and right_box.x >= right_x  # each beside its run, on the outer side
+    for box in (left_box, right_box):
+        assert frame.x < box.x and box.right < frame.x + frame.w  # inside the frame

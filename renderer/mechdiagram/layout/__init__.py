@@ -44,8 +44,17 @@ from mechdiagram.layout.geometry import (
     Texts,
     TimeAxis,
 )
-from mechdiagram.layout.groups import clear_labels, frame_edges, frames, inner_paths, stacked_order, widened
-from mechdiagram.layout.labels import PlacedLabel, label_size, place_labels
+from mechdiagram.layout.groups import (
+    Sides,
+    clear_labels,
+    frame_edges,
+    frames,
+    inner_label_sides,
+    inner_paths,
+    stacked_order,
+    widened,
+)
+from mechdiagram.layout.labels import SIDE_GAP, PlacedLabel, label_size, place_labels
 from mechdiagram.layout.layered import cycle_breakings
 from mechdiagram.layout.marks import legend, mark_places
 from mechdiagram.layout.measure import text_width
@@ -60,7 +69,7 @@ from mechdiagram.layout.placement import (
     refolded,
 )
 from mechdiagram.layout.ports import port_room
-from mechdiagram.layout.route_rules import bends, crossing_count, faults, frame_faults, junctions
+from mechdiagram.layout.route_rules import bends, crossing_count, faults, frame_faults, junctions, label_faults
 from mechdiagram.layout.routing import PathEnds, Route, SearchBudget, route_all
 from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, rows
 from mechdiagram.layout.sizes import (
@@ -672,7 +681,7 @@ class _Routed(Struct, frozen=True):
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
             flow: tuple[frozenset[str], bool] | None = None, budget: SearchBudget | None = None,
-            two_sided: bool = True, middle: bool = False) -> _Routed:
+            two_sided: bool = True, middle: bool = False, frame_sides: Sides | None = None) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
@@ -683,7 +692,10 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     (:func:`middle_diagram`).  The routes' searches
     take their states from ``budget``; when it is ``None``, each routing has a budget of its own (the second, round
     a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
-    run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right."""
+    run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right.  ``frame_sides``
+    widens groups' frames (:func:`~mechdiagram.layout.groups.inner_label_sides`); when it is ``None``, a layout whose
+    paths between two members of a group have labels that break a rule of :mod:`.route_rules` is drawn again with
+    its frames widened for those labels (:func:`_inner_labels_widened`), and the one that breaks fewer rules kept."""
     narrow = narrow_box_max is not None
     budgets = [budget] if budget is not None else []
 
@@ -698,7 +710,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         placed = place(spec, cells, lane_labels, lanes_on_top=True, box_max=narrow_box_max, gaps=NARROW_GAPS,
                        fill=fill, two_sided=two_sided)
     else:
-        placed = place(spec, cells, lane_labels, strips=strips, box_max=box_max, narrow_labels=middle)
+        placed = place(spec, cells, lane_labels, strips=strips, box_max=box_max, narrow_labels=middle,
+                       frame_sides=frame_sides)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
@@ -712,14 +725,14 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     room = {} if narrow else port_room(boxes, ends, way)
     if room:  # a side with more ports than it has room for: its box's row (or column) grows
         placed = place(spec, cells, lane_labels, strips=strips, port_room=room, box_max=box_max,
-                       narrow_labels=middle)
+                       narrow_labels=middle, frame_sides=frame_sides)
         boxes = placed.boxes
     label_wraps = {p.key: path_label_wraps(p.label, narrow or middle, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
     texts, least = _changed_path_labels(spec, narrow or middle, code)
     on_tracks: dict[str, PlacedLabel] = {}
     captions = [header_box(h) for h in placed.captions]
-    enclosures = frames(spec, boxes) if spec.groups else {}
+    enclosures = frames(spec, boxes, sides=frame_sides) if spec.groups else {}
     group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     if narrow:
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
@@ -755,8 +768,41 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                          *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes), *(lab.block for lab in labels.values()),
                          *captions, *enclosures.values()]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
-    return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures,
-                   sum(each.taken for each in budgets) - before)
+    drawn = _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures,
+                    sum(each.taken for each in budgets) - before)
+    if narrow or not enclosures or frame_sides is not None:
+        return drawn
+    return _inner_labels_widened(
+        spec, drawn, lambda sides: _routed(spec, cells, lane_labels, strips=strips, flow=flow, budget=budget,
+                                     middle=middle, frame_sides=sides), inner_paths(spec))
+
+
+def _rules_broken(drawn: _Routed) -> tuple[int, int]:
+    """How many rules of :mod:`.route_rules` a try breaks (its groups' frames too), and its routes and labels that are
+    not clean."""
+    arrows = _arrows(drawn)
+    return len(faults(arrows, drawn.against)) + len(frame_faults(arrows, drawn.frames)), drawn.unclean
+
+
+def _inner_labels_widened(spec: Spec, drawn: _Routed, again: Callable[[Sides], _Routed],
+                          inner: frozenset[str]) -> _Routed:
+    """``drawn``, or ``again`` drawn with its groups' frames widened
+    (:func:`~mechdiagram.layout.groups.inner_label_sides`) for the labels of the ``inner`` paths (between two members
+    of a group) that break a rule of :mod:`.route_rules` or are not clean, where that breaks fewer rules
+    (:func:`_rules_broken`)."""
+    arrows = _arrows(drawn)
+    bad = {fault.key for fault in label_faults(arrows)}
+    bad |= {fault.key for fault in frame_faults(arrows, drawn.frames) if fault.kind == "label-frame"}
+    bad |= {key for key, label in drawn.labels.items() if not label.clean}
+    bad &= inner
+    if not bad:
+        return drawn
+    sizes = {key: (drawn.labels[key].block.w, drawn.labels[key].block.h) for key in sorted(bad)}
+    sides = inner_label_sides(spec, drawn.frames, drawn.routes, sizes, SIDE_GAP)
+    if not sides:
+        return drawn
+    wider = again(sides)
+    return wider if _rules_broken(wider) < _rules_broken(drawn) else drawn
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from mechdiagram.layout.geometry import Box, GroupFrame, Rect
 from mechdiagram.layout.measure import even_wrap, text_width
 from mechdiagram.layout.routing import Route
-from mechdiagram.layout.sizes import BOX_MIN_WIDTH, PATH_LABEL_LINE, PATH_LABEL_SIZE
+from mechdiagram.layout.sizes import BOX_AIR, BOX_MIN_WIDTH, PATH_LABEL_LINE, PATH_LABEL_SIZE
 from mechdiagram.shared.model import Spec
 
 #: The frame's distance from its members' boxes, on every side but the top, where the label's strip adds to it.
@@ -115,24 +115,35 @@ def blocks(spec: Spec, cells: Mapping[str, tuple[int, int]]) -> dict[str, tuple[
     return out
 
 
+#: Extra room (left, right) beyond :data:`GROUP_PAD` on a frame's sides, in user units, by group key.
+Sides = Mapping[str, tuple[float, float]]
+
+
 def frame_room(spec: Spec, cells: Mapping[str, tuple[int, int]], n_rows: int,
-               n_cols: int) -> tuple[list[float], list[float]]:
+               n_cols: int, sides: Sides | None = None) -> tuple[list[float], list[float]]:
     """The room the frames take in the gaps of a grid of ``n_rows`` by ``n_cols`` cells, added to the gaps the
     routes need: (each column gap's, each row gap's), in user units (a frame at the grid's edge takes the
     margin's room: the drawing's bounds include it).  A frame's side takes :data:`GROUP_PAD` of the gap beside
-    it and its top the label's strip as well (:func:`strip_height`), so neighbouring frames never meet and the
-    routes keep the gap they had."""
+    it, and the extra room ``sides`` gives it (:func:`inner_label_sides`); its top the label's strip as well
+    (:func:`strip_height`), so neighbouring frames never meet and the routes keep the gap they had."""
     cols, rows = [0.0] * max(0, n_cols - 1), [0.0] * max(0, n_rows - 1)
+    extra_left: dict[int, float] = {}  # by column gap: the room the frames beside it take on their sides
+    extra_right: dict[int, float] = {}
     for key, (r0, r1, c0, c1) in blocks(spec, cells).items():
         head = GROUP_PAD + strip_height(spec.groups[key].label)
+        left, right = (sides or {}).get(key, (0.0, 0.0))
         if r0 > 0:
             rows[r0 - 1] = max(rows[r0 - 1], head + (_bottom_room(spec, cells, r0 - 1)))
         if r1 < n_rows - 1:
             rows[r1] = max(rows[r1], GROUP_PAD + _head_room(spec, cells, r1 + 1))
         if c0 > 0:
             cols[c0 - 1] = max(cols[c0 - 1], 2 * GROUP_PAD)
+            extra_right[c0 - 1] = max(extra_right.get(c0 - 1, 0.0), left)
         if c1 < n_cols - 1:
             cols[c1] = max(cols[c1], 2 * GROUP_PAD)
+            extra_left[c1] = max(extra_left.get(c1, 0.0), right)
+    for gap in set(extra_left) | set(extra_right):
+        cols[gap] += extra_left.get(gap, 0.0) + extra_right.get(gap, 0.0)
     return cols, rows
 
 
@@ -147,15 +158,19 @@ def _head_room(spec: Spec, cells: Mapping[str, tuple[int, int]], row: int) -> fl
                 for key, (r0, _, _, _) in blocks(spec, cells).items() if r0 == row), default=0.0)
 
 
-def frames(spec: Spec, boxes: Mapping[str, Box], pad: float = GROUP_PAD) -> dict[str, GroupFrame]:
-    """Each group's frame around its members' ``boxes`` (``pad`` from them; the label's strip above), its label
-    wrapped to the frame's width in no more lines than :func:`strip_height` reserved, by group key in file order."""
+def frames(spec: Spec, boxes: Mapping[str, Box], pad: float = GROUP_PAD,
+           sides: Sides | None = None) -> dict[str, GroupFrame]:
+    """Each group's frame around its members' ``boxes`` (``pad`` from them, and the extra room ``sides`` gives its
+    left and right sides; the label's strip above), its label wrapped to the frame's width in no more lines than
+    :func:`strip_height` reserved, by group key in file order."""
     out: dict[str, GroupFrame] = {}
     for key, group in spec.groups.items():
         inside = [boxes[m] for m in group.members if m in boxes]
         if not inside:
             continue
-        left, right = min(b.x for b in inside) - pad, max(b.right for b in inside) + pad
+        more_left, more_right = (sides or {}).get(key, (0.0, 0.0))
+        left = min(b.x for b in inside) - pad - more_left
+        right = max(b.right for b in inside) + pad + more_right
         reserved = label_lines(group.label)
         strip = strip_height(group.label)
         top, bottom = min(b.y for b in inside) - pad - strip, max(b.bottom for b in inside) + pad
@@ -311,6 +326,42 @@ def widened(spec: Spec, enclosures: Mapping[str, GroupFrame], routes: Mapping[st
         out[key] = GroupFrame(frame.x, frame.y, round(right - frame.x, 1), frame.h, key=frame.key, lines=frame.lines,
                               label_x=frame.label_x, label_y=frame.label_y, label_box=frame.label_box,
                               centred=frame.centred)
+    return out
+
+
+#: A path label's least distance from a frame's side: the labels keep :data:`~mechdiagram.layout.sizes.BOX_AIR` from
+#: the side's obstacle (:func:`frame_edges`, 2 units either side of the line), and a unit to spare.
+FRAME_LABEL_AIR = BOX_AIR + 3.0
+
+
+def inner_label_sides(spec: Spec, enclosures: Mapping[str, GroupFrame], routes: Mapping[str, Route],
+                      sizes: Mapping[str, tuple[float, float]], side_gap: float) -> dict[str, tuple[float, float]]:
+    """The extra room (left, right) each group's frame needs on its sides so that the label of every path in
+    ``sizes`` (its block's width and height, by key) between two of its members sits beside its route's longest
+    vertical run, ``side_gap`` from it, on the run's outer side (left of a run left of the frame's middle, else right),
+    :data:`FRAME_LABEL_AIR` inside the frame: two opposite arrows between two boxes one above the other run side by
+    side, and their labels between the runs printed over each other (a new user's compiler pipeline: "virtual
+    registers" and "spill code").  Groups that need none are left out; user units."""
+    out: dict[str, tuple[float, float]] = {}
+    for key, frame in enclosures.items():
+        members = set(spec.groups[key].members)
+        left = right = 0.0
+        for path in spec.paths:
+            if path.key not in sizes or path.key not in routes or path.source not in members \
+                    or path.dest not in members:
+                continue
+            runs = [(abs(a[1] - b[1]), a[0]) for a, b in itertools.pairwise(routes[path.key].points)
+                    if abs(a[0] - b[0]) < 0.05 and abs(a[1] - b[1]) > 0.05]
+            if not runs:
+                continue
+            x = max(runs)[1]
+            w = sizes[path.key][0]
+            if x < frame.x + frame.w / 2 - 0.05:
+                left = max(left, frame.x - (x - side_gap - w - FRAME_LABEL_AIR))
+            else:
+                right = max(right, x + side_gap + w + FRAME_LABEL_AIR - frame.right)
+        if left > 0.05 or right > 0.05:
+            out[key] = (round(max(left, 0.0), 1), round(max(right, 0.0), 1))
     return out
 
 

@@ -15,7 +15,15 @@ from msgspec import Struct
 
 from mechdiagram.layout.columns import caption_text, slot_widths, spans
 from mechdiagram.layout.geometry import Box, ColumnHeader, LaneBand, LaneHeader
-from mechdiagram.layout.groups import GROUP_PAD, frame_room, grouped_cells, inner_paths, stacked_order, strip_height
+from mechdiagram.layout.groups import (
+    GROUP_PAD,
+    Sides,
+    frame_room,
+    grouped_cells,
+    inner_paths,
+    stacked_order,
+    strip_height,
+)
 from mechdiagram.layout.layered import folded, layered_cells
 from mechdiagram.layout.measure import (
     balanced_wrap,
@@ -332,7 +340,7 @@ def gap_widths(base: float, counts: list[int]) -> list[float]:
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
           fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None,
-          two_sided: bool = True, narrow_labels: bool = False) -> Placement:
+          two_sided: bool = True, narrow_labels: bool = False, frame_sides: Sides | None = None) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
     bounds box widths, there (with ``fill``, every box is that wide: a column with no routes beside it takes
@@ -344,7 +352,8 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     strips above them instead (:class:`LaneHeader` ``above``), when ``strips`` allows, no path runs from one
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
     ``port_room`` gives the least (height, width) of a box's row and column, by key: room for its ports
-    (:func:`~mechdiagram.layout.ports.port_room`)."""
+    (:func:`~mechdiagram.layout.ports.port_room`).  ``frame_sides``: the extra room groups' frames take on their
+    sides (:func:`~mechdiagram.layout.groups.inner_label_sides`)."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill, two_sided)
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
@@ -394,7 +403,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         cols, rows = _crowded(spec, cells, n_rows, n_cols)
         col_gaps, row_gaps = gap_widths(gap_x, cols), gap_widths(gap_y, rows)
         if spec.groups:  # the groups' frames take room at the gaps' sides; the routes keep the middle
-            col_room, row_room = frame_room(spec, cells, n_rows, n_cols)
+            col_room, row_room = frame_room(spec, cells, n_rows, n_cols, frame_sides)
             col_gaps = [round(gap + room, 1) for gap, room in zip(col_gaps, col_room, strict=True)]
             row_gaps = [round(gap + room, 1) for gap, room in zip(row_gaps, row_room, strict=True)]
     across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
