@@ -28,6 +28,7 @@ from msgspec import Struct, field
 from mechdiagram.layout import Diagram
 from mechdiagram.layout.checks import LaidOut, lay_out
 from mechdiagram.render.figure import FigureRecord, figure_record
+from mechdiagram.render.job import Middle
 from mechdiagram.render.outputs import groups, render_outputs, selected
 from mechdiagram.shared.config import Embedding, Project, spec_project
 from mechdiagram.shared.errors import TemplateError, UsageError
@@ -131,7 +132,7 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
     rendered.findings.extend(capped(sorted_findings(validation.findings + laid_out.findings + source_findings)))
     if rendered.ok and render and spec is not None and laid_out.wide is not None:
         job = (spec, rendered.slug, rendered.checks, frozenset(extra_formats), laid_out.wide,
-               laid_out.narrow, templates, loaded.display, embedded)
+               laid_out.narrow, Middle(laid_out.middle), templates, loaded.display, embedded)
         if templates is None:
             rendered.files, rendered.figure = _render(*job)
         else:  # a site's templates: under a time and memory limit, in a child process
@@ -143,15 +144,16 @@ def render_spec(path: Path | str, *, source_root: Path | str | None = None, allo
 
 
 def _render(spec: Spec, slug: str, checks: list[SourceCheck], extra_formats: frozenset[str], wide: Diagram,
-            narrow: Diagram | None, template_dir: Path | None, display: str,
+            narrow: Diagram | None, middle: Middle, template_dir: Path | None, display: str,
             embedding: Embedding) -> tuple[dict[str, bytes], FigureRecord]:
     """The rendering stage for one valid spec: its output files (name -> bytes) in the formats that are not
-    optional and those of the groups in ``extra_formats``, and its gallery record, with the templates of
+    optional and those of the groups in ``extra_formats`` (the layouts ``wide``, ``narrow`` and ``middle`` as
+    validation laid them out), and its gallery record, with the templates of
     ``template_dir`` when given and the figure embedded as ``embedding`` says.  Raises
     :class:`~mechdiagram.shared.errors.TemplateError` as :func:`_template_errors` says (``display`` names the
     spec in the message)."""
     with _template_errors(template_dir, display):
-        return (render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow, embedding),
+        return (render_outputs(spec, slug, checks, selected(extra_formats), wide, narrow, embedding, middle),
                 figure_record(spec, wide))
 
 

@@ -458,7 +458,7 @@ def test_validate_warns_of_a_message_that_breaks_a_rule_with_its_pointer_and_lay
 
     def moved(spec, scenario, shared):
         drawn = lay(spec, scenario, shared)
-        if shared.width == wide or scenario.id != "sign-in":
+        if shared.width != narrow or scenario.id != "sign-in":  # the narrow layout's alone (not the middle one)
             return drawn
         row = drawn.rows[5]
         message = row.messages[0]
@@ -474,7 +474,8 @@ def test_validate_warns_of_a_message_that_breaks_a_rule_with_its_pointer_and_lay
     validation = check_spec(loaded)
     assert validation.spec is not None
     assert checks.lay_out(loaded, validation.spec).findings == []
-    wide = diagram(validation.spec).width
+    narrow = diagram(validation.spec, narrow=True).width
+    assert narrow != diagram(validation.spec).width
     monkeypatch.setattr(checks, "layout_scenario", moved)
     [finding] = checks.lay_out(loaded, validation.spec).findings
     assert (finding.pointer, finding.rule, finding.severity) == ("/targets/token", "route", "warning")

@@ -175,3 +175,22 @@ def test_a_fault_of_the_phones_column_is_not_sent_to_layout_positions():
     assert narrow and all(f.message.endswith(
         ": the phone's column places its boxes itself (layout.positions is the wide layout's): draw fewer arrows "
         "that skip boxes here, or shorten their labels") for f in narrow), narrow
+
+
+def test_validate_warns_of_a_fault_the_middle_layout_draws_too():
+    """Issue 27: validate warns about every fault that remains in any layout a figure shows; the middle layout (for
+    a figure between a phone's and the wide drawing's width, issue 26) keeps the wide layout's cells, so a crossing
+    that layout.positions forces there is drawn in it too, and said so, with the same advice (its cells)."""
+    nodes = {"a": "Admission controller for requests", "b": "Batch scheduler for the decode phase",
+             "c": "Continuous batching queue", "d": "Detokenizer and streaming output",
+             "e": "Engine worker with the KV cache", "f": "Final response writer"}
+    data = with_graph(nodes, [("a", "e", "admit"), ("b", "d", "tokens"), ("c", "f", "flush"), ("a", "b", None),
+                              ("b", "c", None)])
+    cells = {"a": (0, 0), "b": (0, 1), "c": (0, 2), "d": (1, 0), "e": (1, 1), "f": (1, 2)}
+    data["layout"] = {"positions": {key: {"row": row, "column": column} for key, (row, column) in cells.items()}}
+    _, laid_out = _laid_out(data)
+    assert laid_out.middle is not None and laid_out.middle.width < laid_out.wide.width
+    middle = [f for f in laid_out.findings if f.rule == "route" and " in the middle layout " in f.message]
+    assert [(f.pointer, f.severity) for f in middle] == [("/targets/e1", "warning")], laid_out.findings
+    assert middle[0].message.startswith('path "e1" in the middle layout crosses "e0"'), middle[0].message
+    assert '"b" (now row 0, column 1) or "d" (now row 1, column 0)' in middle[0].message

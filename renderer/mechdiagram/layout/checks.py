@@ -5,17 +5,18 @@ error), a path whose route or label could not be kept clear or breaks a rule of
 warnings).
 
 :func:`lay_out` is the stage's entry for the one-spec API and ``validate``: it asks the placement where each
-node goes (so the rule and the drawing never disagree), then lays the figure out wide and narrow once each
-and hands both diagrams on to the drawing.
+node goes (so the rule and the drawing never disagree), then lays the figure out wide, narrow and in its middle
+layout once each and hands the diagrams on to the drawing.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from msgspec import Struct
 
-from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario
+from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario, middle_diagram
 from mechdiagram.layout.geometry import Layout
 from mechdiagram.layout.route_rules import (
     FRAME_NEAR,
@@ -38,31 +39,40 @@ from mechdiagram.spec.validate.wording import quote
 
 
 class LaidOut(Struct, frozen=True):
-    """The layout of one valid spec: ``findings`` (sorted by the caller), and the ``wide`` and ``narrow``
-    diagrams, ``None`` when a finding is an error (two nodes in one cell: nothing is laid out)."""
+    """The layout of one valid spec: ``findings`` (sorted by the caller), and the ``wide``, ``narrow`` and ``middle``
+    diagrams (:func:`~mechdiagram.layout.middle_diagram`, ``None`` where the spec has none), ``wide`` and ``narrow``
+    ``None`` when a finding is an error (two nodes in one cell: nothing is laid out)."""
 
     findings: list[Finding]
     wide: Diagram | None = None
     narrow: Diagram | None = None
+    middle: Diagram | None = None
 
 
 def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
-    """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide and narrow, with
-    the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there are none
-    :func:`rows_past_the_lanes`, :func:`unclean_routes`, :func:`broken_rules` and :func:`too_wide_for_a_phone`."""
+    """Lay out the valid spec ``model`` (read from ``loaded``, which locates the findings) wide, narrow and in its
+    middle layout, with the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there
+    are none :func:`rows_past_the_lanes`, :func:`unclean_routes`, :func:`broken_rules`, :func:`frame_overlaps` and
+    :func:`too_wide_for_a_phone` (a sequence: :func:`broken_message_rules`).  The rules are checked in every layout a
+    figure may show (issue 27: an author is told, never surprised), the middle one too; the upper middle layout, a
+    lane grid's alone, is kept only where it breaks none (:func:`~mechdiagram.layout._transposed`)."""
     errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
     if errors:
         return LaidOut(errors)
     wide = diagram(model)
     narrow = diagram(model, narrow=True, wide=wide)
+    middle = middle_diagram(model, wide=wide)
+    variants = [("wide", wide), ("narrow", narrow), *([("middle", middle)] if middle is not None else [])]
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
-                 for name, shared in (("wide", wide), ("narrow", narrow)) for scenario in model.scenarios]
-        return LaidOut([*broken_message_rules(loaded, drawn), *too_wide_for_a_phone(loaded, narrow)], wide, narrow)
+                 for name, shared in variants for scenario in model.scenarios]
+        return LaidOut([*broken_message_rules(loaded, drawn), *too_wide_for_a_phone(loaded, narrow)], wide, narrow,
+                       middle)
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
-    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, wide, narrow, crowded),
-                    *frame_overlaps(loaded, model, wide, narrow), *too_wide_for_a_phone(loaded, narrow)], wide, narrow)
+    return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, variants, crowded),
+                    *frame_overlaps(loaded, model, variants), *too_wide_for_a_phone(loaded, narrow)], wide, narrow,
+                   middle)
 
 
 #: At most this many boxes, a layered graph too wide for a phone is told of the sequence view: five participants
@@ -104,11 +114,12 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
                     "route", "warning", line, column)]
 
 
-def frame_overlaps(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram) -> list[Finding]:
+def frame_overlaps(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, Diagram]]) -> list[Finding]:
     """Rule group (warnings): a group's frame that overlaps a box that is not its member, or another group's frame,
-    in the wide or the narrow layout (the layout keeps them apart; a ``layout.positions`` override may not)."""
+    in any of the ``variants`` (name, diagram: wide, narrow, middle; the layout keeps them apart; a
+    ``layout.positions`` override may not)."""
     findings = []
-    for name, drawn in (("wide", wide), ("narrow", narrow)):
+    for name, drawn in variants:
         seen: list[str] = []
         for key, frame in drawn.groups.items():
             members = set(model.groups[key].members)
@@ -164,17 +175,20 @@ def against_flow(model: Spec, drawn: Diagram, *, narrow: bool) -> frozenset[str]
                      and rank[p.dest] < rank[p.source])
 
 
-def broken_rules(loaded: LoadedSpec, model: Spec, wide: Diagram, narrow: Diagram,
+def broken_rules(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, Diagram]],
                  skip: set[str] | frozenset[str] = frozenset()) -> list[Finding]:
-    """Rule route (warnings): every fault of :func:`~mechdiagram.layout.route_rules.faults` in the ``wide``
-    and the ``narrow`` layout, one finding per path and layout at the path's key, naming the layout (arrows in
-    ``skip``, drawn straight for want of time, have their own finding)."""
+    """Rule route (warnings): every fault of :func:`~mechdiagram.layout.route_rules.faults` in each of the
+    ``variants`` (name, diagram: the wide, the narrow and the middle layout), one finding per path and layout at the
+    path's key, naming the layout (a layout drawn as an earlier one is, a lane grid's narrow variant that keeps the
+    wide grid, is not said twice; arrows in ``skip``, drawn straight for want of time, have their own finding)."""
     findings = []
-    for name, drawn in (("wide", wide), ("narrow", narrow)):
-        if name == "narrow" and narrow == wide:  # a lane grid whose lanes do not fit a phone: the wide one's grid
+    seen: list[Diagram] = []
+    for name, drawn in variants:
+        if drawn in seen:  # a lane grid whose lanes do not fit a phone: the wide one's grid
             continue
+        seen.append(drawn)
         by_key: dict[str, list[Fault]] = {}
-        found_faults = faults(drawn.arrows, against_flow(model, drawn, narrow=drawn is narrow))
+        found_faults = faults(drawn.arrows, against_flow(model, drawn, narrow=name == "narrow"))
         if drawn.groups:
             found_faults += frame_faults(drawn.arrows, drawn.groups)
         for fault in found_faults:

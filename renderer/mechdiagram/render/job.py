@@ -26,6 +26,13 @@ if TYPE_CHECKING:
     from mechdiagram.render.svg import ScenarioSvgs
 
 
+class Middle(Struct, frozen=True):
+    """A spec's middle layout as validation laid it out (:func:`~mechdiagram.layout.middle_diagram`): ``diagram``
+    ``None`` where the spec has none."""
+
+    diagram: Diagram | None
+
+
 class RenderJob(Struct, dict=True):
     """One valid spec on its way to files: what every format reads, each part computed once.
 
@@ -40,6 +47,7 @@ class RenderJob(Struct, dict=True):
     narrow_diagram: Diagram | None = None  # the narrow layout's, when validation computed it already
     step_stills: bool = False  # also serialise every step's still (formats with ``reads_steps``)
     embedding: Embedding = Embedding()
+    middle_layout: Middle | None = None  # the middle layout, when validation computed it already
 
     @cached_property
     def drawings(self) -> dict[str, ScenarioSvgs]:
@@ -70,7 +78,9 @@ class RenderJob(Struct, dict=True):
         """Each scenario drawn once in the middle layout, a lane grid's, a sequence's or a layered graph's, for a
         figure between a phone's and the wide drawing's width (:func:`~mechdiagram.layout.middle_diagram`), ids of
         its own (``variant``); empty when the spec has none.  Only the HTML figure inlines it."""
-        return self._between(middle_diagram(self.spec, wide=self.diagram), "middle")
+        laid_out = self.middle_layout
+        return self._between(laid_out.diagram if laid_out is not None else middle_diagram(self.spec, wide=self.diagram),
+                             "middle")
 
     @cached_property
     def upper(self) -> dict[str, ScenarioSvgs]:

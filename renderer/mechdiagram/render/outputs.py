@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from mechdiagram.layout import Diagram
 from mechdiagram.render import filenames
-from mechdiagram.render.job import RenderJob
+from mechdiagram.render.job import Middle, RenderJob
 from mechdiagram.shared.config import Embedding
 from mechdiagram.shared.errors import RasterError
 from mechdiagram.shared.model import Scenario, Spec
@@ -375,16 +375,17 @@ class Fragment(OutputFormat):
 def render_outputs(spec: Spec, slug: str, checks: Sequence[SourceCheck],
                    chosen: Callable[[OutputFormat], bool] | None = None,
                    diagram: Diagram | None = None, narrow: Diagram | None = None,
-                   embedding: Embedding | None = None) -> dict[str, bytes]:
+                   embedding: Embedding | None = None, middle: Middle | None = None) -> dict[str, bytes]:
     """Every file of one valid spec, by file name: per scenario the per-scenario (and per-step) formats'
     files, then the per-spec formats' files, each in registration order.  ``chosen`` filters the formats
-    (default: those not optional, :func:`selected`); ``diagram`` and ``narrow`` are the spec's laid-out figure,
-    wide and narrow, when validation computed them already; ``embedding`` how a site embeds the HTML figure.
+    (default: those not optional, :func:`selected`); ``diagram``, ``narrow`` and ``middle`` are the spec's laid-out
+    figure, wide, narrow and in its middle layout, when validation computed them already; ``embedding`` how a site
+    embeds the HTML figure.
     Raises :class:`~mechdiagram.shared.errors.RasterError` for a picture format without the ``raster`` extra."""
     chosen = chosen or selected(())
     active = [fmt for fmt in formats() if chosen(fmt)]
     job = RenderJob(spec, slug, checks, diagram, narrow, step_stills=any(fmt.reads_steps for fmt in active),
-                    embedding=embedding or Embedding())
+                    embedding=embedding or Embedding(), middle_layout=middle)
     outputs: dict[str, bytes] = {}
     for scenario in spec.scenarios:
         for fmt in active:
