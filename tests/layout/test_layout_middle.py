@@ -9,11 +9,11 @@ import json
 from mechdiagram.layout import diagram, middle_diagram
 from mechdiagram.layout.checks import against_flow
 from mechdiagram.layout.route_rules import faults
-from mechdiagram.layout.sizes import MIDDLE_BOX_MAX_WIDTH, MIDDLE_GRAPH_WIDTH, UPPER_WIDTH
+from mechdiagram.layout.sizes import MIDDLE_BOX_MAX_WIDTH, MIDDLE_GRAPH_LEAST_WIDTH, MIDDLE_GRAPH_WIDTH, UPPER_WIDTH
 from mechdiagram.shared.model import spec_from_data
 from support.edge_topologies import edge_topologies
 from support.specs import MECHANISMS
-from support.topologies import topologies
+from support.topologies import compiler_pipeline, topologies
 
 
 def _gallery(name: str):
@@ -51,7 +51,7 @@ def test_a_graph_is_never_folded_for_its_middle_layout():
     """Four boxes with long labels, 850 units wide in one row, whose cells with the phone's text widths are still
     736 units: no middle layout.  A break-it review of foldings into more bands found them splitting a group's frame
     over another box and drawing single columns worse than the phone's; the middle layout keeps the wide one's
-    cells or is not made."""
+    cells, or the graph's own layering down the page unfolded, or is not made."""
     spec = spec_from_data(edge_topologies()["long-labels"])
     assert diagram(spec).width > MIDDLE_GRAPH_WIDTH and middle_diagram(spec) is None
 
@@ -71,3 +71,32 @@ def test_the_middle_layout_reuses_the_wide_one_it_is_handed():
     """The build hands the wide layout it drew already: the same middle layout comes out."""
     spec = _gallery("serving-stack")
     assert middle_diagram(spec, wide=diagram(spec)) == middle_diagram(spec)
+
+
+def test_a_graph_whose_wide_cells_stay_too_wide_is_drawn_down_the_page_for_its_middle_layout():
+    """The compiler pipeline's wide cells, with the phone's text widths, came to 838 units: no middle layout, and the
+    phone's 304-unit column filled 36 to 60 % of a 600 to 900 px figure.  Drawn down the page from its own layering,
+    unfolded, it is between the least and the most a middle layout may be, with the diagnostics box beside the chain,
+    and breaks no rule more often than the wide layout."""
+    spec = spec_from_data(compiler_pipeline())
+    wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
+    assert wide.width > 900 and middle is not None
+    assert narrow.width < MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH
+    assert middle.direction == "down" and middle.cells != wide.cells
+    ranks = [middle.cells[key][0] for key in ("source", "lexer", "parser", "typeck", "lower", "inline", "simplify",
+                                              "isel", "regalloc", "link")]
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)  # the chain runs down, one phase a row
+    assert len({column for _, column in middle.cells.values()}) == 2  # the diagnostics box beside it
+    assert len(_faults(spec, middle)) <= len(_faults(spec, wide))
+    assert all(arrow.clean for arrow in middle.arrows.values())
+
+
+def test_a_graph_the_author_places_keeps_the_wide_cells_for_its_middle_layout_or_has_none():
+    """``layout.positions`` are the wide layout's: the middle layout keeps them or is not made, never a layering of
+    its own that moves the boxes the author placed."""
+    data = compiler_pipeline()
+    cells = diagram(spec_from_data(data)).cells
+    data["layout"] = {"positions": {key: {"row": row, "column": column} for key, (row, column) in cells.items()}}
+    spec = spec_from_data(data)
+    middle = middle_diagram(spec)
+    assert middle is None or middle.cells == diagram(spec).cells

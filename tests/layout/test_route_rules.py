@@ -23,7 +23,7 @@ from mechdiagram.layout.route_rules import (
 from mechdiagram.layout.sizes import ARROW_HEAD
 from mechdiagram.spec.load import parse_text
 from mechdiagram.spec.validate import check_spec
-from support.topologies import with_graph
+from support.topologies import compiler_pipeline, with_graph
 
 
 def arrow(key: str, *points: Point, label: Rect | None = None) -> Arrow:
@@ -194,3 +194,16 @@ def test_validate_warns_of_a_fault_the_middle_layout_draws_too():
     assert [(f.pointer, f.severity) for f in middle] == [("/targets/e1", "warning")], laid_out.findings
     assert middle[0].message.startswith('path "e1" in the middle layout crosses "e0"'), middle[0].message
     assert '"b" (now row 0, column 1) or "d" (now row 1, column 0)' in middle[0].message
+
+
+def test_a_fault_of_a_middle_layout_drawn_down_the_page_is_not_sent_to_layout_positions():
+    """A middle layout drawn from the graph's own layering (not the wide layout's cells) places its boxes itself, as
+    the phone's column does: its warning says so and what helps there, not which cells to move."""
+    _, laid_out = _laid_out(compiler_pipeline())
+    assert laid_out.middle is not None and laid_out.middle.cells != laid_out.wide.cells
+    middle = [f for f in laid_out.findings if f.rule == "route" and " in the middle layout " in f.message]
+    assert middle, laid_out.findings
+    for finding in middle:
+        assert "now row" not in finding.message and finding.message.endswith(
+            ": the middle layout draws the graph down the page itself (layout.positions is the wide layout's): draw "
+            "fewer arrows that skip boxes here, or shorten their labels"), finding.message

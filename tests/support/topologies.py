@@ -48,6 +48,26 @@ def serving_flow() -> dict:
     return with_graph(names, edges)
 
 
+def compiler_pipeline() -> dict:
+    """A new user's compiler pipeline: eleven phases in a chain, three groups, a side box for diagnostics, two pairs of
+    opposite arrows inside groups.  Its wide layout folds the chain into bands, 984 units wide."""
+    nodes = {"source": "Source files", "lexer": "Lexer", "parser": "Parser", "typeck": "Type checker",
+             "diag": "Diagnostics", "lower": "IR lowering", "inline": "Inliner",
+             "simplify": "Simplifier (constant folding, DCE)", "isel": "Instruction selection",
+             "regalloc": "Register allocation", "link": "Linker"}
+    edges = [("source", "lexer", "characters"), ("lexer", "parser", "tokens"), ("parser", "typeck", "AST"),
+             ("parser", "diag", "syntax errors"), ("typeck", "diag", "type errors"), ("typeck", "lower", "typed AST"),
+             ("lower", "inline", "SSA IR"), ("inline", "simplify", "inlined IR"),
+             ("simplify", "inline", "changed: run again"), ("simplify", "isel", "optimised IR"),
+             ("isel", "regalloc", "virtual registers"), ("regalloc", "isel", "spill code"),
+             ("regalloc", "link", "object file")]
+    data = with_graph(nodes, edges)
+    data["groups"] = {"frontend": {"label": "Front end", "members": ["lexer", "parser", "typeck"]},
+                      "optimiser": {"label": "Optimiser", "members": ["inline", "simplify"]},
+                      "backend": {"label": "Back end", "members": ["isel", "regalloc"]}}
+    return data
+
+
 def topologies() -> dict[str, dict]:
     """Every shape by name."""
     shapes: dict[str, dict] = {}

@@ -75,12 +75,14 @@ from mechdiagram.layout.sequence import SEQUENCE, Participants, participants, ro
 from mechdiagram.layout.sizes import (
     BAND_PAD,
     BOX_MAX_WIDTH,
+    BOX_MIN_WIDTH,
     BOX_WORD_WIDTH,
     GAP_X,
     GAP_Y,
     LINE_HEIGHT,
     MARGIN,
     MIDDLE_BOX_MAX_WIDTH,
+    MIDDLE_GRAPH_LEAST_WIDTH,
     MIDDLE_GRAPH_WIDTH,
     MIDDLE_WIDTH,
     MIN_WIDTH,
@@ -338,23 +340,52 @@ MIDDLE_CELLS_WIDTH = 860.0
 
 def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     """A layered graph's middle variant (issue 26: between 700 and 768 px the serving stack showed its phone column
-    in 68 to 77 % of the frame): the ``wide`` layout's cells placed with the narrow layout's text widths (``middle``
-    of :func:`_routed`), routed as the wide layout is, where the wide layout is at most :data:`MIDDLE_CELLS_WIDTH`
-    wide.  Kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and breaks no rule of
-    :mod:`.route_rules` more often than the wide drawing, nor has more routes and labels that are not clean
-    (:func:`_broken`, measured on the finished drawing); else ``None``, as where the wide layout is no wider than
-    that.  Folding the graph into more bands was tried and left out: a break-it review found foldings that split a
-    group's frame over another box, single columns worse than the phone's, and builds three times slower."""
-    if wide.width <= MIDDLE_GRAPH_WIDTH or wide.width > MIDDLE_CELLS_WIDTH:
+    in 68 to 77 % of the frame), the first of these that is kept:
+
+    * the ``wide`` layout's cells placed with the narrow layout's text widths (``middle`` of :func:`_routed`), routed
+      as the wide layout is, where the wide layout is at most :data:`MIDDLE_CELLS_WIDTH` wide;
+    * where the spec gives no ``layout.positions`` (which are the wide layout's), the graph's own layering flowing
+      down, unfolded, likewise (:func:`_down_the_page`): a new user's compiler pipeline, a chain of eleven phases in
+      three groups with a side box for diagnostics, folded 984 units wide, whose cells came to 838 units, is 558
+      units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure.
+
+    One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and at least
+    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_LEAST_WIDTH`, breaks no rule of :mod:`.route_rules` more often than
+    the wide drawing, nor has more routes and labels that are not clean (:func:`_broken`, measured on the finished
+    drawing); else ``None``, as where the wide layout is no wider than that.  Folding the graph into more bands was
+    tried and left out: a break-it review found foldings that split a group's frame over another box, single columns
+    worse than the phone's, and builds three times slower."""
+    if wide.width <= MIDDLE_GRAPH_WIDTH:
         return None
-    drawn = _routed(spec, wide.cells, [], flow=(wide.against, wide.direction == "down"), middle=True)
-    middle = _finished(spec, drawn, wide.cells, [], narrow=False)
-    faults_, unclean = _broken(middle.arrows, middle.against, middle.groups)
     limit, limit_unclean = _broken(wide.arrows, wide.against, wide.groups)
-    if middle.width > MIDDLE_GRAPH_WIDTH or unclean > limit_unclean or \
-            any(count > limit.get(kind, 0) for kind, count in faults_.items()):
+    tries: list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool] | None]] = []
+    if wide.width <= MIDDLE_CELLS_WIDTH:
+        tries.append((wide.cells, (wide.against, wide.direction == "down")))
+    down = _down_the_page(spec)
+    if down is not None and down != wide.cells:
+        tries.append((down, None))
+    for cells, flow in tries:
+        middle = _finished(spec, _routed(spec, cells, [], flow=flow, middle=True), cells, [], narrow=False)
+        faults_, unclean = _broken(middle.arrows, middle.against, middle.groups)
+        if MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH and unclean <= limit_unclean and \
+                all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
+            return middle
+    return None
+
+
+def _down_the_page(spec: Spec) -> dict[str, tuple[int, int]] | None:
+    """The cells of a layered graph's own layering flowing down, unfolded (``grid_cells(down=True)``), for its
+    middle variant: ``None`` where the spec places boxes itself (``layout.positions``), where every box is in one
+    column (the phone's column draws that) or where a layer holds more boxes than fit
+    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` side by side at the least box width and gap, which no
+    routing would bring under it."""
+    if spec.layout.positions:
         return None
-    return middle
+    cells, _ = grid_cells(spec, down=True, positions=False)
+    columns = max((column for _, column in cells.values()), default=0) + 1
+    if columns < 2 or columns * BOX_MIN_WIDTH + (columns - 1) * GAP_X + 2 * MARGIN > MIDDLE_GRAPH_WIDTH:
+        return None
+    return cells
 
 
 def _broken(arrows: dict[str, Arrow], against: frozenset[str],

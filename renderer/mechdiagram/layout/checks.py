@@ -199,22 +199,26 @@ def broken_rules(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, 
             line, column = loaded.locate(pointer, key=True)
             said = "; ".join(_said([f for f in found if f.kind == kind]) for kind in KINDS
                              if any(f.kind == kind for f in found))
-            advice = _advice(model, drawn, key, name, all(f.kind.startswith("label") for f in found))
+            advice = _advice(model, drawn, key, name, all(f.kind.startswith("label") for f in found),
+                             own_cells=name == "middle" and drawn.cells != variants[0][1].cells)
             findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
                                     f"{advice}", "route", "warning", line, column))
     return findings
 
 
-def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bool) -> str:
+def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bool, own_cells: bool = False) -> str:
     """What the author of ``model`` can do about path ``key``'s faults in the ``variant`` layout ``drawn``: in
-    the wide layout, move its boxes, named with the cells they are in now (``layout.positions`` takes a row and
-    a column by target key); the phone's column (narrow) places its boxes itself, ``layout.positions`` being the
-    wide layout's, so there only shorter labels and fewer arrows that skip boxes help."""
+    the wide layout (and a middle one of its cells), move its boxes, named with the cells they are in now
+    (``layout.positions`` takes a row and a column by target key); the phone's column (narrow) places its boxes
+    itself, ``layout.positions`` being the wide layout's, and so does a middle layout drawn down the page from the
+    graph's own layering (``own_cells``), so there only shorter labels and fewer arrows that skip boxes help."""
     path = model.targets[key]
     assert isinstance(path, PathTarget)
+    what = "shorten its label" if labels_only else "draw fewer arrows that skip boxes here, or shorten their labels"
     if variant == "narrow":
-        what = "shorten its label" if labels_only else "draw fewer arrows that skip boxes here, or shorten their labels"
         return f"the phone's column places its boxes itself (layout.positions is the wide layout's): {what}"
+    if own_cells:
+        return f"the middle layout draws the graph down the page itself (layout.positions is the wide layout's): {what}"
     ends = " or ".join(f"{quote(end)} (now row {drawn.cells[end][0]}, column {drawn.cells[end][1]})"
                        for end in (path.source, path.dest))
     # A box layout.positions does not list is placed anew, without the folding these cells may come from.

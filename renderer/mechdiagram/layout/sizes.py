@@ -141,6 +141,11 @@ MIDDLE_WIDTH = 570.0
 #: a figure up to 536 to 612 px: the serving stack's (327 units; its middle drawing 639) 84 to 85 % from 577 to 592.
 MIDDLE_BOX_MAX_WIDTH = 112.0
 MIDDLE_GRAPH_WIDTH = 640.0
+#: The narrowest a layered graph's middle variant drawn down the page from its own layering may be (where the wide
+#: layout's cells do not come down to MIDDLE_GRAPH_WIDTH), in user units: a phone's column of at most 347 units grown
+#: 1.5 times is 520 wide, so a narrower drawing adds nothing to it (a single column shown instead of the phone's from
+#: 448 px was worse than the phone's, a break-it review found).
+MIDDLE_GRAPH_LEAST_WIDTH = 520.0
 #: The widest a lane grid's upper middle variant may be (``middle_diagram(spec, UPPER_WIDTH)``), in user units: the
 #: grid transposed for a figure from about 740 px to the wide drawing's 12 px width, which for the gallery's grids is
 #: 1,058 to 1,214 px (the middle variant, grown 1.5 times, fills 85 % of a figure up to 977 px; the wide grid
