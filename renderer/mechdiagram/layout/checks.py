@@ -313,8 +313,8 @@ def unclean_routes(loaded: LoadedSpec, drawn: Diagram, narrow: Diagram) -> list[
         pointer = pointer_join("targets", key)
         line, column = loaded.locate(pointer, key=True)
         if not arrow.clean:
-            message = (f"path {quote(key)} has no route and label clear of the boxes and the other labels; move its "
-                       "nodes apart (layout.positions) or shorten its label")
+            message = (f"path {quote(key)} in the wide layout has no route and label clear of the boxes, the groups' "
+                       "frames and the other labels; move its nodes apart (layout.positions) or shorten its label")
         else:
             message = (f"path {quote(key)} has no label clear of the boxes and the other labels in the narrow layout "
                        "(a phone's); shorten its label or the labels near it")
