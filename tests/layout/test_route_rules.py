@@ -4,6 +4,7 @@ forces to break one."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -207,3 +208,41 @@ def test_a_fault_of_a_middle_layout_drawn_down_the_page_is_not_sent_to_layout_po
         assert "now row" not in finding.message and finding.message.endswith(
             ": the middle layout draws the graph down the page itself (layout.positions is the wide layout's): draw "
             "fewer arrows that skip boxes here, or shorten their labels"), finding.message
+
+
+def cache_hierarchy(groups: bool) -> dict:
+    """A new user's store through a write-back cache hierarchy: a chain of seven, three arrows each way between
+    neighbouring caches (a read miss and a writeback down, a fill up), the core's private caches grouped."""
+    nodes = {"core": "CPU core", "sb": "Store buffer", "l1d": "L1d cache (32 KiB)", "l2": "L2 cache (256 KiB)",
+             "l3": "L3 / LLC", "mc": "Memory controller", "dram": "DRAM"}
+    edges = [("core", "sb", "store [x] = 1"), ("sb", "l1d", "commit"), ("l1d", "l2", "RFO miss"),
+             ("l2", "l3", "RFO miss"), ("l3", "mc", "read line"), ("mc", "dram", "ACT, RD"),
+             ("dram", "mc", "64 B burst"), ("mc", "l3", "line data"), ("l3", "l2", "fill"), ("l2", "l1d", "fill (E)"),
+             ("l1d", "l2", "writeback"), ("l2", "l3", "writeback"), ("l3", "mc", "writeback"), ("mc", "dram", "WR")]
+    data = with_graph(nodes, edges)
+    if groups:
+        data["groups"] = {"private": {"label": "Core 0 (private)", "members": ["core", "sb", "l1d", "l2"]},
+                          "shared": {"label": "Shared by all cores", "members": ["l3", "mc"]}}
+    return data
+
+
+@pytest.mark.parametrize("groups", [False, True])
+def test_three_labelled_arrows_between_two_boxes_one_above_the_other_each_name_their_own(groups):
+    """Between L1 and L2 run a read miss, a writeback and a fill: the boxes widen so that their runs stand a label
+    and its gaps apart, and each label sits beside its own run, nearer it than any other, crossed by none, clear of
+    the others (the middle run's label was printed over the next run, and "writeback" over "fill (E)")."""
+    from mechdiagram.layout import diagram
+    from mechdiagram.shared.model import spec_from_data
+
+    drawn = diagram(spec_from_data(cache_hierarchy(groups)))
+    l1d, l2 = drawn.boxes["l1d"], drawn.boxes["l2"]
+    between = ["e2", "e9", "e10"]  # RFO miss, fill (E), writeback
+    assert drawn.cells["l1d"][1] == drawn.cells["l2"][1] and abs(drawn.cells["l1d"][0] - drawn.cells["l2"][0]) == 1
+    runs = sorted(drawn.arrows[key].points[0][0] for key in between)
+    assert all(len(drawn.arrows[key].points) == 2 for key in between)  # three straight runs
+    assert min(b - a for a, b in zip(runs, runs[1:], strict=False)) >= 60  # a label and its gaps apart
+    assert min(l1d.w, l2.w) > 200
+    assert not [f for f in label_faults(drawn.arrows) if f.key in between]
+    assert all(drawn.arrows[key].clean for key in between)
+    blocks = [drawn.arrows[key].label_box for key in between]
+    assert all(a is not None and b is not None and not a.overlaps(b) for a, b in itertools.combinations(blocks, 2))

@@ -165,7 +165,8 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
                 for key, segs in segments.items()}
     placed: dict[str, PlacedLabel] = {}
     budget = _Budget()
-    for key, points in routes.items():
+    for key in _placing_order(routes, outlines):
+        points = routes[key]
         ways = wraps.get(key, ())
         if not ways or len(points) < 2:
             continue
@@ -198,6 +199,44 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         placed[key] = PlacedLabel((block.cx, block.y + FIRST_BASELINE), block, score[0] == 0, lines,
                                   crowded=budget.left <= 0)
     return placed
+
+
+#: How far beside a label's longest run another arrow's parallel run leaves it fewer places (user units): a label of
+#: path-label width and its gaps.
+CROWDING_REACH = 120.0
+
+
+def _placing_order(routes: dict[str, Sequence[Point]],
+                   outlines: dict[str, list[tuple[Point, Point]]]) -> list[str]:
+    """The order labels are placed in: the routes whose longest run has the most other arrows' runs beside it (parallel,
+    within :data:`CROWDING_REACH`, overlapping it) first, else in the order of ``routes``.  A label between two
+    neighbours has one place, one outside them two: placed in the order given, the outer runs' labels took the places
+    between the runs, and the middle one of three arrows between two boxes one above the other had none (a new user's
+    cache hierarchy)."""
+    def crowding(key: str) -> int:
+        points = routes[key]
+        if len(points) < 2:
+            return 0
+        (ax, ay), (bx, by) = max(itertools.pairwise(points),
+                                 key=lambda s: abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1]))
+        vertical = abs(ax - bx) < 0.05
+        lo, hi = sorted((ay, by) if vertical else (ax, bx))
+        count = 0
+        for other, segments in outlines.items():
+            if other == key:
+                continue
+            for (cx, cy), (dx, dy) in segments:
+                if vertical and abs(cx - dx) < 0.05 and 0.05 < abs(cx - ax) <= CROWDING_REACH \
+                        and min(cy, dy) < hi and max(cy, dy) > lo:
+                    count += 1
+                    break
+                if not vertical and abs(cy - dy) < 0.05 and 0.05 < abs(cy - ay) <= CROWDING_REACH \
+                        and min(cx, dx) < hi and max(cx, dx) > lo:
+                    count += 1
+                    break
+        return count
+
+    return sorted(routes, key=lambda key: -crowding(key))
 
 
 def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: Sequence[tuple[Point, Point]],

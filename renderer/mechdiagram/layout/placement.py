@@ -24,6 +24,7 @@ from mechdiagram.layout.groups import (
     stacked_order,
     strip_height,
 )
+from mechdiagram.layout.labels import AMBIGUOUS, SIDE_GAP
 from mechdiagram.layout.layered import folded, layered_cells
 from mechdiagram.layout.measure import (
     balanced_wrap,
@@ -312,6 +313,31 @@ def _side_by_side(spec: Spec, cells: Cells, narrow: bool = False) -> dict[int, f
     return rows
 
 
+def _one_above_another(spec: Spec, cells: Cells, narrow: bool = False) -> dict[int, float]:
+    """Columns where three or more paths, one labelled at least, run side by side between two boxes one above the
+    other (in neighbouring rows): the width their boxes need there, by column, so that the runs, their ports spread
+    over PORT_SPREAD of the sides, stand far enough apart for a label between two of them to sit beside its own run
+    (:data:`~mechdiagram.layout.labels.SIDE_GAP`) and clearly nearer it than the next
+    (:data:`~mechdiagram.layout.labels.AMBIGUOUS` more); labels wrapped as the ``narrow`` variant's when it is set.  A
+    new user's cache hierarchy, a read miss, a fill and a writeback between L1 and L2, printed the middle run's label
+    over the next run.  The rows' counterpart is :func:`_side_by_side`, where labels sit above their runs."""
+    pairs: dict[frozenset[str], list[float]] = {}
+    for path in spec.paths:
+        if path.source in cells and path.dest in cells:
+            (r1, c1), (r2, c2) = cells[path.source], cells[path.dest]
+            if c1 == c2 and abs(r1 - r2) == 1:
+                wide = max((text_width(line, PATH_LABEL_SIZE, path.code) for text in spec.texts(path.key)
+                            for line in path_label_lines(text, narrow, path.code)), default=0.0)
+                pairs.setdefault(frozenset((path.source, path.dest)), []).append(wide)
+    columns: dict[int, float] = {}
+    for pair, widths in pairs.items():
+        if len(widths) >= 3 and max(widths):
+            pitch = max(widths) + 2 * SIDE_GAP + AMBIGUOUS
+            column = cells[next(iter(pair))][1]
+            columns[column] = max(columns.get(column, 0.0), math.ceil(pitch * (len(widths) - 1) / PORT_SPREAD))
+    return columns
+
+
 def _crowded(spec: Spec, cells: Cells, n_rows: int, n_cols: int) -> tuple[list[int], list[int]]:
     """How many routes each gap between columns and each gap between rows is expected to carry: a path
     that changes both row and column turns in the gap beside its target's column and below (or above)
@@ -384,6 +410,9 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
         row_h[r] = max(row_h[r], *(round(len(each) * LINE_HEIGHT + 2 * PAD_Y, 1) for each in texts[key].values()))
     for r, height in _side_by_side(spec, cells, narrow_labels).items():
         row_h[r] = max(row_h[r], height)
+    if not lane_labels:
+        for c, width in _one_above_another(spec, cells, narrow_labels).items():
+            col_w[c] = max(col_w[c], width)
     # Room for the ports on a box's sides: its row and column grow, and it with them; the other boxes there keep
     # their size, centred in the room (a fan's source grows, not the target beside it).
     plain_h, plain_w = list(row_h), list(col_w)
