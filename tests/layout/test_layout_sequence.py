@@ -13,7 +13,7 @@ from mechdiagram.layout import diagram, layout_scenario
 from mechdiagram.layout.geometry import Layout, Message, Rect
 from mechdiagram.layout.route_rules import block_distance, message_faults
 from mechdiagram.layout.sequence import LABEL_GAP, participant_order
-from mechdiagram.layout.sizes import LABEL_REACH, MIN_TEXT_PX
+from mechdiagram.layout.sizes import ARROW_HEAD, LABEL_REACH, MIN_TEXT_PX
 from mechdiagram.render.html import readable_width
 from mechdiagram.render.svg import prefix_for, render_scenario
 from mechdiagram.shared.model import Spec, spec_from_data
@@ -499,3 +499,22 @@ def test_a_narrow_head_of_a_long_code_name_wraps_inside_it_instead_of_widening_t
     assert "".join(line.removesuffix(CONTINUATION) for line in head.lines) == "io.grpc.netty.NettyServerHandler"
     ((_, wide),) = _layouts(data, narrow=False)
     assert wide.boxes["p1"].lines == ("io.grpc.netty.", "NettyServerHandler")
+
+
+def test_a_label_over_a_lifeline_it_passes_moves_off_that_lifelines_activation_bar():
+    """A message from the first participant to the third while the second is active: centred, its label covered the
+    second's bar (a new user's Raft election, "AppendEntries t2" from S3 to S5 over S4's).  It moves along its line
+    just clear of the bar, still over its own line, between its ends; one whose span has no such room stays centred."""
+    data = sequence_spec(3, 1)
+    data["targets"] = {key: value for key, value in data["targets"].items() if value["kind"] == "node"}
+    data["targets"]["far"] = {"id": "far", "kind": "path", "from": "p0", "to": "p2", "label": "AppendEntries t2"}
+    data["scenarios"][0]["steps"][0].update(active=["p0", "p1"], paths=["far"])
+    [(_, layout)] = _layouts(data, narrow=False)
+    [row] = layout.rows
+    [message] = row.messages
+    block = message.arrow.label_box
+    (x0, line_y), (x1, _) = message.arrow.points[0], message.arrow.points[-1]
+    bar = next(bar for bar in row.bars if bar.key == "p1")
+    assert block is not None and (block.right <= bar.x - 2 or block.x >= bar.x + bar.w + 2), (block, bar)
+    assert min(x0, x1) <= block.x and block.right <= max(x0, x1) + ARROW_HEAD  # over its own line
+    assert block.bottom <= line_y  # above it

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 from msgspec import Struct
 
@@ -416,13 +417,32 @@ class Rows(Struct, frozen=True):
     bottom: float
 
 
+#: A message's label keeps this far from an activation bar it is moved off (user units), its background included.
+BAR_AIR = LABEL_BACKGROUND + 2.0
+
+
 def _label(lines: tuple[str, ...], centre: float, line_y: float, low: float, high: float,
-           code: bool = False) -> tuple[Point, Rect]:
+           code: bool = False, bars: Sequence[float] = (), ends: Sequence[float] = (),
+           span: tuple[float, float] | None = None) -> tuple[Point, Rect]:
     """The anchor (centre x, first baseline) and background of a label of ``lines`` (``code``: in the monospace
     face) whose foot is LABEL_GAP above ``line_y``, centred on ``centre`` and moved inside ``low``..``high`` where
-    it would leave it."""
+    it would leave it.  Where it would cover one of the activation ``bars`` its message passes over (their lifelines'
+    x; a message from the first to the third participant, its label over the second one's bar: a new user's Raft
+    election), it is moved along its line as little as takes it :data:`BAR_AIR` clear of each, and of the bars at its
+    ``ends``, where that keeps it over its message's ``span`` (the x extent of its line); else it stays."""
     w, h = label_size(lines, code)
     x = min(max(centre - w / 2, low), high - w) if w <= high - low else low
+
+    def clear(left: float, at: Sequence[float]) -> bool:
+        return all(left + w <= bar - BAR_WIDTH / 2 - BAR_AIR or left >= bar + BAR_WIDTH / 2 + BAR_AIR for bar in at)
+
+    if not clear(x, bars):
+        first, last = span if span is not None else (low, high)
+        tries = [each for bar in bars for each in (bar - BAR_WIDTH / 2 - BAR_AIR - w, bar + BAR_WIDTH / 2 + BAR_AIR)]
+        fits = [left for left in tries
+                if max(low, first) <= left <= min(high, last) - w and clear(left, [*bars, *ends])]
+        if fits:
+            x = min(fits, key=lambda left: (abs(left - x), left))
     top = line_y - LABEL_GAP - h
     background = Rect(round(x - LABEL_BACKGROUND, 1), round(top - LABEL_BACKGROUND / 2, 1),
                       round(w + 2 * LABEL_BACKGROUND, 1), round(h + LABEL_BACKGROUND, 1))
@@ -463,6 +483,7 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
             out = BAR_WIDTH / 2 if source in active else 0.0
             into = BAR_WIDTH / 2 if dest in active else 0.0
+            over: list[float] = []  # the bars of the lifelines it passes over, between its ends
             if self_loop:
                 loop_y = round(line_y + SELF_HEIGHT, 1)
                 start: Point = (round(x0 + out, 1), line_y)
@@ -481,7 +502,10 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
                 head, base = _head(end, "left" if sign > 0 else "right")
                 points = (start, end if lost else base)
                 centre, bottom = (x0 + x1) / 2, line_y + ARROW_HEAD / 2
-            at, background = _label(lines, centre, line_y, low, high, path.code) if lines else ((0.0, 0.0), None)
+                over = [x[key] for key in shared.order if key in active and min(x0, x1) < x[key] < max(x0, x1)]
+            ends = [x[key] for key in (source, dest) if key in active]
+            at, background = _label(lines, centre, line_y, low, high, path.code, over, ends,
+                                    (min(x0, x1), max(x0, x1))) if lines else ((0.0, 0.0), None)
             arrow = Arrow(key, points, head, at, "middle", lines, background)
             messages.append(Message(key, arrow, path.style == "reply", self_loop, lost))
             slot = bottom + MESSAGE_AIR
