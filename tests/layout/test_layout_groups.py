@@ -242,3 +242,21 @@ def test_a_groups_frame_widens_for_the_labels_of_opposite_arrows_between_its_mem
     assert left_box.right <= left_x and right_box.x >= right_x  # each beside its run, on the outer side
     for box in (left_box, right_box):
         assert frame.x < box.x and box.right < frame.x + frame.w  # inside the frame
+
+
+def test_an_arrow_out_of_a_groups_foot_turns_clear_of_its_frame():
+    """The compiler pipeline's "type errors" left the type checker, at the front end's foot, and turned at the end
+    of its stub, two units inside the frame's foot, running along it to the diagnostics box: its jog is moved beyond
+    the frame's side, in the wide and the middle layout, and no arrow runs along or weaves across a frame."""
+    from mechdiagram.layout import middle_diagram
+    from mechdiagram.layout.route_rules import FRAME_NEAR
+    from support.topologies import compiler_pipeline
+
+    spec = spec_from_data(compiler_pipeline())
+    for drawn in (diagram(spec), middle_diagram(spec)):
+        assert drawn is not None
+        assert frame_faults(drawn.arrows, drawn.groups) == []
+        frame = drawn.groups["frontend"]
+        points = drawn.arrows["e4"].points  # type checker -> diagnostics
+        runs = [a[1] for a, b in zip(points, points[1:], strict=False) if a[1] == b[1]]
+        assert runs and all(abs(y - (frame.y + frame.h)) >= FRAME_NEAR for y in runs), (points, frame)

@@ -834,6 +834,40 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
     ends = {p.key: (p.source, p.dest) for p in paths}
     for down in (True, False):
         _slotted(routes, ends, boxes, walls, down, frames or {})
+        if frames:
+            _off_frames(routes, ends, boxes, walls, down, frames)
     return routes
 
 
+def _off_frames(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
+                walls: Sequence[Rect], down: bool, frames: Mapping[str, GroupFrame]) -> None:
+    """Each route of one jog (:func:`_jog`) whose jog runs along a group's frame, within
+    :data:`~mechdiagram.layout.route_rules.FRAME_NEAR` of a side across the flow, moved to run that far and a unit
+    more beyond the side, either way, where that keeps it between its stubs, hits no box (but its ends) or wall and
+    the routes then break fewer rules (:func:`_changed_faults`).  An arrow out of a box at the foot of a group turned
+    at the end of its stub, two units inside the frame's foot, and ran along it (a new user's compiler pipeline:
+    "type errors", in the wide and the middle layout)."""
+    for key in sorted(routes):
+        jog = _jog(routes[key], down)
+        if jog is None:
+            continue
+        a0, a3, l0, level, l3 = jog
+        low, high = l0 + SOURCE_STUB, l3 - TARGET_STUB - ARROW_HEAD
+        sides = []  # the frames' sides across the flow that the jog runs along
+        for frame in frames.values():
+            across = (frame.x, frame.right) if down else (frame.y, frame.bottom)
+            if min(a0, a3) < across[1] and max(a0, a3) > across[0]:
+                sides += [edge for edge in ((frame.y, frame.bottom) if down else (frame.x, frame.right))
+                          if abs(edge - level) < FRAME_NEAR]
+        others = [*(box for name, box in boxes.items() if name not in ends[key]), *walls]
+        for moved in (edge + way * (FRAME_NEAR + 1) for edge in sides for way in (1, -1)):
+            if not low <= moved <= high:
+                continue
+            tried = _with_jog(routes[key], round(moved, 1), down)
+            if any(_segment_hits(seg, rect.grown(CLEARANCE - 0.5)) for seg in itertools.pairwise(tried.points)
+                   for rect in others):
+                continue
+            now, then = _changed_faults(routes, {key: tried}, frames)
+            if then < now:
+                routes[key] = tried
+                break
