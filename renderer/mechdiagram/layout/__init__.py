@@ -312,11 +312,11 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     wide as a share of that room; a sequence at its natural width, where the wide variant spreads it
     (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``, else its heads fitted to the
     ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 846
-    units wide, showed a phone's drawing grown to 78 % of a 768 px figure); a layered graph's from its wide
-    layout's cells (``wide``, when the caller has drawn it already), by :func:`_middle_graph`, for the middle
-    ``budget`` only.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes
-    do not fit side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide
-    one."""
+    units wide, showed a phone's drawing grown to 78 % of a 768 px figure); a layered graph's by :func:`_middle_graph`
+    from its wide layout (``wide``, when the caller has drawn it already), for a ``budget`` of at most
+    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one, not the upper).  ``None`` for a sequence
+    that cannot be narrower than its wide variant, a lane grid whose lanes do not fit side by side there with clean
+    routes, or a layered graph with no middle drawing as clean as its wide one."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
         if heads.width < participants(spec, spread=True).width:
@@ -324,9 +324,11 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
         fitted = participants(spec, fit=budget)
         narrowest = participants(spec, narrow=True).width
         return _sequence(fitted) if narrowest < fitted.width < heads.width else None
+    if not spec.lane_grid:  # a layered graph's middle drawing is at most MIDDLE_GRAPH_WIDTH: none for the upper one
+        if budget > MIDDLE_GRAPH_WIDTH:
+            return None
+        return _middle_graph(spec, wide if wide is not None else diagram(spec))
     cells, lane_labels = grid_cells(spec, down=True, positions=False)
-    if not lane_labels:
-        return _middle_graph(spec, wide if wide is not None else diagram(spec)) if budget == MIDDLE_WIDTH else None
     turned = _transposed(spec, cells, lane_labels, budgets=(budget,))
     return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
 

@@ -95,11 +95,10 @@ def grid_cells(spec: Spec, *, down: bool | None = None, positions: bool = True,
     last node (:func:`~mechdiagram.layout.layered.cycle_breakings`).
     """
     nodes = [t.key for t in spec.nodes]
-    parsed = {key: parse_lane_key(key) for key in nodes}
-    grid = {key: lane_index for key, lane_index in parsed.items() if lane_index is not None}
     cells: Cells = {}
     labels: list[str | None] = []
-    if nodes and len(grid) == len(nodes):
+    if spec.lane_grid:
+        grid = {key: lane_index for key in nodes if (lane_index := parse_lane_key(key)) is not None}
         lanes: list[str] = [lane.key for lane in spec.layout.lanes]
         for lane, _ in grid.values():
             if lane not in lanes:

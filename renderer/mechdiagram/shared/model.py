@@ -196,6 +196,14 @@ class Spec(Struct, frozen=True):
         """Path targets in file order."""
         return [t for t in self.targets.values() if isinstance(t, PathTarget)]
 
+    @property
+    def lane_grid(self) -> bool:
+        """Whether the nodes are laid out as a lane grid: there is one at least, and every node's key is
+        ``<lane><index>`` (:func:`parse_lane_key`); else a layered graph (or, with the sequence view, its
+        participants)."""
+        nodes = self.nodes
+        return bool(nodes) and all(parse_lane_key(node.key) is not None for node in nodes)
+
     def texts(self, key: str) -> tuple[str, ...]:
         """Every text target ``key``'s label shows: its own label (none: ``()`` unless a step gives it one), then
         each text a step's ``labels`` gives it, in the order the scenarios and their steps first show them.  The
