@@ -702,3 +702,23 @@ def shots_over_time(take: Callable[[float], bytes],
         shots[at] = take(at)
         windows[at] = (begun, time.monotonic() - start)
     return shots, windows
+
+
+#: A page style that keeps the wide layout at every width, as a browser without container queries does: where it is
+#: wider than the figure, it scrolls in its frame.
+WIDE_ONLY = ".mech-canvas-inner.mech-wide{display:block!important}.mech-canvas-inner.mech-narrow{display:none!important}"
+
+#: In page, of a drawing ``svg`` and a step number: the page boxes (left, right, top, bottom, CSS px) of what the step
+#: highlights as a reader sees it: its boxes (not a group's whole frame), and in a sequence its row's activation bars,
+#: message lines and heads (not the row's band, which spans the drawing).
+HIGHLIGHTED_JS = r"""
+(svg, step) => {
+  const layers = Array.from(svg.querySelectorAll(`g[data-mech-steps~='${step}']`));
+  const lit = (layer, suffix) => Array.from(layer.classList).some(name => name.endsWith(suffix));
+  const boxes = layers.filter(layer => lit(layer, "-on") && !layer.querySelector("rect[class$='-group-on']"));
+  const row = layers.filter(layer => lit(layer, "-row-current"))
+    .flatMap(layer => Array.from(layer.querySelectorAll("[class$='-bar-on'], [class$='-flow'], [class$='-head-on']")));
+  return [...boxes, ...row].map(element => element.getBoundingClientRect())
+    .map(r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom}));
+}
+"""

@@ -381,10 +381,10 @@ def test_a_step_the_reader_chooses_changes_text_and_picture_at_once(site, open_p
 
 REVEAL_JS = r"""
 c => {
+  const highlighted = """ + bs.HIGHLIGHTED_JS + r""";
   const view = c.getBoundingClientRect();
   const svg = Array.from(c.querySelectorAll("svg")).find(s => s.getClientRects().length);
-  const step = svg.querySelector("[data-mech-shown]").dataset.mechFrame;
-  const boxes = Array.from(svg.querySelectorAll("[data-mech-steps~='" + step + "'] rect")).map(b => b.getBoundingClientRect());
+  const boxes = highlighted(svg, svg.querySelector("[data-mech-shown]").dataset.mechFrame);
   return {scroll: c.scrollLeft, left: Math.min(...boxes.map(b => b.left)), right: Math.max(...boxes.map(b => b.right)),
           view: [view.left, view.right], page: [window.scrollX, window.scrollY]};
 }
@@ -397,8 +397,7 @@ def test_auto_scroll_moves_the_drawing_only_as_far_as_the_active_boxes_need(site
     slug = bs.mechanism_slugs()[0]
     page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
     # the wide layout at a phone's width, as a browser without container queries shows it: it scrolls in its frame
-    page.add_style_tag(content=".mech-canvas-inner.mech-wide{display:block!important}"
-                               ".mech-canvas-inner.mech-narrow{display:none!important}")
+    page.add_style_tag(content=bs.WIDE_ONLY)
     figure = bs.figures(page).nth(0)
     canvas = figure.locator("[data-mech-canvas]").first
     assert canvas.evaluate("c => c.scrollWidth > c.clientWidth + 1"), "the figure must scroll in its frame"
@@ -442,8 +441,7 @@ def test_the_state_panel_stays_in_view_while_the_drawing_scrolls(site, open_page
     values start inside the frame (the player holds the panel there), and the page does not scroll."""
     slug = bs.mechanism_slugs()[0]
     page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
-    page.add_style_tag(content=".mech-canvas-inner.mech-wide{display:block!important}"
-                               ".mech-canvas-inner.mech-narrow{display:none!important}")
+    page.add_style_tag(content=bs.WIDE_ONLY)
     canvas = bs.figures(page).nth(0).locator("[data-mech-canvas]").first
     held = "document.querySelector('[data-mech-canvas] svg').style.getPropertyValue('--mech-hold-x')"
     for where in (0.5, 1.0):

@@ -200,3 +200,36 @@ def test_the_heads_strip_shows_what_the_drawings_own_heads_show(tmp_path, open_p
     changed = ImageChops.difference(drawn, held).convert("L").point(lambda v: 255 if v > 48 else 0)
     assert ImageStat.Stat(changed).mean[0] / 255 < 0.002, ImageChops.difference(drawn, held).getbbox()
     assert page.opened.errors == []
+
+
+def test_auto_scroll_brings_a_sequences_messages_into_view_not_its_left_edge(sequence_site, open_page):
+    """The wide sequence scrolling in its frame (a browser without container queries, at 360 px): each step brings
+    its row's messages and activation bars into view where they fit, moving the drawing only as far as that takes.
+    The player read the step's every rect, the row's band as wide as the drawing among them, and took the drawing to
+    its left edge at every step, so a message at the right stayed out of view."""
+    page = open_page(sequence_site / "oauth.html", viewport=(360, 800), motion="reduce")
+    page.add_style_tag(content=bs.WIDE_ONLY)
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    figure = bs.figures(page).nth(0)
+    canvas = figure.locator("[data-mech-canvas]").first
+    assert canvas.evaluate("c => c.scrollWidth > c.clientWidth + 1"), "the sequence must scroll in its frame"
+    measure = """c => {
+      const highlighted = """ + bs.HIGHLIGHTED_JS + """;
+      const svg = Array.from(c.querySelectorAll("svg")).find(s => s.getClientRects().length);
+      const boxes = highlighted(svg, svg.querySelector("[data-mech-shown]").dataset.mechFrame);
+      const view = c.getBoundingClientRect();
+      return {left: Math.min(...boxes.map(b => b.left)), right: Math.max(...boxes.map(b => b.right)),
+              view: [view.left, view.right], scroll: c.scrollLeft, page: window.scrollX};
+    }"""
+    scrolls, right_of_start = set(), 0
+    for step in range(len(oauth_spec()["scenarios"][0]["steps"])):
+        if step:
+            figure.locator(".mech-next").dispatch_event("click")
+        seen = canvas.evaluate(measure)
+        left, right = seen["view"]
+        assert seen["page"] == 0
+        if seen["right"] - seen["left"] <= right - left - 16:
+            assert left - 1 <= seen["left"] and seen["right"] <= right + 1, (step + 1, seen)
+        scrolls.add(round(seen["scroll"]))
+        right_of_start += seen["scroll"] > 0
+    assert right_of_start, scrolls  # some step's messages lie past the frame's first view

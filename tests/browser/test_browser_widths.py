@@ -186,16 +186,12 @@ def test_eight_step_tabs_take_two_even_rows_on_a_phone(site, open_page):
         assert [tops.count(top) for top in sorted(set(tops))] == expected, (width, tops)
 
 
-#: A page style that keeps the wide layout at every width, as a browser without container queries does.
-WIDE_ONLY = ".mech-canvas-inner.mech-wide{display:block!important}.mech-canvas-inner.mech-narrow{display:none!important}"
-
-
 def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, open_page):
     """Where the wide layout scrolls in its frame (a browser without container queries, simulated by a page
     style), each step scrolls its highlighted boxes into view."""
     slug = bs.mechanism_slugs()[0]
     page = open_page(site.page(slug), viewport=(360, 800), motion="reduce")
-    page.add_style_tag(content=WIDE_ONLY)
+    page.add_style_tag(content=bs.WIDE_ONLY)
     page.evaluate("() => window.dispatchEvent(new Event('resize'))")  # the frame scrolls
     assert layout_facts(page)["drawn"] == ["wide"]
     assert layout_facts(page)["scrolls"] and layout_facts(page)["explorer"] == 1  # its stop: the structure
@@ -203,13 +199,12 @@ def test_each_step_brings_its_highlighted_boxes_into_a_scrolling_frame(site, ope
     for step in range(2, steps + 1):
         page.locator(".mech-next").first.click()
         seen = bs.figures(page).nth(0).evaluate("""root => {
+          const highlighted = """ + bs.HIGHLIGHTED_JS + """;
           const canvas = root.querySelector("[data-mech-canvas]");
           const view = canvas.getBoundingClientRect();
-          const shown = root.querySelector("[data-mech-scene]:not([hidden]) [data-mech-current]");
-          const step = shown ? shown.dataset.mechFrame : "";
-          const boxes = Array.from(root.querySelectorAll(`[data-mech-steps~="${step}"] rect`))
-            .filter(r => r.closest("[data-mech-scene]:not([hidden])") && r.getClientRects().length)
-            .map(r => r.getBoundingClientRect());
+          const svg = Array.from(canvas.querySelectorAll("svg")).find(s => s.getClientRects().length);
+          const shown = svg.querySelector("[data-mech-current]");
+          const boxes = shown ? highlighted(svg, shown.dataset.mechFrame) : [];
           return {scrolls: canvas.scrollWidth > canvas.clientWidth + 1,
                   inside: boxes.every(b => b.left >= view.left - 1 && b.right <= view.right + 1), count: boxes.length};
         }""")
