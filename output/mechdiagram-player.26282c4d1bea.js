@@ -253,16 +253,15 @@ Player.prototype.show = function (jump) {
   if (this.explorer) { this.explorer.refresh(); }
 };
 
-/* In a figure that scrolls in its frame, bring the step's highlighted boxes into view (of the drawing
-   shown: the hidden layout's boxes have no place on the page), moving the drawing only as far as that takes:
-   boxes already in view leave it where the reader put it, and the page itself never scrolls.  Boxes wider than
-   the frame show from their start. */
+/* In a figure that scrolls in its frame, bring what the step highlights into view (:js:func:`highlighted`, of the
+   drawing shown: the hidden layout's boxes have no place on the page), moving the drawing only as far as that takes:
+   what is already in view leaves it where the reader put it, and the page itself never scrolls.  What is wider
+   than the frame shows from its start. */
 Player.prototype.reveal = function (frame) {
   var canvas = this.scenes[this.scenario].querySelector("[data-mech-canvas]");
-  var step = frame.getAttribute("data-mech-frame");
   var svg = frame.ownerSVGElement;
-  var boxes = svg.querySelectorAll("[data-mech-steps~='" + step + "'] rect");
-  if (!canvas || !boxes.length || !svg.getClientRects().length || canvas.scrollWidth <= canvas.clientWidth + 1) {
+  var shown = this.highlighted(svg, frame.getAttribute("data-mech-frame"));
+  if (!canvas || !shown.length || !svg.getClientRects().length || canvas.scrollWidth <= canvas.clientWidth + 1) {
     return;
   }
   var view = canvas.getBoundingClientRect();
@@ -270,8 +269,8 @@ Player.prototype.reveal = function (frame) {
   var names = svg.parentNode.querySelector(".mech-lane-names");
   var viewLeft = names ? Math.max(view.left, names.getBoundingClientRect().right) : view.left;
   var left = Infinity, right = -Infinity;
-  Array.prototype.forEach.call(boxes, function (box) {
-    var r = box.getBoundingClientRect();
+  shown.forEach(function (element) {
+    var r = element.getBoundingClientRect();
     left = Math.min(left, r.left);
     right = Math.max(right, r.right);
   });
@@ -351,19 +350,37 @@ Player.prototype.hold = function (canvas) {
   });
 };
 
-/* What the step shown highlights in ``svg`` (its data-mech-shown frame's): its boxes and, in a sequence, its row
-   (not an active group's whole frame, nor the earlier rows, marks or legend lines it shows too), each as [left,
-   top, right, bottom] in the drawing's user units, ``box`` being the drawing's place on the page and ``unit`` user
-   units a CSS px. */
+/* What step ``step`` (its frame's number) highlights in ``svg``, as elements: its boxes and, in a sequence, its row's
+   messages (their lines, heads and labels) and activation bars; not an active group's whole frame (unless the step
+   lights nothing else), nor the row's band, lifelines and number badge, which span the drawing, nor the earlier rows,
+   marks or legend lines it shows too.  One
+   answer for what auto-scroll brings into view and what a held panel keeps off: the step's every rect included the
+   legend and a sequence row's band as wide as the drawing, so auto-scroll took a sequence to its left edge at every
+   step. */
+Player.prototype.highlighted = function (svg, step) {
+  var layers = Array.prototype.slice.call(svg.querySelectorAll("g[data-mech-steps~='" + step + "']"));
+  var lit = function (layer, pattern) {
+    return Array.prototype.some.call(layer.classList, function (name) { return pattern.test(name); });
+  };
+  var boxes = layers.filter(function (layer) { return lit(layer, /-on$/); });
+  var own = boxes.filter(function (layer) { return !layer.querySelector("rect[class$='-group-on']"); });
+  var found = own.length ? own : boxes;
+  layers.filter(function (layer) { return lit(layer, /-row-current$/); }).forEach(function (row) {
+    Array.prototype.forEach.call(row.children, function (element) {
+      if (lit(element, /-(bar-on|flow|head-on|plabel-on)$/)) { found.push(element); }
+    });
+  });
+  return found;
+};
+
+/* What the step shown highlights in ``svg`` (its data-mech-shown frame's: :js:func:`highlighted`), each as [left, top,
+   right, bottom] in the drawing's user units, ``box`` being the drawing's place on the page and ``unit`` user units a
+   CSS px. */
 Player.prototype.activeBoxes = function (svg, box, unit) {
   var frame = svg.querySelector("[data-mech-shown]");
   if (!frame) { return []; }
-  var layers = svg.querySelectorAll("g[data-mech-steps~='" + frame.getAttribute("data-mech-frame") + "']");
-  return Array.prototype.filter.call(layers, function (layer) {
-    return Array.prototype.some.call(layer.classList, function (name) { return /-(on|row-current)$/.test(name); }) &&
-      !layer.querySelector("rect[class$='-group-on']");
-  }).map(function (layer) {
-    var r = layer.getBoundingClientRect();
+  return this.highlighted(svg, frame.getAttribute("data-mech-frame")).map(function (element) {
+    var r = element.getBoundingClientRect();
     return [(r.left - box.left) * unit, (r.top - box.top) * unit,
             (r.right - box.left) * unit, (r.bottom - box.top) * unit];
   });
