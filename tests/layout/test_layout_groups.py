@@ -260,3 +260,21 @@ def test_an_arrow_out_of_a_groups_foot_turns_clear_of_its_frame():
         points = drawn.arrows["e4"].points  # type checker -> diagnostics
         runs = [a[1] for a, b in zip(points, points[1:], strict=False) if a[1] == b[1]]
         assert runs and all(abs(y - (frame.y + frame.h)) >= FRAME_NEAR for y in runs), (points, frame)
+
+
+def test_an_arrow_straight_into_a_groups_first_box_keeps_straight_and_the_label_moves_over():
+    """Source files stand above the lexer, the front end's first box; the arrow between them crossed the group's label
+    ("Front end", 77 units, with 67 units of the frame each side of the arrow), so the label was a wall and the arrow
+    went round the frame's side with two bends.  The frame widens on its right for the label to sit right of the arrow,
+    which runs straight down, in the wide and the middle layout; the label is clear of every line."""
+    from mechdiagram.layout import middle_diagram
+    from support.topologies import compiler_pipeline
+
+    spec = spec_from_data(compiler_pipeline())
+    for drawn in (diagram(spec), middle_diagram(spec)):
+        assert drawn is not None
+        points = drawn.arrows["e0"].points  # source files -> lexer
+        assert len(points) == 2 and points[0][0] == points[1][0], points
+        frame = drawn.groups["frontend"]
+        assert frame.label_box is not None and frame.label_box.x > points[0][0]
+        assert not group_faults(drawn.arrows, dict(drawn.groups), {"frontend": frame.label_box})

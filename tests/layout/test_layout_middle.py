@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from mechdiagram.layout import diagram, middle_diagram
+from mechdiagram.layout import MIDDLE_CELLS_WIDTH, diagram, middle_diagram
 from mechdiagram.layout.checks import against_flow
 from mechdiagram.layout.route_rules import faults
 from mechdiagram.layout.sizes import MIDDLE_BOX_MAX_WIDTH, MIDDLE_GRAPH_LEAST_WIDTH, MIDDLE_GRAPH_WIDTH, UPPER_WIDTH
@@ -74,13 +74,14 @@ def test_the_middle_layout_reuses_the_wide_one_it_is_handed():
 
 
 def test_a_graph_whose_wide_cells_stay_too_wide_is_drawn_down_the_page_for_its_middle_layout():
-    """The compiler pipeline's wide cells, with the phone's text widths, came to 838 units: no middle layout, and the
-    phone's 304-unit column filled 36 to 60 % of a 600 to 900 px figure.  Drawn down the page from its own layering,
+    """The compiler pipeline's wide layout is wider than the widest whose cells are placed again (its cells, with the
+    phone's text widths, came to 838 units): no middle layout, and the phone's 304-unit column filled 36 to 60 % of a
+    600 to 900 px figure.  Drawn down the page from its own layering,
     unfolded, it is between the least and the most a middle layout may be, with the diagnostics box beside the chain,
     and breaks no rule more often than the wide layout."""
     spec = spec_from_data(compiler_pipeline())
     wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
-    assert wide.width > 900 and middle is not None
+    assert wide.width > MIDDLE_CELLS_WIDTH and middle is not None
     assert narrow.width < MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH
     assert middle.direction == "down" and middle.cells != wide.cells
     ranks = [middle.cells[key][0] for key in ("source", "lexer", "parser", "typeck", "lower", "inline", "simplify",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from mechdiagram.layout.geometry import Box, GroupFrame, Rect
 from mechdiagram.layout.measure import even_wrap, text_width
@@ -362,6 +362,29 @@ def inner_label_sides(spec: Spec, enclosures: Mapping[str, GroupFrame], routes: 
                 right = max(right, x + side_gap + w + FRAME_LABEL_AIR - frame.right)
         if left > 0.05 or right > 0.05:
             out[key] = (round(max(left, 0.0), 1), round(max(right, 0.0), 1))
+    return out
+
+
+def stuck_label_sides(enclosures: Mapping[str, GroupFrame], stuck: Iterable[str],
+                      routes: Sequence[Sequence[tuple[float, float]]]) -> dict[str, tuple[float, float]]:
+    """The extra room (left, right) the frame of each ``stuck`` group (whose label :func:`clear_labels` found no
+    place for) needs on its right side for its label to sit right of the rightmost of the ``routes`` that cross its
+    strip, :data:`LABEL_CLEARANCE` from it, :data:`GROUP_LABEL_INSET` inside the frame.  A straight arrow into a
+    group's first member crossed its label, "Front end", 77 units wide in a frame with 67 units each side of the
+    arrow, and went round the frame's side instead, with two bends (a new user's compiler pipeline).  User units."""
+    out: dict[str, tuple[float, float]] = {}
+    for key in sorted(stuck):
+        frame = enclosures[key]
+        block = frame.label_box
+        if block is None:
+            continue
+        xs = [a[0] for route in routes for a, b in itertools.pairwise(route)
+              if abs(a[0] - b[0]) < 0.05 and min(a[1], b[1]) < block.bottom + LABEL_CLEARANCE
+              and max(a[1], b[1]) > block.y - LABEL_CLEARANCE and frame.x < a[0] < frame.right]
+        if xs:
+            need = max(xs) + LABEL_CLEARANCE + block.w + GROUP_LABEL_INSET - frame.right
+            if need > 0.05:
+                out[key] = (0.0, round(need + 0.5, 1))
     return out
 
 

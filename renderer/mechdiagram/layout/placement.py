@@ -312,14 +312,23 @@ def _side_by_side(spec: Spec, cells: Cells, narrow: bool = False) -> dict[int, f
     return rows
 
 
+#: How many arrows between two boxes one above the other :func:`_one_above_another` makes room for (three: a read
+#: miss, a writeback and a fill), and the widest it makes their column, in user units (twice the widest box).  Four
+#: arrows with labels of five words between two boxes asked for 521 units, which turned a graph that folded into a
+#: tall unfolded one with more faults (a break-it review): more arrows than three there wrap their labels instead.
+STACKED_RUNS = 3
+STACKED_RUNS_MAX_WIDTH = 2 * BOX_MAX_WIDTH
+
+
 def _one_above_another(spec: Spec, cells: Cells, narrow: bool = False) -> dict[int, float]:
-    """Columns where three or more paths, one labelled at least, run side by side between two boxes one above the
-    other (in neighbouring rows): the width their boxes need there, by column, so that the runs, their ports spread
+    """Columns where :data:`STACKED_RUNS` paths, one labelled at least, run side by side between two boxes one above
+    the other (in neighbouring rows): the width their boxes need there, by column, so that the runs, their ports spread
     over PORT_SPREAD of the sides, stand far enough apart for a label between two of them to sit beside its own run
     (:data:`~mechdiagram.layout.labels.SIDE_GAP`) and clearly nearer it than the next
     (:data:`~mechdiagram.layout.labels.AMBIGUOUS` more); labels wrapped as the ``narrow`` variant's when it is set.  A
     new user's cache hierarchy, a read miss, a fill and a writeback between L1 and L2, printed the middle run's label
-    over the next run.  The rows' counterpart is :func:`_side_by_side`, where labels sit above their runs."""
+    over the next run.  At most :data:`STACKED_RUNS_MAX_WIDTH`.  The rows' counterpart is :func:`_side_by_side`, where
+    labels sit above their runs."""
     pairs: dict[frozenset[str], list[float]] = {}
     for path in spec.paths:
         if path.source in cells and path.dest in cells:
@@ -330,10 +339,11 @@ def _one_above_another(spec: Spec, cells: Cells, narrow: bool = False) -> dict[i
                 pairs.setdefault(frozenset((path.source, path.dest)), []).append(wide)
     columns: dict[int, float] = {}
     for pair, widths in pairs.items():
-        if len(widths) >= 3 and max(widths):
+        if len(widths) == STACKED_RUNS and max(widths):
             pitch = max(widths) + 2 * SIDE_GAP + AMBIGUOUS
             column = cells[next(iter(pair))][1]
-            columns[column] = max(columns.get(column, 0.0), math.ceil(pitch * (len(widths) - 1) / PORT_SPREAD))
+            need = min(math.ceil(pitch * (len(widths) - 1) / PORT_SPREAD), STACKED_RUNS_MAX_WIDTH)
+            columns[column] = max(columns.get(column, 0.0), need)
     return columns
 
 

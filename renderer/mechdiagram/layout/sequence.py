@@ -90,7 +90,7 @@ LABEL_LINE_MAX = 280.0
 NARROW_FIT_WIDTH = 312.0
 NARROW_GAP_MIN = 52.0
 #: The width a wide sequence of two or more participants is spread to (``participants(spread=True)``): at the figure's
-#: growth (``render.html.GROWTH``, 1.5) it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit
+#: growth (``layout.sizes.GROWTH``, 1.5) it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit
 #: text is 12 CSS px in a 740 px column (a blog's): 740 x 13 / 12 = 801.  The web worker's 500 units filled 60 %.
 SPREAD_WIDTH = 800.0
 #: How many pitches the narrow variant tries before it takes the widest that fits (each narrower by what the one

@@ -141,11 +141,16 @@ MIDDLE_WIDTH = 570.0
 #: a figure up to 536 to 612 px: the serving stack's (327 units; its middle drawing 639) 84 to 85 % from 577 to 592.
 MIDDLE_BOX_MAX_WIDTH = 112.0
 MIDDLE_GRAPH_WIDTH = 640.0
+#: Every layout grows with its frame (the HTML figure, :mod:`mechdiagram.render.html`) to at most this many times its
+#: natural width (its 13-unit text then 19.5 px at most), so that a drawing fills 85 % of a figure up to 1.76 times
+#: its width (issue 26: a 500-unit sequence filled 40 % of a 1440 px screen's figure, a wide graph 64 %); the middle
+#: layout, made for figures of about 600 to 1000 px, fills it up to 1,000 px and more.
+GROWTH = 1.5
 #: The narrowest a layered graph's middle variant drawn down the page from its own layering may be (where the wide
-#: layout's cells do not come down to MIDDLE_GRAPH_WIDTH), in user units: a phone's column of at most 347 units grown
-#: 1.5 times is 520 wide, so a narrower drawing adds nothing to it (a single column shown instead of the phone's from
-#: 448 px was worse than the phone's, a break-it review found).
-MIDDLE_GRAPH_LEAST_WIDTH = 520.0
+#: layout's cells do not come down to MIDDLE_GRAPH_WIDTH), in user units: as wide as the narrowest phone's column
+#: grown GROWTH times, 456 units; a narrower drawing adds nothing to the phone's column (a single column shown instead
+#: of the phone's from 448 px was worse than the phone's, a break-it review found).
+MIDDLE_GRAPH_LEAST_WIDTH = GROWTH * NARROW_MIN_WIDTH
 #: The widest a lane grid's upper middle variant may be (``middle_diagram(spec, UPPER_WIDTH)``), in user units: the
 #: grid transposed for a figure from about 740 px to the wide drawing's 12 px width, which for the gallery's grids is
 #: 1,058 to 1,214 px (the middle variant, grown 1.5 times, fills 85 % of a figure up to 977 px; the wide grid

@@ -26,7 +26,7 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from mechdiagram.layout.marks import MARK_WORDS
-from mechdiagram.layout.sizes import MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
+from mechdiagram.layout.sizes import GROWTH, MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
 from mechdiagram.render.explore import grid, step_states, structure
 from mechdiagram.render.paint import SMALLEST_TEXT
@@ -261,11 +261,6 @@ def _target_name(spec: Spec, key: str, step: Step) -> str:
 #: desktop screen reads better so than as the phone's one column of boxes).
 WIDE_SCROLLS_FROM = 960.0
 
-#: Every layout grows with its frame to at most this many times its natural width (its 13-unit text then 19.5 px
-#: at most), so that a drawing fills 85 % of a figure up to 1.76 times its width (issue 26: a 500-unit sequence
-#: filled 40 % of a 1440 px screen's figure, a wide graph 64 %); the middle layout, made for figures of about 600
-#: to 1000 px, fills it up to 1,000 px and more.
-GROWTH = 1.5
 
 
 #: The figure widths at which a scene may change layouts are multiples of this (CSS px), so that one style sheet,
