@@ -75,7 +75,7 @@ def test_the_middle_layout_reuses_the_wide_one_it_is_handed():
 
 def test_a_graph_whose_wide_cells_stay_too_wide_is_drawn_down_the_page_for_its_middle_layout():
     """The compiler pipeline's wide layout is wider than the widest whose cells are placed again (its cells, with the
-    phone's text widths, came to 838 units): no middle layout, and the phone's 304-unit column filled 36 to 60 % of a
+    phone's text widths, came to 757 units): no middle layout, and the phone's 304-unit column filled 36 to 60 % of a
     600 to 900 px figure.  Drawn down the page from its own layering,
     unfolded, it is between the least and the most a middle layout may be, with the diagnostics box beside the chain,
     and breaks no rule more often than the wide layout."""

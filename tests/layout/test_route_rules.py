@@ -260,3 +260,20 @@ def test_three_labelled_arrows_between_two_boxes_one_above_the_other_each_name_t
     assert all(drawn.arrows[key].clean for key in between)
     blocks = [drawn.arrows[key].label_box for key in between]
     assert all(a is not None and b is not None and not a.overlaps(b) for a, b in itertools.combinations(blocks, 2))
+
+
+def test_arrows_on_one_track_of_the_phones_column_keep_their_spans_apart():
+    """The cache hierarchy's three writebacks, each to the next box, took one track beside the phone's column, 19 units
+    apart end to end: a designer read them as one dashed bus.  Two runs on one vertical line are at least 40 units
+    apart, or on tracks of their own."""
+    from mechdiagram.layout import diagram
+    from mechdiagram.layout.stacked import TRACK_END_GAP
+    from mechdiagram.shared.model import spec_from_data
+
+    drawn = diagram(spec_from_data(cache_hierarchy(True)), narrow=True)
+    runs = [(key, a[0], *sorted((a[1], b[1]))) for key, arrow in drawn.arrows.items()
+            for a, b in itertools.pairwise(arrow.points) if a[0] == b[0] and len(arrow.points) > 2]
+    assert len({key for key, *_ in runs}) >= 3  # the writebacks on tracks
+    for (k1, x1, a1, b1), (k2, x2, a2, b2) in itertools.combinations(runs, 2):
+        if k1 != k2 and abs(x1 - x2) < 0.05:
+            assert a2 - b1 >= TRACK_END_GAP or a1 - b2 >= TRACK_END_GAP, (k1, k2, (a1, b1), (a2, b2))

@@ -359,7 +359,7 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
       as the wide layout is, where the wide layout is at most :data:`MIDDLE_CELLS_WIDTH` wide;
     * where the spec gives no ``layout.positions`` (which are the wide layout's), the graph's own layering flowing
       down, unfolded, likewise (:func:`_down_the_page`): a new user's compiler pipeline, a chain of eleven phases in
-      three groups with a side box for diagnostics, folded 984 units wide, whose cells came to 838 units, is 558
+      three groups with a side box for diagnostics, folded 891 units wide, whose cells came to 757 units, is 498
       units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure.
 
     One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and at least

@@ -31,6 +31,10 @@ from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, FONT_SIZE
 TRACK_GAP = 12.0
 #: Least distance from a track label to any other track, in user units (its own is 6 away).
 LABEL_AIR = 16.0
+#: Least distance, along one track, between the spans of two paths on it, in user units: nearer, they read as one
+#: line (a new user's cache hierarchy: three writebacks, each to the next box, 19 units apart on one track looked
+#: like one dashed bus to a designer).
+TRACK_END_GAP = 40.0
 #: Least distance from a track label's block to a stub (a route's horizontal run from the column to its track)
 #: passing above or below it, in user units: nearer, the label reads as that line's.
 STUB_AIR = 10.0
@@ -62,11 +66,12 @@ def _label_free(rect: Rect, taken: list[tuple[float, tuple[float, float]]], bloc
 def _track_free(x: float, span: tuple[float, float], taken: list[tuple[float, tuple[float, float]]],
                 blocks: list[Rect], ports: tuple[float, float], right: float) -> bool:
     """Whether a track at ``x`` over ``span``, with its two stubs at the ``ports`` ys, keeps clear of the
-    placed tracks (:data:`TRACK_GAP` apart where their spans overlap) and labels (:data:`LABEL_AIR` from the
+    placed tracks (:data:`TRACK_GAP` apart where their spans overlap or come within :data:`TRACK_END_GAP` of each
+    other) and labels (:data:`LABEL_AIR` from the
     track, its stubs not across them)."""
     y0, y1 = span
     for tx, (a, b) in taken:
-        if a - CLEARANCE < y1 and y0 < b + CLEARANCE and abs(tx - x) < TRACK_GAP:
+        if a - TRACK_END_GAP < y1 and y0 < b + TRACK_END_GAP and abs(tx - x) < TRACK_GAP:
             return False
     # No nearer than LABEL_AIR to a placed label, as _label_free keeps a label from tracks placed before it:
     # each label's nearest line stays its own.
