@@ -530,3 +530,20 @@ def test_no_arrow_label_straddles_the_line_between_two_lane_bands(name):
         if block is not None:
             assert not any(block.y < bottom + STRIP_AIR and top - STRIP_AIR < block.bottom for top, bottom in lines), \
                 (key, block, lines)
+
+
+def test_a_paths_badge_moves_along_its_route_off_its_own_label():
+    """A step that lights only the compiler pipeline's "SSA IR" arrow puts its badge on that arrow: at its longest
+    run's middle the badge covered the arrow's own label, so it takes a quarter along the same run instead."""
+    from support.topologies import compiler_pipeline
+
+    data = compiler_pipeline()
+    data["scenarios"][0]["steps"][4].update(active=[], paths=["e6"])  # IR lowering -> inliner
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0], diagram(spec))
+    [badge] = [badge for badge in layout.badges if badge.key == "e6"]
+    arrow = layout.arrows["e6"]
+    assert arrow.label_box is not None and not badge.overlaps(arrow.label_box), (badge, arrow.label_box)
+    (x0, y0), (x1, y1) = max(_segments(arrow), key=lambda s: abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1]))
+    assert y0 == y1 and abs(badge.y + badge.h / 2 - y0) < 0.2  # on the run that carries the label
+    assert min(x0, x1) < badge.x and badge.x + badge.w < max(x0, x1)

@@ -5,7 +5,7 @@ the story on the figure itself: every box a step highlights carries a small badg
 numbers of those steps (``2``, ``3–5``, ``1, 4``), and a step that highlights only paths puts its
 badge on the first such path.  Badges are placed at a box corner or on a route, clear of other
 boxes, arrowheads, path labels, lane headers and each other where a free place exists (a path's badge has
-one place, its route's middle, and a box's badge four corners).
+places along its route, its longest run's middle first, and a box's badge four corners).
 """
 
 from __future__ import annotations
@@ -37,10 +37,17 @@ def _free(rect: Rect, obstacles: list[Rect], placed: list[Rect], segments: list[
             and not any(rect.crossed_by(a, b) for a, b in segments))
 
 
-def _longest_segment_middle(arrow: Arrow) -> tuple[float, float]:
-    pairs = list(zip(arrow.points, arrow.points[1:], strict=False))
-    (x0, y0), (x1, y1) = max(pairs, key=lambda s: abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1]))
-    return (x0 + x1) / 2, (y0 + y1) / 2
+#: Where along a route's segment its path's badge may sit, in order: its middle, then a quarter from either end.
+BADGE_FRACTIONS = (0.5, 0.25, 0.75)
+
+
+def _route_places(arrow: Arrow) -> list[tuple[float, float]]:
+    """The places a path's badge may take on its route: on its segments, longest first, at each of
+    :data:`BADGE_FRACTIONS` (the longest one's middle first, as before; a badge there covered the path's own label,
+    "SSA IR" in a new user's compiler pipeline, where a quarter along the same run was free)."""
+    pairs = sorted(zip(arrow.points, arrow.points[1:], strict=False),
+                   key=lambda s: -(abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])))
+    return [(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f) for (x0, y0), (x1, y1) in pairs for f in BADGE_FRACTIONS]
 
 
 def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arrow],
@@ -65,7 +72,7 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
                 on_path.setdefault(first, []).append(number)
     placed: list[Rect] = []
     badges: list[Badge] = []
-    # A path's badge has one place, its route's middle: placed first, so that no box's badge takes it.
+    # A path's badge has few places, on its route: placed first, so that no box's badge takes them.
     for key, numbers in [*on_path.items(), *on_box.items()]:
         text = step_numbers(numbers)
         w = max(BADGE_HEIGHT, text_width(text, PATH_LABEL_SIZE) + 2 * BADGE_PAD)
@@ -78,7 +85,7 @@ def place_badges(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Ar
             segments = [seg for a in arrows.values() for seg in zip(a.points, a.points[1:], strict=False)]
         else:
             others = list(boxes.values())
-            centres = [_longest_segment_middle(arrows[key])]
+            centres = _route_places(arrows[key])
             segments = [seg for k, a in arrows.items() if k != key for seg in zip(a.points, a.points[1:], strict=False)]
         candidates = [Rect(round(cx - w / 2, 1), round(cy - BADGE_HEIGHT / 2, 1), round(w, 1), BADGE_HEIGHT)
                       for cx, cy in centres]
