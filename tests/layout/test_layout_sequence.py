@@ -154,18 +154,25 @@ def test_a_sequence_of_few_participants_gives_its_free_width_to_its_labels():
 
 
 @pytest.mark.parametrize("participants", range(2, 7))
-def test_a_wide_sequence_is_spread_to_fill_a_wide_screen_and_its_natural_width_is_the_middle_layout(participants):
+def test_a_wide_sequence_is_spread_to_fill_a_wide_screen_and_its_natural_width_is_the_upper_middle_layout(
+        participants):
     """Issue 26: a sequence narrower than SPREAD_WIDTH (800 units: 85 % of a 1,440 px screen's figure at 1.5 times)
     is drawn that wide, every gap between lifelines wider by as much and the heads as they were; its natural
-    drawing is the middle layout (shown below the wide one's 12 px width); one already as wide has none."""
+    drawing is the upper middle layout (shown below the wide one's 12 px width), and the middle one is fitted to
+    MIDDLE_WIDTH where that is narrower (a Raft election's five participants, 692 units at their natural width,
+    showed the phone's drawing in 79 % of a 672 px figure), else the natural one too; one already as wide has none."""
     from mechdiagram.layout import middle_diagram
     from mechdiagram.layout.sequence import SPREAD_WIDTH
+    from mechdiagram.layout.sizes import MIDDLE_WIDTH, UPPER_WIDTH
 
     spec = spec_from_data(sequence_spec(participants, 5))
-    wide, middle = diagram(spec), middle_diagram(spec)
+    wide, middle = diagram(spec), middle_diagram(spec, UPPER_WIDTH)
+    fitted = middle_diagram(spec)
     if middle is None:
-        assert wide.width >= SPREAD_WIDTH
+        assert wide.width >= SPREAD_WIDTH and fitted is None
         return
+    assert fitted is not None and (fitted == middle if middle.width <= MIDDLE_WIDTH else fitted.width <= MIDDLE_WIDTH)
+    assert diagram(spec, narrow=True).width < fitted.width <= middle.width
     assert middle.width < wide.width == SPREAD_WIDTH
     assert wide.sequence is not None and middle.sequence is not None
     gaps = [b - a for a, b in itertools.pairwise(wide.sequence.x[key] for key in wide.sequence.order)]

@@ -93,6 +93,7 @@ from mechdiagram.layout.sizes import (
     PANEL_GAP,
     PATH_LABEL_LINE,
     TRANSPOSED_MAX_WIDTH,
+    UPPER_WIDTH,
 )
 from mechdiagram.layout.stacked import (
     depth_first_order,
@@ -320,21 +321,27 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     narrow variant is (:func:`_transposed`), its lanes side by side in ``budget`` user units
     (:data:`~mechdiagram.layout.sizes.MIDDLE_WIDTH`; :data:`~mechdiagram.layout.sizes.UPPER_WIDTH` for the upper
     middle variant, for a figure too wide for the middle one to fill and too narrow for the wide grid), each as
-    wide as a share of that room; a sequence at its natural width, where the wide variant spreads it
-    (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), whatever the ``budget``, else its heads fitted to the
-    ``budget`` as a phone's are to its width (``participants(fit=budget)``: a DNS lookup's five participants, 846
-    units wide, showed a phone's drawing grown to 78 % of a 768 px figure); a layered graph's by :func:`_middle_graph`
-    from its wide layout (``wide``, when the caller has drawn it already), for a ``budget`` of at most
-    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one, not the upper).  ``None`` for a sequence
-    that cannot be narrower than its wide variant, a lane grid whose lanes do not fit side by side there with clean
-    routes, or a layered graph with no middle drawing as clean as its wide one."""
+    wide as a share of that room; a sequence's heads fitted to the ``budget`` as a phone's are to its width
+    (``participants(fit=budget)``: a DNS lookup's five participants, 846 units wide, showed a phone's drawing grown
+    to 78 % of a 768 px figure) where its natural width is wider than that and the fitted one narrower, else, where
+    the wide variant spreads it (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), at its natural width (the upper
+    ``budget`` takes that at once: a Raft election of five participants, 692 units at its natural width, showed the
+    phone's drawing in 79 % of a 672 px figure, where its middle drawing, the natural one, showed from 704 px); a
+    layered graph's by
+    :func:`_middle_graph` from its wide layout (``wide``, when the caller has drawn it already), for a ``budget`` of
+    at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one, not the upper).  ``None`` for a
+    sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit side by side there with
+    clean routes, or a layered graph with no middle drawing as clean as its wide one."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
-        if heads.width < participants(spec, spread=True).width:
+        spread = heads.width < participants(spec, spread=True).width
+        if spread and (budget >= UPPER_WIDTH or heads.width <= budget):
             return _sequence(heads)
         fitted = participants(spec, fit=budget)
         narrowest = participants(spec, narrow=True).width
-        return _sequence(fitted) if narrowest < fitted.width < heads.width else None
+        if narrowest < fitted.width < heads.width:
+            return _sequence(fitted)
+        return _sequence(heads) if spread else None
     if not spec.lane_grid:  # a layered graph's middle drawing is at most MIDDLE_GRAPH_WIDTH: none for the upper one
         if budget > MIDDLE_GRAPH_WIDTH:
             return None
