@@ -5,6 +5,7 @@ phone's and the wide drawing's width.  Between 600 and 768 px the serving stack 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from mechdiagram.layout import MIDDLE_CELLS_WIDTH, diagram, middle_diagram
 from mechdiagram.layout.checks import against_flow
@@ -101,3 +102,17 @@ def test_a_graph_the_author_places_keeps_the_wide_cells_for_its_middle_layout_or
     spec = spec_from_data(data)
     middle = middle_diagram(spec)
     assert middle is None or middle.cells == diagram(spec).cells
+
+
+def test_no_middle_layout_hardly_narrower_than_the_wide_one():
+    """Fifteen stages in four groups (a break-it review's): the wide layout, its frames widened for labels, is 650
+    units wide, and its cells with the phone's text widths came to 639, which would show from a figure hardly
+    narrower than the wide one does.  A middle layout is at most MIDDLE_NARROWER of the wide one's width."""
+    from mechdiagram.layout import MIDDLE_NARROWER
+
+    spec = spec_from_data(json.loads((Path(__file__).parents[1] / "data" / "middle-near-wide.mechanism.json")
+                                     .read_text("utf-8")))
+    wide = diagram(spec)
+    assert MIDDLE_GRAPH_WIDTH < wide.width < MIDDLE_GRAPH_WIDTH / MIDDLE_NARROWER
+    middle = middle_diagram(spec, wide=wide)
+    assert middle is None or middle.width <= MIDDLE_NARROWER * wide.width

@@ -351,6 +351,9 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
 
 
+#: The most a layered graph's middle drawing may be of its wide drawing's width: nearer, it shows from a figure hardly
+#: narrower than the wide one does (a break-it review: a 639-unit middle drawing under a 650-unit wide one, 3.5 s).
+MIDDLE_NARROWER = 0.85
 #: The widest wide drawing whose own cells :func:`_middle_graph` places with the narrow layout's text widths, in user
 #: units: that took 6 to 22 % off seven graphs' widths (the serving stack 818 to 639), so that a wider one's cells do
 #: not come down to MIDDLE_GRAPH_WIDTH, and routing them again would only cost time (a dense graph of 30 boxes and 60
@@ -369,7 +372,8 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
       three groups with a side box for diagnostics, folded 891 units wide, whose cells came to 757 units, is 498
       units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure.
 
-    One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and at least
+    One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and
+    :data:`MIDDLE_NARROWER` of the wide drawing's width (a try whose boxes alone are wider is not routed), at least
     :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_LEAST_WIDTH`, breaks no rule of :mod:`.route_rules` more often than
     the wide drawing, nor has more routes and labels that are not clean (:func:`_broken`, measured on the finished
     drawing); else ``None``, as where the wide layout is no wider than that.  Folding the graph into more bands was
@@ -377,6 +381,7 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     worse than the phone's, and builds three times slower."""
     if wide.width <= MIDDLE_GRAPH_WIDTH:
         return None
+    most = min(MIDDLE_GRAPH_WIDTH, MIDDLE_NARROWER * wide.width)
     limit, limit_unclean = _broken(wide.arrows, wide.against, wide.groups)
     tries: list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool] | None]] = []
     if wide.width <= MIDDLE_CELLS_WIDTH:
@@ -385,12 +390,15 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     if down is not None and down != wide.cells:
         tries.append((down, None))
     for cells, flow in tries:
+        placed = place(spec, cells, [], box_max=MIDDLE_BOX_MAX_WIDTH, narrow_labels=True)
+        if placed.right + MARGIN > most:  # its boxes alone are too wide: not routed (routing takes the time)
+            continue
         drawn = _routed(spec, cells, [], flow=flow, middle=True)
         if drawn.frames:
             drawn = _frames_widened(spec, drawn, _redrawn(spec, cells, drawn, middle=True))
         middle = _finished(spec, drawn, cells, [], narrow=False)
         faults_, unclean = _broken(middle.arrows, middle.against, middle.groups)
-        if MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH and unclean <= limit_unclean and \
+        if MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= most and unclean <= limit_unclean and \
                 all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
             return middle
     return None
