@@ -836,14 +836,6 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                    sum(each.taken for each in budgets) - before, stuck_sides)
 
 
-def _rules_broken(drawn: _Routed) -> tuple[int, int, int, float]:
-    """What a try costs, compared in order: how many rules of :mod:`.route_rules` it breaks (its groups' frames too),
-    its routes and labels that are not clean, its routes' bends, and its width."""
-    arrows = _arrows(drawn)
-    return (len(faults(arrows, drawn.against)) + len(frame_faults(arrows, drawn.frames)), drawn.unclean,
-            sum(len(route.points) - 2 for route in drawn.routes.values()), round(drawn.right - drawn.left, 1))
-
-
 #: The most a drawing may grow wider for its groups' frames to make room for labels (:func:`_frames_widened`), in
 #: user units for each fault and unclean route or label it mends: a break-it review found a drawing widened from 797
 #: to 951 units for one fault less; forty boxes in eight groups, 565 to 736 units for 104 faults and 32 labels less.
@@ -858,9 +850,10 @@ def _frames_widened(spec: Spec, drawn: _Routed, again: Callable[[Sides], _Routed
     and then went round (``drawn.stuck_sides``: a straight arrow into a group's first box took two bends round its
     frame instead).  The wider drawing is kept where it breaks no rule more often, kind by kind (:func:`_broken`),
     nor costs more as the layout's choices weigh it (:func:`_cost`'s faults and unclean routes), costs less all told
-    (:func:`_rules_broken`) and is at most :data:`WIDENING_PER_MEND` wider for each fault it mends.  Made once, for
-    the drawing the layout chose: widened inside every try, it steered the choice between foldings and layerings by
-    another measure than theirs, and tripled some layouts' time (a break-it review)."""
+    (fewer faults and unclean arrows, else fewer bends, else a narrower drawing) and is at most
+    :data:`WIDENING_PER_MEND` wider for each fault it mends. Made once, for the drawing the layout chose: widened
+    inside every try, it steered the choice between foldings and layerings by another measure than theirs, and
+    tripled some layouts' time (a break-it review)."""
     arrows = _arrows(drawn)
     inner = inner_paths(spec)
     bad = {fault.key for fault in label_faults(arrows)}
@@ -880,7 +873,12 @@ def _frames_widened(spec: Spec, drawn: _Routed, again: Callable[[Sides], _Routed
         and _cost(wider)[:2] <= _cost(drawn)[:2]
     mended = sum(before.values()) + unclean_before - sum(kinds.values()) - unclean
     grown = (wider.right - wider.left) - (drawn.right - drawn.left) <= WIDENING_PER_MEND * max(mended, 0)
-    return wider if no_worse and grown and _rules_broken(wider) < _rules_broken(drawn) else drawn
+
+    def bends_(try_: _Routed) -> int:  # of its routes, all told
+        return sum(len(route.points) - 2 for route in try_.routes.values())
+
+    less = (mended, bends_(drawn) - bends_(wider), drawn.right - drawn.left - (wider.right - wider.left)) > (0, 0, 0)
+    return wider if no_worse and grown and less else drawn
 
 
 #: The aspect ratios (width over height, margins included) a layered graph's wide drawing keeps, and the one it

@@ -221,9 +221,7 @@ def clear_labels(spec: Spec, enclosures: Mapping[str, GroupFrame],
             out[key] = frame
             continue
         room = Rect(block.x, block.y, block.w, len(label_lines(spec.groups[key].label)) * PATH_LABEL_LINE)
-        crossings = sorted({round(a[0], 1) for route in routes for a, b in itertools.pairwise(route)
-                            if abs(a[0] - b[0]) < 0.05 and min(a[1], b[1]) < room.bottom + LABEL_CLEARANCE
-                            and max(a[1], b[1]) > room.y - LABEL_CLEARANCE and frame.x < a[0] < frame.right}
+        crossings = sorted({round(x, 1) for x in _vertical_hits(routes, room, frame)}
                            | {x for route in routes for x in _horizontal_hits(route, room, frame)})
         low, high = frame.x + GROUP_LABEL_INSET, frame.right - GROUP_LABEL_INSET
         edges = [low - LABEL_CLEARANCE, *crossings, high + LABEL_CLEARANCE]
@@ -259,6 +257,14 @@ def _fitting(label: str, width: float, most: int) -> tuple[str, ...] | None:
     if "".join(lines).replace(" ", "") != label.replace(" ", ""):
         return None  # a word broken with a continuation mark
     return lines
+
+
+def _vertical_hits(routes: Sequence[Sequence[tuple[float, float]]], block: Rect, frame: GroupFrame) -> list[float]:
+    """The xs of the ``routes``' vertical segments that cross ``block``'s rows (within :data:`LABEL_CLEARANCE`)
+    inside ``frame``."""
+    return [a[0] for route in routes for a, b in itertools.pairwise(route)
+            if abs(a[0] - b[0]) < 0.05 and min(a[1], b[1]) < block.bottom + LABEL_CLEARANCE
+            and max(a[1], b[1]) > block.y - LABEL_CLEARANCE and frame.x < a[0] < frame.right]
 
 
 def _horizontal_hits(route: Sequence[tuple[float, float]], block: Rect, frame: GroupFrame) -> list[float]:
@@ -378,9 +384,7 @@ def stuck_label_sides(enclosures: Mapping[str, GroupFrame], stuck: Iterable[str]
         block = frame.label_box
         if block is None:
             continue
-        xs = [a[0] for route in routes for a, b in itertools.pairwise(route)
-              if abs(a[0] - b[0]) < 0.05 and min(a[1], b[1]) < block.bottom + LABEL_CLEARANCE
-              and max(a[1], b[1]) > block.y - LABEL_CLEARANCE and frame.x < a[0] < frame.right]
+        xs = _vertical_hits(routes, block, frame)
         if xs:
             need = max(xs) + LABEL_CLEARANCE + block.w + GROUP_LABEL_INSET - frame.right
             if need > 0.05:
