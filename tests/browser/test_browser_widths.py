@@ -386,3 +386,24 @@ def test_the_faded_edges_are_those_past_which_the_drawing_runs_on(tmp_path, open
             facts = figure.evaluate(EDGES_JS)
             assert facts["more"] == " ".join(side for side in ("left", "right") if facts[side] > 1 and not (
                 side == "left" and facts["names"])) and facts["more"], facts
+
+
+def test_a_chain_folded_into_rows_fills_its_frame_from_a_phone_to_a_desktop(open_page, tmp_path):
+    """Issue 26: a chain of four boxes with long labels, 850 units in one row, showed the phone's 304-unit column in
+    59 to 88 % of a 576 to 832 px figure (its layering down the page is that column).  Its middle layout, the chain
+    folded into two rows, shows from about 450 px to the wide one's 12 px width: every 64 px from 320 to 1,408 the
+    drawing shown fills 85 % of its frame or more, its text never under 12 px, and nothing scrolls."""
+    import json
+
+    from support.edge_topologies import edge_topologies
+
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "chain.mechanism.json").write_text(json.dumps(edge_topologies()["long-labels"]), "utf-8")
+    bs.build([tmp_path / "specs"], tmp_path / "out")
+    shown = set()
+    for width in range(320, 1409, 64):
+        facts = layout_facts(open_page(tmp_path / "out" / "chain.html", viewport=(width, 800)))
+        shown.update(facts["drawn"])
+        assert facts["fill"] >= 0.85 and not facts["scrolls"], (width, facts)
+        assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (width, facts)
+    assert shown == {"narrow", "middle", "wide"}

@@ -220,7 +220,7 @@ def test_a_fault_of_a_middle_layout_drawn_down_the_page_is_not_sent_to_layout_po
     middle = [f for f in laid_out.findings if f.rule == "route" and " in the middle layout " in f.message]
     assert [f.pointer for f in middle] == ["/targets/e2"], laid_out.findings
     assert "now row" not in middle[0].message and middle[0].message.endswith(
-        ": the middle layout draws the graph down the page itself (layout.positions is the wide layout's): shorten "
+        ": the middle layout places its boxes itself (layout.positions is the wide layout's): shorten "
         "its label"), middle[0].message
 
 

@@ -39,7 +39,6 @@ KNOWN: dict[tuple[str, str], dict[str, int]] = {
     ("grid-skips", "wide"): {"crossing": 1, "bends": 2},
     ("handshake", "narrow"): {"label-crossed": 1, "label-nearer": 1},  # the latter since labels grow to keep words whole
     ("lanes-with-skips", "wide"): {"crossing": 1, "bends": 4},
-    ("long-labels", "wide"): {"label-far": 2},
     ("long-lane-names", "wide"): {"bends": 1},
     ("oauth", "narrow"): {"label-crossed": 1},
     ("serving-stack", "narrow"): {"crossing": 2},

@@ -370,15 +370,17 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     * where the spec gives no ``layout.positions`` (which are the wide layout's), the graph's own layering flowing
       down, unfolded, likewise (:func:`_down_the_page`): a new user's compiler pipeline, a chain of eleven phases in
       three groups with a side box for diagnostics, folded 891 units wide, whose cells came to 757 units, is 498
-      units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure.
+      units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure;
+    * likewise, the graph's own layering flowing across folded back and forth into rows (:func:`_in_rows`), the
+      fewest rows first: a chain of four boxes with long labels, 850 units in one row, whose layering down the page
+      is one column, is 480 units in two rows, where the phone's column filled 59 to 88 % of a 576 to 832 px figure.
 
     One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and
     :data:`MIDDLE_NARROWER` of the wide drawing's width (a try whose boxes alone are wider is not routed), at least
-    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_LEAST_WIDTH`, breaks no rule of :mod:`.route_rules` more often than
-    the wide drawing, nor has more routes and labels that are not clean (:func:`_broken`, measured on the finished
-    drawing); else ``None``, as where the wide layout is no wider than that.  Folding the graph into more bands was
-    tried and left out: a break-it review found foldings that split a group's frame over another box, single columns
-    worse than the phone's, and builds three times slower."""
+    :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_LEAST_WIDTH` (no single column: the phone's draws that), breaks no
+    rule of :mod:`.route_rules` more often than the wide drawing (a group's frame among them), nor has more routes
+    and labels that are not clean (:func:`_broken`, measured on the finished drawing); else ``None``, as where the
+    wide layout is no wider than that."""
     if wide.width <= MIDDLE_GRAPH_WIDTH:
         return None
     most = min(MIDDLE_GRAPH_WIDTH, MIDDLE_NARROWER * wide.width)
@@ -389,6 +391,7 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     down = _down_the_page(spec)
     if down is not None and down != wide.cells:
         tries.append((down, None))
+    tries.extend(try_ for try_ in _in_rows(spec) if try_[0] != wide.cells)
     for cells, flow in tries:
         placed = place(spec, cells, [], box_max=MIDDLE_BOX_MAX_WIDTH, narrow_labels=True)
         if placed.right + MARGIN > most:  # its boxes alone are too wide: not routed (routing takes the time)
@@ -402,6 +405,37 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
                 all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
             return middle
     return None
+
+
+def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool]]]:
+    """The cells of a layered graph's own layering flowing across (``grid_cells(down=False)``) folded back and forth
+    into two rows or more (:func:`~mechdiagram.layout.placement.refolded`), the fewest first, one try for each
+    number of layers a row holds, two at least (one would be the phone's column), with the arrows that run against
+    the layering's flow (to an earlier layer) for :func:`_routed`.  Only foldings that keep every arrow between
+    neighbouring cells (at most a row and a column apart): one that skips a cell runs across the rows between its
+    ends (random graphs of 8 to 29 faults folded so came to twice their wide drawing's crossings, after 1 to 3 s of
+    routing).  None where the spec places boxes itself (``layout.positions``, the wide layout's), and none that turns
+    inside a group's layers: a group's frame is one rectangle (a break-it review found foldings that split a frame
+    over another box), as :func:`_shaped` keeps it."""
+    if spec.layout.positions:
+        return []
+    cells, _ = grid_cells(spec, down=False, positions=False)
+    layer = {key: column for key, (_, column) in cells.items()}
+    linked = {key for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest
+              for key in (p.source, p.dest)}
+    layers = max((layer[key] for key in linked), default=0) + 1
+    against = frozenset(p.key for p in spec.paths if p.source in linked and p.dest in linked
+                        and layer[p.dest] < layer[p.source])
+    spans = [sorted(layer[m] for m in group.members if m in layer) for group in spec.groups.values()]
+    tries = []
+    for per_row in sorted({math.ceil(layers / bands) for bands in range(2, layers)}, reverse=True):
+        if per_row < 2 or any(s and s[0] // per_row != s[-1] // per_row for s in spans):
+            continue
+        folding = refolded(spec, cells, math.ceil(layers / per_row), down=False)
+        if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1
+               for p in spec.paths if p.source in linked and p.dest in linked):
+            tries.append((folding, (against, False)))
+    return tries
 
 
 def _down_the_page(spec: Spec) -> dict[str, tuple[int, int]] | None:

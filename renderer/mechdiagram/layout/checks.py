@@ -210,15 +210,16 @@ def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bo
     """What the author of ``model`` can do about path ``key``'s faults in the ``variant`` layout ``drawn``: in
     the wide layout (and a middle one of its cells), move its boxes, named with the cells they are in now
     (``layout.positions`` takes a row and a column by target key); the phone's column (narrow) places its boxes
-    itself, ``layout.positions`` being the wide layout's, and so does a middle layout drawn down the page from the
-    graph's own layering (``own_cells``), so there only shorter labels and fewer arrows that skip boxes help."""
+    itself, ``layout.positions`` being the wide layout's, and so does a middle layout drawn from the graph's own
+    layering, down the page or folded into rows (``own_cells``), so there only shorter labels and fewer arrows that
+    skip boxes help."""
     path = model.targets[key]
     assert isinstance(path, PathTarget)
     what = "shorten its label" if labels_only else "draw fewer arrows that skip boxes here, or shorten their labels"
     if variant == "narrow":
         return f"the phone's column places its boxes itself (layout.positions is the wide layout's): {what}"
     if own_cells:
-        return f"the middle layout draws the graph down the page itself (layout.positions is the wide layout's): {what}"
+        return f"the middle layout places its boxes itself (layout.positions is the wide layout's): {what}"
     ends = " or ".join(f"{quote(end)} (now row {drawn.cells[end][0]}, column {drawn.cells[end][1]})"
                        for end in (path.source, path.dest))
     # A box layout.positions does not list is placed anew, without the folding these cells may come from.

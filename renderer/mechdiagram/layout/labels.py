@@ -190,9 +190,9 @@ def place_labels(routes: dict[str, Sequence[Point]], wraps: dict[str, tuple[tupl
         for text in ways:
             score, block = _best(points, segments[key], others, size(text), near_hard, taken,
                                  near, near_soft, budget)
-            if chosen is None or score[:5] < chosen[0][:5]:
+            if chosen is None or score[:6] < chosen[0][:6]:
                 chosen = (score, block, text)
-            if score[:4] == (0, 0, 0, 0) or score == (0,):  # a later wrap may name its own arrow better
+            if score[:5] == (0, 0, 0, 0, 0) or score == (0,):  # a later wrap may name its own arrow better
                 break
         assert chosen is not None
         score, block, lines = chosen
@@ -244,9 +244,10 @@ def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: S
           obstacles: Sequence[Rect], soft: Sequence[Rect] = (), budget: _Budget | None = None
           ) -> tuple[tuple[int, ...], Rect]:
     """The best place for a block of ``size`` beside ``points``: its score (bumps into boxes and labels,
-    routes crossed, ``soft`` strips straddled, whether another route is about as near, room, candidate
-    order; lower is better).  Each candidate weighed spends ``len(own) + len(others)`` of ``budget``; once
-    it is spent, the first candidate with fewest bumps wins, its crossings not counted (score ``(bumps,)``)."""
+    routes crossed, ``soft`` strips straddled, whether another route is about as near, whether it is further than
+    :data:`~mechdiagram.layout.sizes.LABEL_REACH` from its own, room, candidate order; lower is better).  Each
+    candidate weighed spends ``len(own) + len(others)`` of ``budget``; once it is spent, the first candidate with
+    fewest bumps wins, its crossings not counted (score ``(bumps,)``)."""
     w, h = size
     best: tuple[tuple[int, ...], Rect] | None = None
     for order, block in enumerate(_nudged(_candidates(points, w, h), hard, soft, own)):
@@ -265,14 +266,17 @@ def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: S
         # A label nearer another route than its own (or about as near) names the wrong arrow.
         other_gap = _gap_to_segments(block, others)
         ambiguous = int(other_gap < _gap_to_segments(block, own) + AMBIGUOUS)
+        # A label further than LABEL_REACH from its own route (issue 27's rule) reads as floating free of it: a
+        # place slid off a box's air along the route, beside the line, beats one slid away from the line.
+        far = int(_gap_to_segments(block, own) > LABEL_REACH + 0.05)
         # Among free places, one with room around it reads as its own route's: it keeps off other
         # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
         room = min(other_gap, *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)
         straddles = sum(block.overlaps(rect) for rect in soft)
-        score = (bumps, crosses, straddles, ambiguous, -int(room // 4), order)
+        score = (bumps, crosses, straddles, ambiguous, far, -int(room // 4), order)
         if best is None or score < best[0]:
             best = (score, block)
-        if score[:5] == (0, 0, 0, 0, -int(CLEAR_AIR // 4)):
+        if score[:6] == (0, 0, 0, 0, 0, -int(CLEAR_AIR // 4)):
             break
     assert best is not None
     return best
