@@ -71,16 +71,31 @@ def _grouped_chain(members: list[str]) -> dict:
     return data
 
 
-def test_a_middle_layout_in_rows_never_turns_inside_a_group():
-    """A group's frame is one rectangle: with Planner and Executor grouped (layers 1 and 2), the one folding of the
-    four layers (two a row) would split it and is not tried, so there is no middle layout; with Request and Planner
-    grouped (layers 0 and 1) it keeps them in its first row."""
+def test_a_middle_layout_in_rows_never_puts_another_box_in_a_groups_frame():
+    """A group's frame is one rectangle round its members' cells: the folding of the four layers two a row keeps
+    Request and Planner, or Planner and Executor (one above the other), in frames of their own; with Request and
+    Executor grouped it would hold Planner and Result too, and is not tried, so there is no middle layout.  A
+    break-it review's: a group of one box on the chain and three without arrows, which the folding moves to rows
+    under it, put those three in a frame with a box two rows up; no such folding is tried."""
     from mechdiagram.layout import _in_rows
 
-    split = spec_from_data(_grouped_chain(["plan", "run"]))
-    assert _in_rows(split) == [] and middle_diagram(split) is None
-    whole = spec_from_data(_grouped_chain(["req", "plan"]))
-    assert {"req": (0, 0), "plan": (0, 1), "run": (1, 1), "out": (1, 0)} in [cells for cells, _ in _in_rows(whole)]
+    folded = {"req": (0, 0), "plan": (0, 1), "run": (1, 1), "out": (1, 0)}
+    for members in (["req", "plan"], ["plan", "run"]):
+        assert folded in [cells for cells, _ in _in_rows(spec_from_data(_grouped_chain(members)))], members
+    apart = spec_from_data(_grouped_chain(["req", "run"]))
+    assert _in_rows(apart) == [] and middle_diagram(apart) is None
+    data = _grouped_chain(["plan", "config", "secrets", "audit"])
+    data["targets"] |= {key: {"id": f"t-{key}", "kind": "node", "label": key.title()}
+                        for key in ("config", "secrets", "audit")}
+    loose = spec_from_data(data)
+    assert _in_rows(loose) == []
+    middle = middle_diagram(loose)
+    if middle is not None:  # drawn otherwise (down the page): its frame holds its members only
+        frame = middle.groups["engine"]
+        for key, box in middle.boxes.items():
+            inside = frame.x < box.x and box.right < frame.x + frame.w and frame.y < box.y and \
+                box.bottom < frame.y + frame.h
+            assert inside == (key in loose.groups["engine"].members), key
 
 
 def test_a_chain_the_author_places_is_not_folded_for_its_middle_layout():

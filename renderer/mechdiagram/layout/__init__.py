@@ -414,9 +414,9 @@ def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozens
     the layering's flow (to an earlier layer) for :func:`_routed`.  Only foldings that keep every arrow between
     neighbouring cells (at most a row and a column apart): one that skips a cell runs across the rows between its
     ends (random graphs of 8 to 29 faults folded so came to twice their wide drawing's crossings, after 1 to 3 s of
-    routing).  None where the spec places boxes itself (``layout.positions``, the wide layout's), and none that turns
-    inside a group's layers: a group's frame is one rectangle (a break-it review found foldings that split a frame
-    over another box), as :func:`_shaped` keeps it."""
+    routing).  None where the spec places boxes itself (``layout.positions``, the wide layout's), and none whose
+    groups' frames would hold another box (:func:`_frames_hold`): a frame is one rectangle (a break-it review found
+    foldings that split a frame over another box)."""
     if spec.layout.positions:
         return []
     cells, _ = grid_cells(spec, down=False, positions=False)
@@ -426,16 +426,27 @@ def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozens
     layers = max((layer[key] for key in linked), default=0) + 1
     against = frozenset(p.key for p in spec.paths if p.source in linked and p.dest in linked
                         and layer[p.dest] < layer[p.source])
-    spans = [sorted(layer[m] for m in group.members if m in layer) for group in spec.groups.values()]
     tries = []
     for per_row in sorted({math.ceil(layers / bands) for bands in range(2, layers)}, reverse=True):
-        if per_row < 2 or any(s and s[0] // per_row != s[-1] // per_row for s in spans):
+        if per_row < 2:
             continue
         folding = refolded(spec, cells, math.ceil(layers / per_row), down=False)
         if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1
-               for p in spec.paths if p.source in linked and p.dest in linked):
+               for p in spec.paths if p.source in linked and p.dest in linked) and _frames_hold(spec, folding):
             tries.append((folding, (against, False)))
     return tries
+
+
+def _frames_hold(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
+    """Whether each group's members span a block of ``cells`` that holds no other box: a group's frame is one
+    rectangle round them (a break-it review found a folding whose boxes without arrows, moved into rows under it,
+    put three non-members inside a frame)."""
+    for group in spec.groups.values():
+        rows, columns = zip(*(cells[m] for m in group.members if m in cells), strict=True)
+        if any(min(rows) <= row <= max(rows) and min(columns) <= column <= max(columns)
+               for key, (row, column) in cells.items() if key not in group.members):
+            return False
+    return True
 
 
 def _down_the_page(spec: Spec) -> dict[str, tuple[int, int]] | None:
