@@ -313,3 +313,22 @@ def test_a_label_keeps_off_the_strip_between_lane_bands_where_it_has_room():
     assert len(strips) == 2
     assert not [key for key, arrow in drawn.arrows.items() if arrow.label_box is not None
                 and any(arrow.label_box.overlaps(s.grown(1.0)) for s in strips)]
+
+
+def test_a_pair_between_two_boxes_runs_straight_where_one_box_has_a_third_port():
+    """The graph starter's (``new --view graph``) and the serving stack's: a service with three ports on its right
+    (a query out, its rows in, a cache look-up) and a database with two on its left.  Spread along each side as its
+    own count asks, the query and the rows jogged twice each; the database's two ports line up with the service's,
+    and both run straight.  Between a top and a bottom side (vertical runs, their labels beside them) a pair is
+    never brought nearer for it."""
+    from support.topologies import with_graph
+
+    data = with_graph({"gw": "API gateway", "svc": "Orders service", "db": "Database", "cache": "Cache"},
+                      [("gw", "svc", "forward"), ("svc", "db", "SELECT"), ("db", "svc", "rows"),
+                       ("svc", "cache", None)])
+    drawn = diagram(spec_from_data(data))
+    for key in ("e1", "e2"):  # SELECT and rows
+        assert len(drawn.arrows[key].points) == 2, drawn.arrows[key].points
+    serving = diagram(spec_from_data(json.loads((MECHANISMS / "serving-stack.mechanism.json").read_text("utf-8"))))
+    for key in ("write", "read"):
+        assert len(serving.arrows[key].points) == 2, serving.arrows[key].points

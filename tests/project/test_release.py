@@ -48,6 +48,7 @@ def test_wheel_installs_into_a_fresh_environment_and_builds_a_spec(tmp_path):
                  "mechdiagram/templates/fragment.html", "mechdiagram/templates/figure.html", "mechdiagram/templates/svg.css",
                  "mechdiagram/templates/svg-colours.css",
                  "mechdiagram/templates/new.mechanism.json", "mechdiagram/templates/new.sequence.mechanism.json",
+                 "mechdiagram/templates/new.graph.mechanism.json",
                  "mechdiagram/templates/new.notes.md",
                  "mechdiagram/serve/server.py", "mechdiagram/static/reload.js", "mechdiagram/templates/serve_spec.html",
                  "mechdiagram/templates/serve.css",

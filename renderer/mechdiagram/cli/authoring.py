@@ -19,7 +19,7 @@ from mechdiagram.cli.common import (
     translated,
 )
 from mechdiagram.shared.errors import HashError, MechdiagramError
-from mechdiagram.shared.views import SEQUENCE
+from mechdiagram.shared.views import GRAPH, SEQUENCE
 
 if TYPE_CHECKING:
     from mechdiagram.shared.config import Format
@@ -103,8 +103,9 @@ def hash_command(files: tuple[Path, ...], write: bool, source_root: Path | None,
               show_default=True, help="Folder for the new spec and its notes.")
 @click.option("--source-root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=SOURCE_ROOT_HELP)
-@click.option("--view", type=click.Choice([SEQUENCE]), default=None,
-              help="sequence: a spec of messages between participants, one row per step (default: a lane grid).")
+@click.option("--view", type=click.Choice([GRAPH, SEQUENCE]), default=None,
+              help="graph: boxes and arrows the layout places in layers, two of them in a group; sequence: messages "
+                   "between participants, one row per step (default: a lane grid).")
 @click.option("--title", default=None,
               help="The spec's title, its figure's heading and accessible name [default: NAME's words, the first "
                    "capitalised: dns-resolution gives \"Dns resolution\"].")

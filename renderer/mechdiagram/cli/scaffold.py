@@ -21,7 +21,7 @@ from msgspec import Struct
 from mechdiagram.shared.assets import SITE_TEMPLATES, schema, schema_text, template_bytes
 from mechdiagram.shared.errors import OutputError, OutputExistsError, UsageError
 from mechdiagram.shared.files import display_named, display_path, is_link, sha256_hex, write_file
-from mechdiagram.shared.views import SEQUENCE
+from mechdiagram.shared.views import GRAPH, SEQUENCE
 from mechdiagram.site.collisions import RESERVED_SLUG
 
 SPEC_SUFFIX = ".mechanism.json"
@@ -32,6 +32,9 @@ SCHEMA_FILE = "mechanism.schema.json"
 SCHEMA_PLACES = (SCHEMA_FILE, f"schema/{SCHEMA_FILE}")
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+#: The template ``new`` writes for each kind of spec (``--view``): a lane grid (``None``), a layered graph with a
+#: group (:data:`~mechdiagram.shared.views.GRAPH`) or a sequence (:data:`~mechdiagram.shared.views.SEQUENCE`).
+STARTERS = {None: "new.mechanism.json", GRAPH: "new.graph.mechanism.json", SEQUENCE: "new.sequence.mechanism.json"}
 
 
 class NewSpec(Struct, frozen=True):
@@ -39,8 +42,8 @@ class NewSpec(Struct, frozen=True):
     (relative to the source root, ``/`` separators) and the spec's ``$schema`` value.
 
     ``schema_copy`` is the project's copy of the schema that ``schema_ref`` points at, or ``None``
-    when there is none and ``schema_ref`` is the schema's ``$id``; ``view`` the spec's ``layout.view``
-    (``None``: the lane grid of ``new.mechanism.json``).
+    when there is none and ``schema_ref`` is the schema's ``$id``; ``view`` the kind of spec, a key of
+    :data:`STARTERS` (``None``: a lane grid).
     """
 
     name: str
@@ -49,7 +52,7 @@ class NewSpec(Struct, frozen=True):
     notes_source: str
     schema_ref: str
     schema_copy: Path | None
-    view: str | None = None  # "sequence": the spec draws a sequence (template new.sequence.mechanism.json)
+    view: str | None = None  # "graph" or "sequence": the kind of spec (STARTERS), None a lane grid
     title: str = ""  # the spec's title ("": NAME's words, the first capitalised)
 
 
@@ -103,7 +106,8 @@ def _refused(path: Path) -> UsageError:
 def plan_new(name: str, folder: Path, source_root: Path, project: Path, view: str | None = None,
              title: str | None = None) -> NewSpec:
     """The files ``new NAME`` would write in ``folder``, checked; nothing is written.  ``view`` ``"sequence"``
-    writes a sequence spec (``--view sequence``), ``None`` a lane grid.  ``title`` is the spec's (``--title``;
+    writes a sequence spec (``--view sequence``), ``"graph"`` a layered graph (``--view graph``), ``None`` a lane
+    grid (:data:`STARTERS`).  ``title`` is the spec's (``--title``;
     ``None``: NAME's words, the first capitalised, "dns-resolution" giving "Dns resolution"); it must be short
     text as the schema's ``shortText`` says (one line with something visible in it, at most 500 characters).
 
@@ -161,8 +165,7 @@ def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
 
     # Each file ends with one line end, as a text file does, whatever the template's last line holds.
     notes = (template("new.notes.md").render(context).rstrip("\n") + "\n").encode("utf-8")
-    name = "new.sequence.mechanism.json" if plan.view == SEQUENCE else "new.mechanism.json"
-    spec = template(name).render(
+    spec = template(STARTERS[plan.view]).render(
         context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))
     return notes, (spec.rstrip("\n") + "\n").encode("utf-8")
 

@@ -149,9 +149,38 @@ def test_new_title_names_the_spec_as_the_author_writes_it(folder):
 
 
 def test_new_refuses_an_unknown_view(folder):
-    made = invoke("new", "talk", "--view", "graph")
-    assert made.exit_code == 2 and "graph" in made.output
+    made = invoke("new", "talk", "--view", "pie")
+    assert made.exit_code == 2 and "pie" in made.output and "'graph'" in made.output
     assert not (folder / "talk.mechanism.json").exists()
+
+
+def test_new_view_graph_writes_a_small_valid_layered_graph(folder):
+    """``new NAME --view graph``: a layered graph (no lane keys, no ``layout``) of five boxes, two of them in a
+    group a step lights up, an opposite pair of labelled arrows, a dimmed box; it validates with no finding (no
+    route warning in any layout) and builds, its query and rows drawn straight between the service and the
+    database in the wide layout, the group's frame round its two members."""
+    made = invoke("new", "orders", "--view", "graph", "--dir", "mechanisms")
+    assert made.exit_code == 0, made.output
+    data = json.loads((folder / "mechanisms" / "orders.mechanism.json").read_text("utf-8"))
+    assert "layout" not in data and data["groups"] == {"backend": {"label": "Back end",
+                                                                   "members": ["orders", "database"]}}
+    assert any("backend" in step["active"] for step in data["scenarios"][0]["steps"])
+    checked = invoke("validate", "mechanisms")
+    assert checked.exit_code == 0 and checked.stderr == "mechdiagram: 1 of 1 spec(s) valid\n", checked.output
+    built = invoke("build", "mechanisms", "-o", "out")
+    assert built.exit_code == 0, built.output
+    from mechdiagram.layout import diagram
+    from mechdiagram.shared.model import spec_from_data
+
+    spec = spec_from_data(data)
+    assert not spec.lane_grid
+    wide = diagram(spec)
+    assert [len(wide.arrows[key].points) for key in ("query", "rows")] == [2, 2]
+    frame = wide.groups["backend"]
+    for key in ("orders", "database"):
+        box = wide.boxes[key]
+        assert frame.x < box.x and box.right < frame.x + frame.w
+    assert '-group-label"' in (folder / "out" / "orders.first-request.svg").read_text("utf-8")
 
 
 def test_new_writes_the_same_bytes_every_time(tmp_path, monkeypatch):
