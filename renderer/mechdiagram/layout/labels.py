@@ -264,11 +264,12 @@ def _best(points: Sequence[Point], own: Sequence[tuple[Point, Point]], others: S
         if best is not None and (bumps, crosses) > best[0][:2]:
             continue  # worse whatever its room
         # A label nearer another route than its own (or about as near) names the wrong arrow.
-        other_gap = _gap_to_segments(block, others)
-        ambiguous = int(other_gap < _gap_to_segments(block, own) + AMBIGUOUS)
-        # A label further than LABEL_REACH from its own route (issue 27's rule) reads as floating free of it: a
-        # place slid off a box's air along the route, beside the line, beats one slid away from the line.
-        far = int(_gap_to_segments(block, own) > LABEL_REACH + 0.05)
+        other_gap, own_gap = _gap_to_segments(block, others), _gap_to_segments(block, own)
+        ambiguous = int(other_gap < own_gap + AMBIGUOUS)
+        # A label further than LABEL_REACH from its own route (issue 27's rule; a twentieth of a unit for the
+        # points' 0.1 precision) reads as floating free of it: a place slid off a box's air along the route, beside
+        # the line, beats one slid away from the line.
+        far = int(own_gap > LABEL_REACH + 0.05)
         # Among free places, one with room around it reads as its own route's: it keeps off other
         # routes and boxes (in steps of 4 px, up to CLEAR_AIR), and earlier candidates win ties.
         room = min(other_gap, *(_gap(block, rect) for rect in obstacles), CLEAR_AIR)

@@ -120,7 +120,7 @@ def _lined_up(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str,
               users: Mapping[tuple[str, str], Sequence[tuple[float, float, float, str, str]]],
               fractions: dict[tuple[str, str], float]) -> None:
     """Straighten a pair: the two routes of a side that both go straight across to one side of one other box, which
-    has more ports, jog where each side spreads its ports as its own count asks (a new user's starter: "SELECT" and
+    has more ports, jog where each side spreads its ports as its own count asks (the graph starter's "query" and
     "rows" between a service with three ports on its right and a database with two jogged twice each).  The pair's
     two ports line up with their other ends, or else those other ends with them, where every port moved stays within
     its side's middle 70 % (:data:`~mechdiagram.layout.sizes.PORT_SPREAD`) and every side keeps its order and
