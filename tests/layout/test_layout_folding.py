@@ -116,3 +116,26 @@ def test_a_folded_chain_runs_with_its_flow_where_its_bands_turn_back():
     # the layout folded: some forward arrow runs to an earlier row or column of its cells
     assert any(unfolded[b] < unfolded[a] for a, b in edges)
     assert against_flow(spec, drawn, narrow=False) == drawn.against == {f"{chain[7]}-{chain[2]}"}
+
+
+def test_between_two_foldings_out_of_the_aspect_range_the_one_whose_labels_read_right_wins():
+    """A break-it review's chain of eleven boxes with long labels: two foldings, both out of ASPECT_RANGE, differed by
+    0.0002 in their aspect ratio's distance from the target, and the nearer one printed "handshake decoder decoder"
+    over another arrow (label-nearer and label-crossed).  Label faults now weigh before that distance."""
+    from mechdiagram.layout.route_rules import label_faults
+    from support.topologies import with_graph
+
+    words = ["Of stream gateway index planner", "The gateway batch shard", "Serialise shard session result",
+             "Request session cache retry tokenizer", "Planner encoder pipeline executor compaction",
+             "Shard the compaction", "Validation pipeline decoder index", "The shard session validation",
+             "Executor planner", "Gateway of validation", "Index validation"]
+    nodes = {f"n{i}x": label for i, label in enumerate(words)}
+    edges = [("n0x", "n1x", "session compaction cache tokenizer"), ("n1x", "n2x", "request"), ("n2x", "n3x", None),
+             ("n3x", "n4x", "batch"), ("n4x", "n5x", "scheduler validation planner stream"),
+             ("n5x", "n6x", "shard gateway"), ("n6x", "n7x", "compaction handshake"),
+             ("n7x", "n8x", "encoder pipeline scheduler worker"), ("n8x", "n9x", "session"), ("n9x", "n10x", None),
+             ("n6x", "n5x", "handshake decoder decoder"), ("n6x", "n7x", "worker the"),
+             ("n4x", "n7x", "encoder index gateway and")]
+    drawn = diagram(spec_from_data(with_graph(nodes, edges)))
+    kinds = [fault.kind for fault in label_faults(drawn.arrows)]
+    assert "label-crossed" not in kinds and "label-nearer" not in kinds, kinds
