@@ -316,19 +316,25 @@ def test_a_label_keeps_off_the_strip_between_lane_bands_where_it_has_room():
 
 
 def test_a_pair_between_two_boxes_runs_straight_where_one_box_has_a_third_port():
-    """The graph starter's (``new --view graph``) and the serving stack's: a service with three ports on its right
-    (a query out, its rows in, a cache look-up) and a database with two on its left.  Spread along each side as its
-    own count asks, the query and the rows jogged twice each; the database's two ports line up with the service's,
-    and both run straight.  Between a top and a bottom side (vertical runs, their labels beside them) a pair is
-    never brought nearer for it."""
+    """The serving stack's forward pass and KV cache: three ports on the forward pass's right (write K/V out, read
+    history in, the scheduler's reserve arrow beside them) and two on the cache's left.  Spread along each side as
+    its own count asks, write K/V and read history jogged twice each; the cache's two ports line up with the forward
+    pass's, 50 units apart, and both run straight.  Where lining up would bring a pair of horizontal runs nearer
+    than PAIR_LABEL_ROOM (a service of one line, 56 units tall, with a query and its rows beside a third arrow: 20
+    units), no label fits between them: the database keeps its two ports 28 units apart and the pair its jogs (a
+    break-it review: a label crossed by the other line)."""
+    from mechdiagram.layout.ports import PAIR_LABEL_ROOM
     from support.topologies import with_graph
 
+    serving = diagram(spec_from_data(json.loads((MECHANISMS / "serving-stack.mechanism.json").read_text("utf-8"))))
+    for key in ("write", "read"):
+        assert len(serving.arrows[key].points) == 2, serving.arrows[key].points
+    apart = abs(serving.arrows["write"].points[0][1] - serving.arrows["read"].points[0][1])
+    assert apart >= PAIR_LABEL_ROOM, apart
     data = with_graph({"gw": "API gateway", "svc": "Orders service", "db": "Database", "cache": "Cache"},
                       [("gw", "svc", "forward"), ("svc", "db", "SELECT"), ("db", "svc", "rows"),
                        ("svc", "cache", None)])
     drawn = diagram(spec_from_data(data))
-    for key in ("e1", "e2"):  # SELECT and rows
-        assert len(drawn.arrows[key].points) == 2, drawn.arrows[key].points
-    serving = diagram(spec_from_data(json.loads((MECHANISMS / "serving-stack.mechanism.json").read_text("utf-8"))))
-    for key in ("write", "read"):
-        assert len(serving.arrows[key].points) == 2, serving.arrows[key].points
+    query, rows = drawn.arrows["e1"].points, drawn.arrows["e2"].points
+    assert abs(query[-1][1] - rows[0][1]) >= PAIR_LABEL_ROOM  # at the database: not brought to the service's 20
+    assert len(query) == len(rows) == 4, (query, rows)

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import Box, Point, Rect
-from mechdiagram.layout.sizes import PORT_PITCH, PORT_SPREAD, PORT_SPREAD_TWO
+from mechdiagram.layout.labels import LABEL_GAP
+from mechdiagram.layout.sizes import PATH_LABEL_LINE, PORT_PITCH, PORT_SPREAD, PORT_SPREAD_TWO
 
 #: Which way a side's fractions (top to bottom, left to right) run clockwise around its box: 1, or -1 against.
 CLOCKWISE = {"top": 1, "right": 1, "bottom": -1, "left": -1}
@@ -116,6 +117,11 @@ def port_fractions(boxes: dict[str, Box], paths: Sequence[PathEnds],
     return fractions
 
 
+#: The least a straightened pair of horizontal runs is brought to apart, in user units: a label line between them
+#: with its gap to each (:data:`~mechdiagram.layout.labels.LABEL_GAP`).
+PAIR_LABEL_ROOM = PATH_LABEL_LINE + 2 * LABEL_GAP
+
+
 def _lined_up(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, tuple[str, str]],
               users: Mapping[tuple[str, str], Sequence[tuple[float, float, float, str, str]]],
               fractions: dict[tuple[str, str], float]) -> None:
@@ -126,7 +132,8 @@ def _lined_up(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str,
     its side's middle 70 % (:data:`~mechdiagram.layout.sizes.PORT_SPREAD`) and every side keeps its order and
     :data:`~mechdiagram.layout.sizes.PORT_PITCH` between neighbours.  Runs across a top or bottom side are vertical,
     their labels beside them: the pair is never brought nearer there (a random graph's pair brought nearer pushed a
-    label 60 units off its arrow)."""
+    label 60 units off its arrow); across a left or right side, not nearer than :data:`PAIR_LABEL_ROOM` (a break-it
+    review: a pair brought to 14 and 20 units apart had a label crossed by the other line)."""
     keys = {p.key: p for p in paths}
     lo, hi = 0.5 - PORT_SPREAD / 2, 0.5 + PORT_SPREAD / 2
 
@@ -168,7 +175,7 @@ def _lined_up(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str,
             spread = abs(second - first) * side_size  # the pair's ports apart, once moved
             if all(lo - 1e-9 <= f <= hi + 1e-9 for f in moved.values()) and \
                     keeps_order(sorted(side_users, key=lambda u: fractions[(u[3], u[4])]), moved, side_size) and \
-                    (across or spread >= now - 1e-6):
+                    spread >= (min(now, PAIR_LABEL_ROOM) if across else now) - 1e-6:
                 fractions.update(moved)
                 break
 
