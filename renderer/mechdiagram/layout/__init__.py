@@ -420,21 +420,26 @@ def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozens
     if spec.layout.positions:
         return []
     cells, _ = grid_cells(spec, down=False, positions=False)
-    layer = {key: column for key, (_, column) in cells.items()}
-    linked = {key for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest
-              for key in (p.source, p.dest)}
-    layers = max((layer[key] for key in linked), default=0) + 1
-    against = frozenset(p.key for p in spec.paths if p.source in linked and p.dest in linked
-                        and layer[p.dest] < layer[p.source])
+    linked, layers = _folded_layers(spec, cells, 1)
+    joined = [p for p in spec.paths if p.source in linked and p.dest in linked]
+    against = frozenset(p.key for p in joined if cells[p.dest][1] < cells[p.source][1])
     tries = []
-    for per_row in sorted({math.ceil(layers / bands) for bands in range(2, layers)}, reverse=True):
-        if per_row < 2:
-            continue
+    for per_row in sorted({math.ceil(layers / bands) for bands in range(2, layers)}, reverse=True):  # 2 at least
         folding = refolded(spec, cells, math.ceil(layers / per_row), down=False)
         if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1
-               for p in spec.paths if p.source in linked and p.dest in linked) and _frames_hold(spec, folding):
+               for p in joined) and _frames_hold(spec, folding):
             tries.append((folding, (against, False)))
     return tries
+
+
+def _folded_layers(spec: Spec, cells: dict[str, tuple[int, int]], layer: int) -> tuple[set[str], int]:
+    """The boxes :func:`~mechdiagram.layout.placement.refolded` folds, those with an arrow to another box, and how
+    many layers of ``cells`` (their coordinate ``layer``: 0 rows, 1 columns) they take.  A box without arrows sits in
+    a row of its own under the folding: counted, it made a band one layer longer than the folding's, and a group's
+    frame was split over another box (a break-it review)."""
+    linked = {key for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest
+              for key in (p.source, p.dest)}
+    return linked, max((cells[key][layer] for key in linked), default=0) + 1
 
 
 def _frames_hold(spec: Spec, cells: dict[str, tuple[int, int]]) -> bool:
@@ -972,12 +977,7 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
     lo, hi = ASPECT_RANGE
     layer = 0 if drawn.down else 1
     rank = {key: cell[layer] for key, cell in cells.items()}
-    # The layers :func:`~mechdiagram.layout.placement.refolded` folds: its linked nodes' (a node without arrows sits
-    # in a row of its own under them, and counted, it made a band one layer longer than the folding's: a group's
-    # frame was split over another box, a break-it review found).
-    linked = {key for p in spec.paths if p.source in cells and p.dest in cells and p.source != p.dest
-              for key in (p.source, p.dest)}
-    layers = max((rank[key] for key in linked), default=0) + 1
+    _, layers = _folded_layers(spec, cells, layer)
     if lo <= _aspect(drawn) <= hi or layers < FOLD_FROM_RANKS:
         return cells, drawn
 
