@@ -95,8 +95,9 @@ def hostile_outputs(tmp_path_factory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("markup")
     hostile = build_filled(tmp, "hostile", SHORT, LONG)
     # A long word in the plain text too: as the hostile one's, it keeps the lane grid's narrow variant the wide grid
-    # (issue 26: a grid whose words do not fit a phone's lanes is not transposed), so both builds draw the same parts.
-    long_word = "plainwordsplainwordsplainwords"
+    # (issue 26: a grid whose words do not fit a phone's lanes is not transposed), and the wide grid as wide as a wide
+    # screen needs, not spread (layout.SPREAD_SLACK), so both builds draw the same parts.
+    long_word = "plainwordsplainwordsplainwordsword"
     plain = build_filled(tmp, "plain", ("plain words " * 42)[:500 - len(long_word)] + long_word,
                          "plain words " * 60 + long_word)
     return hostile, plain

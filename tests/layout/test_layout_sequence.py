@@ -162,8 +162,7 @@ def test_a_wide_sequence_is_spread_to_fill_a_wide_screen_and_its_natural_width_i
     MIDDLE_WIDTH where that is narrower (a Raft election's five participants, 692 units at their natural width,
     showed the phone's drawing in 79 % of a 672 px figure), else the natural one too; one already as wide has none."""
     from mechdiagram.layout import middle_diagram
-    from mechdiagram.layout.sequence import SPREAD_WIDTH
-    from mechdiagram.layout.sizes import MIDDLE_WIDTH, UPPER_WIDTH
+    from mechdiagram.layout.sizes import MIDDLE_WIDTH, SPREAD_WIDTH, UPPER_WIDTH
 
     spec = spec_from_data(sequence_spec(participants, 5))
     wide, middle = diagram(spec), middle_diagram(spec, UPPER_WIDTH)

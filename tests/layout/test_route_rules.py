@@ -137,7 +137,8 @@ def _laid_out(data: dict):
 def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
     """A chain a -> b -> c -> d: the automatic layout draws it straight; an override that puts the four boxes
     in a square with a -> b and c -> d on its diagonals forces them to cross (or to bend around the square),
-    and validate warns at a path's key, naming the wide layout (the narrow one ignores the override)."""
+    and validate warns at a path's key, naming the wide layout (the narrow one ignores the override) and, the
+    square being spread to fill a wide screen, its natural drawing (the upper middle layout) too."""
     data = with_graph({"a": "first", "b": "second", "c": "third", "d": "fourth"},
                       [("a", "b", None), ("b", "c", None), ("c", "d", None)])
     if forced:
@@ -149,11 +150,12 @@ def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
         assert route == []
         return
     assert route, "the forced square draws no fault"
+    assert {f.message.split(" layout ")[0].split(" in the ")[1] for f in route} == {"wide", "upper middle"}
     for finding in route:
         key = finding.pointer.rsplit("/", 1)[1]
         assert (finding.pointer, finding.severity) in (("/targets/e0", "warning"), ("/targets/e2", "warning"))
         assert finding.line == text.splitlines().index(f'    "{key}": {{') + 1
-        assert finding.message.startswith(f'path "{key}" in the wide layout ')
+        assert finding.message.startswith((f'path "{key}" in the wide layout ', f'path "{key}" in the upper middle layout '))
         assert "crosses" in finding.message or "bends" in finding.message, finding.message
         # what to do, naming the path's two boxes and the cells they are in, which layout.positions takes
         source, dest = {"e0": ("a", "b"), "e2": ("c", "d")}[key]
@@ -173,9 +175,19 @@ def test_a_fault_of_the_phones_column_is_not_sent_to_layout_positions():
     path = pathlib.Path(__file__).parents[2] / "mechanisms" / "serving-stack.mechanism.json"
     _, laid_out = _laid_out(json.loads(path.read_text("utf-8")))
     narrow = [f for f in laid_out.findings if f.rule == "route" and " in the narrow layout " in f.message]
-    assert narrow and all(f.message.endswith(
-        ": the phone's column places its boxes itself (layout.positions is the wide layout's): draw fewer arrows "
-        "that skip boxes here, or shorten their labels") for f in narrow), narrow
+    assert narrow
+    # and names the arrows that skip boxes, with how many each skips in the phone's column (a new user could not
+    # tell which arrow "draw fewer arrows that skip boxes here" meant)
+    data = json.loads(path.read_text("utf-8"))
+    rows = laid_out.narrow.cells
+    for finding in narrow:
+        key = finding.pointer.rsplit("/", 1)[1]
+        other = finding.message.split(" crosses ")[1].split('"')[1]
+        skips = [abs(rows[data["targets"][k]["from"]][0] - rows[data["targets"][k]["to"]][0]) - 1 for k in (key, other)]
+        assert skips == [1, 1], (key, other, skips)
+        assert finding.message.endswith(
+            ": the phone's column places its boxes itself (layout.positions is the wide layout's): draw fewer arrows "
+            f'that skip boxes here ("{key}" skips 1 box, "{other}" 1), or shorten their labels'), finding.message
 
 
 def test_validate_warns_of_a_fault_the_middle_layout_draws_too():

@@ -18,7 +18,7 @@ import pytest
 from mechdiagram.layout import diagram, middle_diagram
 from mechdiagram.layout.checks import against_flow
 from mechdiagram.layout.route_rules import KINDS, faults
-from mechdiagram.layout.sizes import NEAR, PORT_PITCH
+from mechdiagram.layout.sizes import NEAR, PORT_PITCH, UPPER_WIDTH
 from mechdiagram.shared.model import spec_from_data
 from support.edge_topologies import edge_topologies
 from support.reference_spec import reference_spec
@@ -49,10 +49,12 @@ def _drawn(name: str, layout: str):
     spec = spec_from_data(FIGURES[name])
     if layout == "middle":  # a lane grid's, a sequence's or a layered graph's (issue 26), where it has one
         return spec, middle_diagram(spec)
+    if layout == "upper":  # a lane grid's upper middle one, or the natural drawing of a spread wide one
+        return spec, middle_diagram(spec, UPPER_WIDTH)
     return spec, diagram(spec, narrow=layout == "narrow")
 
 
-@pytest.mark.parametrize("layout", ["wide", "narrow", "middle"])
+@pytest.mark.parametrize("layout", ["wide", "narrow", "middle", "upper"])
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_each_rule_holds_but_for_the_known_faults(name, layout):
     spec, drawn = _drawn(name, layout)
@@ -69,7 +71,7 @@ def test_each_rule_holds_but_for_the_known_faults(name, layout):
 
 def test_every_known_fault_names_a_figure_and_a_rule():
     for (name, layout), kinds in KNOWN.items():
-        assert name in FIGURES and layout in ("wide", "narrow", "middle") and set(kinds) <= set(KINDS), (name, layout)
+        assert name in FIGURES and layout in ("wide", "narrow", "middle", "upper") and set(kinds) <= set(KINDS), (name, layout)
 
 
 @pytest.mark.parametrize("name", ["oauth", "handshake", "opposite-pairs", "serving"])

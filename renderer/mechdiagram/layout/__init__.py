@@ -92,6 +92,7 @@ from mechdiagram.layout.sizes import (
     NARROW_MIN_WIDTH,
     PANEL_GAP,
     PATH_LABEL_LINE,
+    SPREAD_WIDTH,
     TRANSPOSED_MAX_WIDTH,
     UPPER_WIDTH,
 )
@@ -144,6 +145,8 @@ class Diagram(Struct, frozen=True):
     axis: TimeAxis | None = None
     against: frozenset[str] = frozenset()
     groups: dict[str, GroupFrame] = {}
+    #: A spread wide layout's natural drawing (:func:`_spread`), the figure's upper middle variant; ``None`` otherwise.
+    natural: Diagram | None = None
 
 
 def name_box(header: LaneHeader) -> Rect:
@@ -231,7 +234,8 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
                   marks=places, legend=key)
 
 
-def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diagram | None = None) -> Diagram:
+def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diagram | None = None,
+            spread: bool = True) -> Diagram:
     """Boxes, routes and labels of a spec: see the module docstring.
 
     ``narrow`` lays the figure out for a phone-wide ``<img>`` (the ``narrow`` SVG variant): a layered layout's
@@ -243,10 +247,13 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
     from a row above everything else (transposed: its rows, from their left), and under proportional time the
     time axis runs under everything else
     (:mod:`.columns`).  ``wide``, with ``narrow``, is this spec's wide layout when the caller has drawn it already:
-    a narrow variant that keeps the wide grid reuses it instead of drawing it again.
+    a narrow variant that keeps the wide grid reuses it instead of drawing it again.  The wide layout narrower than
+    :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` is spread to it where ``spread`` (:func:`_spread`; a sequence's
+    lifelines, :func:`.sequence.participants`), its natural drawing kept as ``natural``; ``spread`` False gives
+    the natural drawing alone.
     """
     if spec.layout.view == SEQUENCE:
-        return _sequence(participants(spec, narrow=narrow, spread=not narrow))
+        return _sequence(participants(spec, narrow=narrow, spread=spread and not narrow))
     if narrow:
         cells, lane_labels = grid_cells(spec, down=True, positions=False)
         if lane_labels:  # a lane grid: transposed where its lanes fit side by side, else the wide layout's grid
@@ -268,7 +275,56 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
                 cells, drawn = _other_breaking(spec, cells, drawn, strips)
         if not lane_labels and drawn.frames:
             drawn = _frames_widened(spec, drawn, _redrawn(spec, cells, drawn, middle=False))
+        spread_out = _spread(spec, cells, lane_labels, drawn) if spread else drawn
+        if spread_out is not drawn:
+            return replace(_finished(spec, spread_out, cells, lane_labels, narrow),
+                           natural=_finished(spec, drawn, cells, lane_labels, narrow))
     return _finished(spec, drawn, cells, lane_labels, narrow)
+
+
+#: How many times :func:`_spread` draws a drawing spread: the second corrects the first by what its routes' and
+#: labels' extent left short of (or took past) :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH`.
+SPREAD_TRIES = 2
+#: A drawing this near :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` or nearer is not spread, in user units: 784
+#: units grown 1.5 times fill 85 % of a figure up to 1,383 px, and routing it again would only cost time.
+SPREAD_SLACK = 16.0
+
+
+def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
+            drawn: _Routed) -> _Routed:
+    """A wide layout's chosen ``drawn`` narrower than :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (margins
+    included), drawn again with every gap between its columns widened by as much until it is that wide (issue 26:
+    a chain of three boxes, 520 units wide, filled 62 % of a 1,408 px screen's figure and a lane grid of three
+    columns, 648 units, 78 %; a sequence is spread likewise, :func:`.sequence.participants`).  A layered graph whose
+    aspect ratio is in :data:`ASPECT_RANGE` is spread no further than keeps it there (a chain of five folded into two
+    rows, 437 units wide, was spread to 4:1); one of fewer ranks than :data:`FOLD_FROM_RANKS`, drawn in one row
+    wider than that, is spread as a lane grid is.  Its arrows against a layered graph's flow, its groups' widened
+    frames and where its lane names stand are kept.  The spread drawing is kept where it is at most that wide, breaks
+    no rule of :mod:`.route_rules` more often, kind by kind, and has no more routes and labels that are not clean
+    (:func:`_broken`); else ``drawn``, as for a drawing of one column, one within :data:`SPREAD_SLACK` of that width,
+    or a lane grid under proportional time (its columns' slots are its time)."""
+    n_cols = max((column for _, column in cells.values()), default=0) + 1
+    width = drawn.right - drawn.left + 2 * MARGIN
+    target, in_range = SPREAD_WIDTH, not lane_labels and _aspect(drawn) <= ASPECT_RANGE[1]
+    if in_range:
+        target = min(target, ASPECT_RANGE[1] * (drawn.bottom - drawn.top + 2 * MARGIN))
+    if n_cols < 2 or width >= target - SPREAD_SLACK or (lane_labels and spans(spec, n_cols) is not None):
+        return drawn
+    flow = None if lane_labels else (drawn.against, drawn.down)
+    strips = any(h.above for h in drawn.placed.lanes)  # names above their lanes stay there, in the column stay
+    limit, limit_unclean = _broken(_arrows(drawn), drawn.against, drawn.frames)
+    kept, extra = drawn, 0.0
+    for _ in range(SPREAD_TRIES):
+        extra += math.floor((target - width) / (n_cols - 1) * 10) / 10
+        if extra <= 0:
+            break
+        try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra)
+        width = try_.right - try_.left + 2 * MARGIN
+        faults_, unclean = _broken(_arrows(try_), try_.against, try_.frames)
+        if width <= target and (not in_range or _aspect(try_) <= ASPECT_RANGE[1]) and unclean <= limit_unclean and \
+                all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
+            kept = try_
+    return kept
 
 
 def _redrawn(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed, *,
@@ -324,14 +380,17 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     wide as a share of that room; a sequence's heads fitted to the ``budget`` as a phone's are to its width
     (``participants(fit=budget)``: a DNS lookup's five participants, 846 units wide, showed a phone's drawing grown
     to 78 % of a 768 px figure) where its natural width is wider than that and the fitted one narrower, else, where
-    the wide variant spreads it (:data:`~mechdiagram.layout.sequence.SPREAD_WIDTH`), at its natural width (the upper
+    the wide variant spreads it (:data:`~mechdiagram.layout.sizes.SPREAD_WIDTH`), at its natural width (the upper
     ``budget`` takes that at once: a Raft election of five participants, 692 units at its natural width, showed the
     phone's drawing in 79 % of a 672 px figure, where its middle drawing, the natural one, showed from 704 px); a
     layered graph's by
-    :func:`_middle_graph` from its wide layout (``wide``, when the caller has drawn it already), for a ``budget`` of
-    at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one, not the upper).  ``None`` for a
-    sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit side by side there with
-    clean routes, or a layered graph with no middle drawing as clean as its wide one."""
+    :func:`_middle_graph` from its wide layout's natural drawing (``wide``, when the caller has drawn it already), for
+    a ``budget`` of at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one), and for a wider
+    ``budget`` (the upper one) the natural drawing of a wide layout that is spread (``wide.natural``, :func:`_spread`:
+    a chain of three boxes, spread from 520 to 800 units, shows its natural drawing from 576 px), a lane grid's
+    too.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit
+    side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide one, or no
+    spread one."""
     if spec.layout.view == SEQUENCE:
         heads = participants(spec)
         spread = heads.width < participants(spec, spread=True).width
@@ -342,10 +401,11 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
         if narrowest < fitted.width < heads.width:
             return _sequence(fitted)
         return _sequence(heads) if spread else None
-    if not spec.lane_grid:  # a layered graph's middle drawing is at most MIDDLE_GRAPH_WIDTH: none for the upper one
-        if budget > MIDDLE_GRAPH_WIDTH:
-            return None
-        return _middle_graph(spec, wide if wide is not None else diagram(spec))
+    wide = wide if wide is not None else diagram(spec)
+    if budget > MIDDLE_GRAPH_WIDTH and wide.natural is not None:  # the upper middle one of a spread wide layout
+        return wide.natural
+    if not spec.lane_grid:  # a layered graph's middle drawing is at most MIDDLE_GRAPH_WIDTH
+        return None if budget > MIDDLE_GRAPH_WIDTH else _middle_graph(spec, wide.natural or wide)
     cells, lane_labels = grid_cells(spec, down=True, positions=False)
     turned = _transposed(spec, cells, lane_labels, budgets=(budget,))
     return None if turned is None else _finished(spec, turned, cells, lane_labels, narrow=True)
@@ -675,14 +735,14 @@ def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
 
 def _kept(spec: Spec, wide: Diagram | None = None) -> Diagram:
     """The narrow variant of a lane grid whose lanes do not fit a phone: the wide layout's grid (``wide``, when
-    drawn already), which the HTML figure scrolls in its frame with the lane names held at its left edge.  Names
+    drawn already), at its natural width where the wide one is spread (:func:`_spread`: a phone's frame would scroll
+    further), which the HTML figure scrolls in its frame with the lane names held at its left edge.  Names
     the wide layout writes in strips above their lanes (``strips``: they would scroll away) stand in the header
     column instead, where that grid's routes and labels are clean and break no rule of :mod:`.route_rules`."""
-    if wide is None:
-        wide = diagram(spec)
+    wide = diagram(spec, spread=False) if wide is None else (wide.natural or wide)  # a phone's: not spread
     if not any(h.above for h in wide.lanes):
         return wide
-    column = diagram(spec, strips=False)
+    column = diagram(spec, strips=False, spread=False)
     clean = all(arrow.clean and not arrow.crowded for arrow in column.arrows.values())
     fits = not any(h.above for h in column.lanes) and clean and not faults(column.arrows, frozenset())
     return column if fits else wide
@@ -785,6 +845,7 @@ class _Routed(Struct, frozen=True):
     searched: int = 0  # the grid states its routes' searches took (:class:`~mechdiagram.layout.routing.SearchBudget`)
     #: The extra room groups' frames would need for the labels that routes crossed (:func:`~.groups.stuck_label_sides`)
     stuck_sides: dict[str, tuple[float, float]] = {}
+    sides: dict[str, tuple[float, float]] = {}  # the groups' frames widened so (``frame_sides`` of :func:`_routed`)
 
     @property
     def unclean(self) -> int:
@@ -795,7 +856,8 @@ class _Routed(Struct, frozen=True):
 def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
             flow: tuple[frozenset[str], bool] | None = None, budget: SearchBudget | None = None,
-            two_sided: bool = True, middle: bool = False, frame_sides: Sides | None = None) -> _Routed:
+            two_sided: bool = True, middle: bool = False, frame_sides: Sides | None = None,
+            spread: float = 0.0) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
@@ -807,7 +869,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     take their states from ``budget``; when it is ``None``, each routing has a budget of its own (the second, round
     a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
     run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right.  ``frame_sides``
-    widens groups' frames (:func:`_frames_widened`)."""
+    widens groups' frames (:func:`_frames_widened`); ``spread`` (user units) every gap between the wide layout's
+    columns (:func:`_spread`)."""
     narrow = narrow_box_max is not None
     budgets = [budget] if budget is not None else []
 
@@ -823,7 +886,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                        fill=fill, two_sided=two_sided)
     else:
         placed = place(spec, cells, lane_labels, strips=strips, box_max=box_max, narrow_labels=middle,
-                       frame_sides=frame_sides)
+                       frame_sides=frame_sides, spread=spread)
     boxes = placed.boxes
     ends = [PathEnds(p.key, p.source, p.dest) for p in spec.paths
             if p.source in boxes and p.dest in boxes and p.source != p.dest]
@@ -837,7 +900,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     room = {} if narrow else port_room(boxes, ends, way)
     if room:  # a side with more ports than it has room for: its box's row (or column) grows
         placed = place(spec, cells, lane_labels, strips=strips, port_room=room, box_max=box_max,
-                       narrow_labels=middle, frame_sides=frame_sides)
+                       narrow_labels=middle, frame_sides=frame_sides, spread=spread)
         boxes = placed.boxes
     label_wraps = {p.key: path_label_wraps(p.label, narrow or middle, p.code) for p in spec.paths}
     code = frozenset(p.key for p in spec.paths if p.code)
@@ -883,7 +946,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
                          *captions, *enclosures.values()]
     points = [p for route in routes.values() for p in (*route.points, *route.head)]
     return _Routed(placed, routes, labels, *_bounds(rects, points), down, against, texts, enclosures,
-                   sum(each.taken for each in budgets) - before, stuck_sides)
+                   sum(each.taken for each in budgets) - before, stuck_sides, dict(frame_sides or {}))
 
 
 #: The most a drawing may grow wider for its groups' frames to make room for labels (:func:`_frames_widened`), in

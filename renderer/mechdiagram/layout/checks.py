@@ -54,15 +54,17 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     middle layout, with the layout's own findings: :func:`cell_collisions` and :func:`column_count`, and when there
     are none :func:`rows_past_the_lanes`, :func:`unclean_routes`, :func:`broken_rules`, :func:`frame_overlaps` and
     :func:`too_wide_for_a_phone` (a sequence: :func:`broken_message_rules`).  The rules are checked in every layout a
-    figure may show (issue 27: an author is told, never surprised), the middle one too; the upper middle layout, a
-    lane grid's alone, is kept only where it breaks none (:func:`~mechdiagram.layout._transposed`)."""
+    figure may show (issue 27: an author is told, never surprised), the middle one too, and a spread wide layout's
+    natural drawing (``wide.natural``: the upper middle layout); a lane grid's upper middle layout is kept only where
+    it breaks none (:func:`~mechdiagram.layout._transposed`)."""
     errors = [] if model.layout.view == SEQUENCE else cell_collisions(loaded, model) + column_count(loaded, model)
     if errors:
         return LaidOut(errors)
     wide = diagram(model)
     narrow = diagram(model, narrow=True, wide=wide)
     middle = middle_diagram(model, wide=wide)
-    variants = [("wide", wide), ("narrow", narrow), *([("middle", middle)] if middle is not None else [])]
+    variants = [("wide", wide), ("narrow", narrow), *([("middle", middle)] if middle is not None else []),
+                *([("upper middle", wide.natural)] if wide.natural is not None else [])]
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
                  for name, shared in variants for scenario in model.scenarios]
@@ -200,22 +202,42 @@ def broken_rules(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, 
             said = "; ".join(_said([f for f in found if f.kind == kind]) for kind in KINDS
                              if any(f.kind == kind for f in found))
             advice = _advice(model, drawn, key, name, all(f.kind.startswith("label") for f in found),
-                             own_cells=name == "middle" and drawn.cells != variants[0][1].cells)
+                             own_cells=name == "middle" and drawn.cells != variants[0][1].cells,
+                             others=[f.other for f in found])
             findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
                                     f"{advice}", "route", "warning", line, column))
     return findings
 
 
-def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bool, own_cells: bool = False) -> str:
+def _skipping(model: Spec, drawn: Diagram, keys: Sequence[str]) -> str:
+    """Of the paths ``keys`` (a faulty one and those its faults name), those that skip boxes in the phone's column
+    ``drawn`` (one box under another, ``cells`` rows), in words: ``"a" skips 2 boxes, "b" 1``; ``""`` for none (a
+    new user's warning said "draw fewer arrows that skip boxes here" and named none)."""
+    skips = []
+    for key in dict.fromkeys(keys):
+        path = model.targets.get(key)
+        if isinstance(path, PathTarget) and path.source in drawn.cells and path.dest in drawn.cells:
+            count = abs(drawn.cells[path.source][0] - drawn.cells[path.dest][0]) - 1
+            if count > 0:
+                skips.append((quote(key), count))
+    return ", ".join(f"{name} skips {count} {'box' if count == 1 else 'boxes'}" if i == 0 else f"{name} {count}"
+                     for i, (name, count) in enumerate(skips))
+
+
+def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bool, own_cells: bool = False,
+            others: Sequence[str] = ()) -> str:
     """What the author of ``model`` can do about path ``key``'s faults in the ``variant`` layout ``drawn``: in
     the wide layout (and a middle one of its cells), move its boxes, named with the cells they are in now
     (``layout.positions`` takes a row and a column by target key); the phone's column (narrow) places its boxes
     itself, ``layout.positions`` being the wide layout's, and so does a middle layout drawn from the graph's own
     layering, down the page or folded into rows (``own_cells``), so there only shorter labels and fewer arrows that
-    skip boxes help."""
+    skip boxes help, named with how many boxes each skips in the phone's column (:func:`_skipping`, of the path and
+    the ``others`` its faults name)."""
     path = model.targets[key]
     assert isinstance(path, PathTarget)
-    what = "shorten its label" if labels_only else "draw fewer arrows that skip boxes here, or shorten their labels"
+    skipping = _skipping(model, drawn, [key, *others]) if variant == "narrow" and not labels_only else ""
+    what = "shorten its label" if labels_only else \
+        f"draw fewer arrows that skip boxes here{f' ({skipping})' if skipping else ''}, or shorten their labels"
     if variant == "narrow":
         return f"the phone's column places its boxes itself (layout.positions is the wide layout's): {what}"
     if own_cells:

@@ -375,7 +375,8 @@ def gap_widths(base: float, counts: list[int]) -> list[float]:
 def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_top: bool = False,
           box_max: float = BOX_MAX_WIDTH, gaps: tuple[float, float] | None = None, strips: bool = True,
           fill: bool = False, port_room: dict[str, tuple[float, float]] | None = None,
-          two_sided: bool = True, narrow_labels: bool = False, frame_sides: Sides | None = None) -> Placement:
+          two_sided: bool = True, narrow_labels: bool = False, frame_sides: Sides | None = None,
+          spread: float = 0.0) -> Placement:
     """Coordinates for ``cells``: see the module docstring.  ``lanes_on_top`` stacks every box in one
     column, each lane's header above its boxes (the narrow variant, :func:`_place_stacked`); ``box_max``
     bounds box widths, there (with ``fill``, every box is that wide: a column with no routes beside it takes
@@ -388,7 +389,9 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
     lane to another (it would have to cross a name) and the lanes are at least twice the column's width.
     ``port_room`` gives the least (height, width) of a box's row and column, by key: room for its ports
     (:func:`~mechdiagram.layout.ports.port_room`).  ``frame_sides``: the extra room groups' frames take on their
-    sides (:func:`~mechdiagram.layout.groups.inner_label_sides`)."""
+    sides (:func:`~mechdiagram.layout.groups.inner_label_sides`).  ``spread`` (user units) widens every gap between
+    columns by as much: a wide drawing narrower than :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` spread to it
+    (issue 26).  A lane grid under proportional time takes none: its columns' slots are its time."""
     if lanes_on_top:
         return _place_stacked(spec, cells, lane_labels, box_max, gaps, fill, two_sided)
     n_rows = max((r for r, _ in cells.values()), default=-1) + 1
@@ -444,6 +447,8 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
             col_room, row_room = frame_room(spec, cells, n_rows, n_cols, frame_sides)
             col_gaps = [round(gap + room, 1) for gap, room in zip(col_gaps, col_room, strict=True)]
             row_gaps = [round(gap + room, 1) for gap, room in zip(row_gaps, row_room, strict=True)]
+    if timed is None and spread:
+        col_gaps = [round(gap + spread, 1) for gap in col_gaps]
     across = any(cells[p.source][0] != cells[p.dest][0] for p in spec.paths if p.source in cells and p.dest in cells)
     on_top = (strips and not across and sum(col_w) + sum(col_gaps) >= 2 * LANE_HEADER_WIDTH
               and any(len(wrap(label, LANE_HEADER_WIDTH - LANE_HEADER_AIR)) > LANE_HEADER_LINES
@@ -496,7 +501,8 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
                                right - MARGIN + 2 * BAND_PAD, row_h[r] + strip[r] + gap_y - BAND_GAP)
                       for r in range(n_rows))
     columns = tuple(zip(col_x, col_w, strict=True)) if lane_labels else ()
-    return Placement(boxes, lanes, bands, right, bottom, columns, gap_x if lane_labels else 0.0, to_scale)
+    gap = gap_x + (spread if timed is None else 0.0)
+    return Placement(boxes, lanes, bands, right, bottom, columns, round(gap, 1) if lane_labels else 0.0, to_scale)
 
 
 def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,

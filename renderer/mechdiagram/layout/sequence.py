@@ -60,6 +60,7 @@ from mechdiagram.layout.sizes import (
     PATH_LABEL_LINE,
     PATH_LABEL_SIZE,
     PATH_LABEL_WIDTH,
+    SPREAD_WIDTH,
 )
 from mechdiagram.shared.model import PathTarget, Scenario, Spec
 from mechdiagram.shared.views import SEQUENCE
@@ -89,10 +90,6 @@ LABEL_LINE_MAX = 280.0
 #: distance and scrolls sideways in its frame instead.
 NARROW_FIT_WIDTH = 312.0
 NARROW_GAP_MIN = 52.0
-#: The width a wide sequence of two or more participants is spread to (``participants(spread=True)``): at the figure's
-#: growth (``layout.sizes.GROWTH``, 1.5) it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit
-#: text is 12 CSS px in a 740 px column (a blog's): 740 x 13 / 12 = 801.  The web worker's 500 units filled 60 %.
-SPREAD_WIDTH = 800.0
 #: How many pitches the narrow variant tries before it takes the widest that fits (each narrower by what the one
 #: before overshot NARROW_FIT_WIDTH, or wider by what it left free: two or three suffice).
 NARROW_TRIES = 4

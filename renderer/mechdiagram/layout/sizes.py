@@ -63,6 +63,12 @@ PATH_LABEL_WIDTH = 120.0
 #: which a track beside the narrow layout's column of boxes still holds.  A code label in the wide layout grows
 #: as its box does, up to BOX_CODE_WIDTH.
 PATH_LABEL_GROWTH = 1.5
+#: The width a wide drawing narrower than this is spread to (issue 26): a sequence's lifelines moved further apart
+#: (``participants(spread=True)``), a layered graph's or a lane grid's columns (``place(spread=...)``), each gap by as
+#: much.  At GROWTH it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit text is 12 CSS px in
+#: a 740 px column (a blog's): 740 x 13 / 12 = 801.  The web worker's 500 units filled 60 %, a chain of three boxes
+#: (520 units) 62 %; its natural drawing is the figure's middle (a sequence's) or upper middle (a graph's) variant.
+SPREAD_WIDTH = 800.0
 MIN_WIDTH = 480.0
 #: Nodes without any path are placed in rows of this many.
 FLOW_COLUMNS = 5

@@ -268,7 +268,8 @@ WIDE_SCROLLS_FROM = 960.0
 SWITCH_STEP = 16
 
 
-#: A scene with an upper middle layout (a lane grid's, ``middle_diagram(spec, UPPER_WIDTH)``) shows its wide drawing
+#: A scene with an upper middle layout (``middle_diagram(spec, UPPER_WIDTH)``: a lane grid's, or the natural drawing
+#: of a layered graph's spread wide one) shows its wide drawing
 #: from the width at which its text is 12 px, or from this width when that is more (CSS px: the widest figure,
 #: theme.MAX_WIDTH_REM): below it the upper middle layout fills the figure instead of the wide grid scrolling in it
 #: (issue 26: six gallery grids scrolled from 960 to 1,058-1,214 px).
@@ -346,10 +347,11 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
     one's (it is made for a figure of 600 to 1000 px, issue 26); the caller gives one only
     where its :func:`wide_from` is less than the wide one's, and its rings in ``shapes`` between the wide and the
     narrow layout's;
-    ``upper`` holds each scenario's upper middle layout likewise (a lane grid's, ``middle_diagram(spec,
-    UPPER_WIDTH)``) or ``None``: shown from its own :func:`wide_from` to the wide one's, which is then at most
-    :data:`UPPER_SCROLLS_FROM`; the caller gives one only where it shows from a wider figure than the middle one
-    and a narrower one than the wide one, and its rings in ``shapes`` between the wide and the middle layout's;
+    ``upper`` holds each scenario's upper middle layout likewise (a lane grid's, or a spread layered graph's natural
+    drawing: ``middle_diagram(spec, UPPER_WIDTH)``) or ``None``: shown from its own :func:`wide_from` to the wide
+    one's, which is then at most :data:`UPPER_SCROLLS_FROM`; the caller gives one only where it shows from a wider
+    figure than the middle one and a narrower one than the wide one, and its rings in ``shapes`` between the wide
+    and the middle layout's;
     ``heads`` holds each scenario's heads strips (wide, narrow), a sequence's (:attr:`ScenarioSvgs.heads
     <mechdiagram.render.svg.ScenarioSvgs.heads>`): ``figure.html`` keeps them in view over the drawing while it
     scrolls (the player shows them)."""

@@ -84,13 +84,14 @@ class RenderJob(Struct, dict=True):
 
     @cached_property
     def upper(self) -> dict[str, ScenarioSvgs]:
-        """Each scenario drawn once in the upper middle layout, a lane grid's for a figure too wide for the middle
-        one to fill and too narrow for the wide grid (``middle_diagram(spec, UPPER_WIDTH)``), ids of its own; empty
+        """Each scenario drawn once in the upper middle layout (``middle_diagram(spec, UPPER_WIDTH)``), ids of its
+        own: a lane grid's for a figure too wide for the middle one to fill and too narrow for the wide grid, a
+        layered graph's natural drawing where its wide one is spread (:func:`~mechdiagram.layout.diagram`); empty
         when the spec has none (a sequence's middle layout reaches the spread wide one).  Only the HTML figure
         inlines it."""
         if self.spec.layout.view == SEQUENCE:
             return {}
-        return self._between(middle_diagram(self.spec, UPPER_WIDTH), "upper")
+        return self._between(middle_diagram(self.spec, UPPER_WIDTH, wide=self.diagram), "upper")
 
     def _between(self, shared: Diagram | None, variant: str) -> dict[str, ScenarioSvgs]:
         """Each scenario drawn in ``shared``, a layout between the narrow and the wide one, with ids of ``variant``;
@@ -123,13 +124,17 @@ class RenderJob(Struct, dict=True):
 
         drawn = [self.drawings[scenario.id] for scenario in self.spec.scenarios]
         narrow = [self.narrow[scenario.id] for scenario in self.spec.scenarios]
-        # The middle layout where it shows: from a narrower figure than the wide one does; the upper one where it
-        # shows from a narrower figure than the wide one's 12 px text and a wider one than the middle layout does.
-        middle = [m if (m := self.middle.get(scenario.id)) and wide_from(m.width) < wide_from(d.width) else None
-                  for scenario, d in zip(self.spec.scenarios, drawn, strict=True)]
-        upper = [u if (u := self.upper.get(scenario.id)) and (m is None or wide_from(m.width) < wide_from(u.width))
-                 and wide_from(u.width) < wide_from(d.width, UPPER_SCROLLS_FROM) else None
-                 for scenario, d, m in zip(self.spec.scenarios, drawn, middle, strict=True)]
+        # The middle layout where it shows: from a narrower figure than the wide one does, and than the upper one
+        # (a spread grid's natural drawing may show from a narrower figure than its transposed middle one); the upper
+        # one where it shows from a narrower figure than the wide one's 12 px text and a wider one than the middle
+        # layout does.
+        upper = [u if (u := self.upper.get(scenario.id)) and wide_from(u.width) < wide_from(d.width, UPPER_SCROLLS_FROM)
+                 else None for scenario, d in zip(self.spec.scenarios, drawn, strict=True)]
+        middle = [m if (m := self.middle.get(scenario.id)) and wide_from(m.width) < wide_from(d.width)
+                  and (u is None or wide_from(m.width) <= wide_from(u.width)) else None
+                  for scenario, d, u in zip(self.spec.scenarios, drawn, upper, strict=True)]
+        upper = [u if u is not None and (m is None or wide_from(m.width) < wide_from(u.width)) else None
+                 for u, m in zip(upper, middle, strict=True)]
         return figure_context(self.spec, self.slug, [d.inline for d in drawn], list(self.checks),
                               [d.width for d in drawn],
                               [(n.inline_bare if n.inline_css == d.inline_css else n.inline, n.width)

@@ -111,8 +111,9 @@ def test_a_group_is_a_level_above_its_members_and_boxes_in_no_group_stay_where_t
 
 def test_focus_rings_are_given_for_every_layout():
     explore = player_data(layered_spec())["scenarios"][0]["explore"]
-    wide, narrow = explore["shapes"]
-    for shapes in (wide, narrow):
+    layouts = explore["shapes"]  # wide (spread to a wide screen), its natural drawing (the upper middle one), narrow
+    assert len(layouts) == 3
+    for shapes in layouts:
         assert set(shapes) == {"client", "server", "db", "log", "ask", "read", "rows"}
         x, y, w, h = shapes["client"]["r"]
         assert w > 0 and h > 0

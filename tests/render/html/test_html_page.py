@@ -172,7 +172,8 @@ def test_a_select_appears_with_two_scenarios(tmp_path):
                                                                                        ("1", "Other way")]
         label = [n for n in root.find_all("label") if n.attrs.get("for") == selects[0].attrs["id"]]
         assert len(label) == 1
-        assert len(root.find("figure").find_all("svg")) == 4  # two scenarios, each in two layouts
+        # two scenarios, each in three layouts: the wide grid spread to a wide screen, its natural one, the phone's
+        assert len(root.find("figure").find_all("svg")) == 6
         # one tablist per scenario, with one tab per step; only the first scenario's is shown
         tablists = root.find_all("div", "mech-tabs")
         assert [len(t.find_all("button")) for t in tablists] == [2, 1]
