@@ -76,7 +76,7 @@ def _boxes(data: dict, root: ET.Element) -> dict[str, tuple[float, float, float,
     ids = {target["id"]: key for key, target in data["targets"].items() if target["kind"] == "node"}
     found = {}
     for group in root.iter(f"{SVG_NS}g"):
-        match = re.fullmatch(r"mech-[0-9a-f]{10}(?:-narrow)?-n-(.+)", group.get("id") or "")
+        match = re.fullmatch(r"mech-[0-9a-f]{10}(?:-narrow|-middle|-upper)?-n-(.+)", group.get("id") or "")
         if match and match.group(1) in ids:
             rect = group.find(f"{SVG_NS}rect")
             found[ids[match.group(1)]] = tuple(float(rect.get(k)) for k in ("x", "y", "width", "height"))
@@ -142,7 +142,8 @@ def test_the_narrow_layout_heads_each_row_or_column_with_its_label(drawn):
     """The narrow layout is the grid transposed (issue 26: each column's label at the left of its row, from its
     left edge, on the row of its boxes) or, where the lanes do not fit a phone, the wide layout's grid (each label
     centred over its column); never a column of boxes each under its own header.  The middle layout (the HTML
-    figure's, from about 600 px) and the upper middle one (from about 740 px) are the grid transposed."""
+    figure's, from about 600 px) and the upper middle one (from about 740 px) are the grid transposed, or the upper
+    middle one the natural grid of a wide one spread to fill a wide screen (each label centred over its column)."""
     data, svgs = drawn
     order = _grid_columns(data)
     labels = [" ".join(_label(data, c).split()) for c in range(len(order))]

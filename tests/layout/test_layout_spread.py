@@ -4,12 +4,17 @@ three boxes (520 units) filled 62 % of a 1,408 px screen's figure, a lane grid o
 
 from __future__ import annotations
 
-from mechdiagram.layout import ASPECT_RANGE, SPREAD_SLACK, _broken, diagram, middle_diagram
-from mechdiagram.layout.checks import against_flow
+import json
+
+from mechdiagram.layout import ASPECT_RANGE, SPREAD_SLACK, _broken, diagram, header_box, middle_diagram
+from mechdiagram.layout.checks import against_flow, lay_out
 from mechdiagram.layout.route_rules import faults
 from mechdiagram.layout.sizes import MARGIN, SPREAD_WIDTH, UPPER_WIDTH
 from mechdiagram.shared.model import spec_from_data
+from mechdiagram.spec.load import parse_text
+from mechdiagram.spec.validate import check_spec
 from support.grids import grid_spec
+from support.specs import minimal_spec
 from support.topologies import topologies, with_graph
 
 
@@ -102,3 +107,68 @@ def test_a_spread_drawing_breaks_no_rule_more_often_than_its_natural_one():
         assert unclean_after <= unclean_before, name
         assert all(count <= before.get(kind, 0) for kind, count in after.items()), (name, before, after)
     assert spread >= 2, spread
+
+
+def _grid(columns: list[str], targets: dict, lanes: int = 1) -> dict:
+    data = minimal_spec()
+    data["layout"] = {"lanes": [{"key": f"l{'ab'[lane]}", "label": f"Lane {lane + 1}"} for lane in range(lanes)],
+                      "columns": columns}
+    data["targets"] = targets
+    nodes = [key for key, target in targets.items() if target["kind"] == "node"]
+    paths = [key for key, target in targets.items() if target["kind"] == "path"]
+    data["scenarios"][0]["unselected"] = []
+    for step in data["scenarios"][0]["steps"]:
+        step.update(active=nodes[:1], paths=paths[:1])
+    return data
+
+
+def _node(label: str) -> dict:
+    return {"id": f"n-{label.replace(' ', '-')}", "kind": "node", "label": label}
+
+
+def test_a_grid_whose_column_headers_wrap_wider_is_spread_no_wider_than_the_spread_width():
+    """A break-it review: a grid of one lane and two columns with long headers, spread, wrapped its headers to the
+    wider gaps, so that they hung past the grid and drew it 848 units wide.  The headers wrap as in the natural
+    grid, and the finished drawing, headers and all, is at most SPREAD_WIDTH."""
+    data = _grid(["the long middle stretch 0", "the long middle stretch 1"],
+                 {"la0": _node("queue"), "la1": _node("decode"),
+                  "p": {"id": "p", "kind": "path", "from": "la0", "to": "la1", "label": "next"}})
+    wide = diagram(spec_from_data(data))
+    assert wide.natural is not None and wide.natural.width + SPREAD_SLACK <= wide.width <= SPREAD_WIDTH
+    assert [h.lines for h in wide.columns] == [h.lines for h in wide.natural.columns]
+    assert all(len(h.lines) == 2 for h in wide.columns)
+    for block in map(header_box, wide.columns):  # within the canvas's margins
+        assert block.x >= MARGIN and block.x + block.w <= wide.width - MARGIN, (block, wide.width)
+
+
+def test_a_graph_whose_spread_would_add_little_keeps_its_natural_drawing():
+    """A fan-out of one box to two, drawn down (aspect ratio in range): the width its aspect ratio allows is hardly
+    more than its own, and a break-it review found such graphs spread by 10 units, a variant more in the figure."""
+    spec = spec_from_data(with_graph({"src": "source", "left": "left", "right": "right"},
+                                     [("src", "left", None), ("src", "right", None)]))
+    wide = diagram(spec)
+    assert wide.natural is None and middle_diagram(spec, UPPER_WIDTH, wide=wide) is None
+
+
+def test_validate_names_the_natural_grid_a_phone_keeps_with_the_advice_of_its_cells():
+    """A grid whose labels do not fit a phone keeps its grid there, at its natural width: a fault it draws is said
+    once, in the upper middle layout, with the cells to move, never as the phone's column placing its boxes itself
+    (a break-it review: the spread wide grid had no fault, and the one warning left blamed the phone's column)."""
+    long = "a much longer label here"
+    targets = {"la0": _node("token 12"), "la1": _node("queue"), "lb0": _node("sample"), "lb1": _node("decode"),
+               "along": {"id": "along", "kind": "path", "from": "la0", "to": "la1", "label": "next"},
+               "across": {"id": "across", "kind": "path", "from": "la0", "to": "lb0"}}
+    for key, (source, dest) in {"x0": ("la0", "la1"), "x1": ("la1", "la0"), "x2": ("la0", "la1"),
+                                "x3": ("lb0", "la1")}.items():
+        targets[key] = {"id": key, "kind": "path", "from": source, "to": dest, "label": long}
+    data = _grid(["18 ms 0", "start 1"], targets, lanes=2)
+    text = json.dumps(data, indent=2)
+    loaded = parse_text(text.encode(), "x.mechanism.json")
+    validation = check_spec(loaded)
+    assert validation.spec is not None, validation.findings
+    laid_out = lay_out(loaded, validation.spec)
+    assert laid_out.wide.natural is not None and laid_out.narrow == laid_out.wide.natural
+    route = [f for f in laid_out.findings if f.rule == "route"]
+    assert route and all(" in the upper middle layout " in f.message and "layout.positions, listing" in f.message
+                         for f in route), route
+    assert not [f for f in route if "phone's column" in f.message]

@@ -285,9 +285,11 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
 #: How many times :func:`_spread` draws a drawing spread: the second corrects the first by what its routes' and
 #: labels' extent left short of (or took past) :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH`.
 SPREAD_TRIES = 2
-#: A drawing this near :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` or nearer is not spread, in user units: 784
-#: units grown 1.5 times fill 85 % of a figure up to 1,383 px, and routing it again would only cost time.
-SPREAD_SLACK = 16.0
+#: A drawing this near :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (or the width its aspect ratio allows) or nearer
+#: is not spread, nor is a spread drawing kept that comes out less wider than this, in user units: 768 units grown 1.5
+#: times fill 85 % of a figure up to 1,355 px, and a spread drawing is a variant more in the HTML figure (a break-it
+#: review found a graph spread from 480 to 490 units adding 11 kB to its fragment).
+SPREAD_SLACK = 32.0
 
 
 def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
@@ -301,10 +303,12 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     wider than that, is spread as a lane grid is.  Its arrows against a layered graph's flow, its groups' widened
     frames and where its lane names stand are kept.  The spread drawing is kept where it is at most that wide, breaks
     no rule of :mod:`.route_rules` more often, kind by kind, and has no more routes and labels that are not clean
-    (:func:`_broken`); else ``drawn``, as for a drawing of one column, one within :data:`SPREAD_SLACK` of that width,
-    or a lane grid under proportional time (its columns' slots are its time)."""
+    (:func:`_broken`) and is at least :data:`SPREAD_SLACK` wider; else ``drawn``, as for a drawing of one column, one
+    within :data:`SPREAD_SLACK` of that width, or a lane grid under proportional time (its columns' slots are its
+    time).  The widths are the finished drawing's, a lane grid's column headers included (a break-it review found
+    headers wrapped wider by the spread overhanging a grid spread to 848 units)."""
     n_cols = max((column for _, column in cells.values()), default=0) + 1
-    width = drawn.right - drawn.left + 2 * MARGIN
+    natural = width = _finished(spec, drawn, cells, lane_labels, narrow=False).width  # column headers included
     target, in_range = SPREAD_WIDTH, not lane_labels and _aspect(drawn) <= ASPECT_RANGE[1]
     if in_range:
         target = min(target, ASPECT_RANGE[1] * (drawn.bottom - drawn.top + 2 * MARGIN))
@@ -319,9 +323,10 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         if extra <= 0:
             break
         try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra)
-        width = try_.right - try_.left + 2 * MARGIN
+        width = _finished(spec, try_, cells, lane_labels, narrow=False).width
         faults_, unclean = _broken(_arrows(try_), try_.against, try_.frames)
-        if width <= target and (not in_range or _aspect(try_) <= ASPECT_RANGE[1]) and unclean <= limit_unclean and \
+        shaped = not in_range or _aspect(try_) <= ASPECT_RANGE[1]
+        if natural + SPREAD_SLACK <= width <= target and shaped and unclean <= limit_unclean and \
                 all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
             kept = try_
     return kept

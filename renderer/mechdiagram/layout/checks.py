@@ -63,8 +63,10 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     wide = diagram(model)
     narrow = diagram(model, narrow=True, wide=wide)
     middle = middle_diagram(model, wide=wide)
-    variants = [("wide", wide), ("narrow", narrow), *([("middle", middle)] if middle is not None else []),
-                *([("upper middle", wide.natural)] if wide.natural is not None else [])]
+    # A spread wide layout's natural drawing before the narrow one: a lane grid whose lanes do not fit a phone keeps
+    # that grid as its narrow variant, whose faults are said once, with the advice of the wide layout's cells.
+    variants = [("wide", wide), *([("upper middle", wide.natural)] if wide.natural is not None else []),
+                ("narrow", narrow), *([("middle", middle)] if middle is not None else [])]
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
                  for name, shared in variants for scenario in model.scenarios]
@@ -211,8 +213,12 @@ def broken_rules(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, 
 
 def _skipping(model: Spec, drawn: Diagram, keys: Sequence[str]) -> str:
     """Of the paths ``keys`` (a faulty one and those its faults name), those that skip boxes in the phone's column
-    ``drawn`` (one box under another, ``cells`` rows), in words: ``"a" skips 2 boxes, "b" 1``; ``""`` for none (a
-    new user's warning said "draw fewer arrows that skip boxes here" and named none)."""
+    ``drawn`` (one box under another, ``cells`` rows), in words: ``"a" skips 2 boxes, "b" 1``; ``""`` for none, and
+    for a narrow variant that is not one column (a lane grid's, transposed or kept; a break-it review found a
+    diagonal arrow between lanes said to skip a box) (a new user's warning said "draw fewer arrows that skip boxes
+    here" and named none)."""
+    if any(column for _, column in drawn.cells.values()):
+        return ""
     skips = []
     for key in dict.fromkeys(keys):
         path = model.targets.get(key)

@@ -223,9 +223,10 @@ class Placement(Struct, frozen=True):
     """Boxes, lane headers and bands, and the grid's extent (``right``, ``bottom``).
 
     A lane grid's wide placement also gives each column's left ``x`` and width (``columns``) and the ``gap``
-    between columns, and under proportional time which columns are drawn to scale (``to_scale``, one a column:
-    a column's slot, from the middle of the gap before it to the middle of the gap after it, or to its edge at
-    either end of the grid, is then as wide as its span at the grid's scale);
+    between columns (the least: a spread grid's are wider, and its column headers wrap as its natural grid's do),
+    and under proportional time which columns are drawn to scale (``to_scale``, one a column: a column's slot, from
+    the middle of the gap before it to the middle of the gap after it, or to its edge at either end of the grid, is
+    then as wide as its span at the grid's scale);
     a narrow one with ``layout.columns`` the header above each box (``captions``)."""
 
     boxes: dict[str, Box]
@@ -501,8 +502,7 @@ def place(spec: Spec, cells: Cells, lane_labels: list[str | None], *, lanes_on_t
                                right - MARGIN + 2 * BAND_PAD, row_h[r] + strip[r] + gap_y - BAND_GAP)
                       for r in range(n_rows))
     columns = tuple(zip(col_x, col_w, strict=True)) if lane_labels else ()
-    gap = gap_x + (spread if timed is None else 0.0)
-    return Placement(boxes, lanes, bands, right, bottom, columns, round(gap, 1) if lane_labels else 0.0, to_scale)
+    return Placement(boxes, lanes, bands, right, bottom, columns, gap_x if lane_labels else 0.0, to_scale)
 
 
 def _place_stacked(spec: Spec, cells: Cells, lane_labels: list[str | None], box_max: float,
