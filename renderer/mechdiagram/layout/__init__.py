@@ -294,19 +294,19 @@ SPREAD_SLACK = 32.0
 
 def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
             drawn: _Routed) -> _Routed:
-    """A wide layout's chosen ``drawn`` narrower than :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (margins
-    included), drawn again with every gap between its columns widened by as much until it is that wide (issue 26:
-    a chain of three boxes, 520 units wide, filled 62 % of a 1,408 px screen's figure and a lane grid of three
-    columns, 648 units, 78 %; a sequence is spread likewise, :func:`.sequence.participants`).  A layered graph whose
-    aspect ratio is in :data:`ASPECT_RANGE` is spread no further than keeps it there (a chain of five folded into two
-    rows, 437 units wide, was spread to 4:1); one of fewer ranks than :data:`FOLD_FROM_RANKS`, drawn in one row
-    wider than that, is spread as a lane grid is.  Its arrows against a layered graph's flow, its groups' widened
-    frames and where its lane names stand are kept.  The spread drawing is kept where it is at most that wide, breaks
-    no rule of :mod:`.route_rules` more often, kind by kind, and has no more routes and labels that are not clean
-    (:func:`_broken`) and is at least :data:`SPREAD_SLACK` wider; else ``drawn``, as for a drawing of one column, one
-    within :data:`SPREAD_SLACK` of that width, or a lane grid under proportional time (its columns' slots are its
-    time).  The widths are the finished drawing's, a lane grid's column headers included (a break-it review found
-    headers wrapped wider by the spread overhanging a grid spread to 848 units)."""
+    """A wide layout's chosen ``drawn`` narrower than :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (margins included),
+    drawn again with every gap between its columns widened by as much until it is that wide (issue 26: a chain of three
+    boxes, 520 units wide, filled 62 % of a 1,408 px screen's figure and a lane grid of three columns, 648 units, 78 %;
+    a sequence is spread likewise, :func:`.sequence.participants`).  A layered graph whose aspect ratio is in
+    :data:`ASPECT_RANGE` is spread no further than keeps it there (a chain of five folded into two rows, 480 units wide,
+    was spread to 4:1 by a first version); one of fewer ranks than :data:`FOLD_FROM_RANKS`, drawn in one row wider than
+    that, is spread as a lane grid is.  Its arrows against a layered graph's flow, its groups' widened frames and where
+    its lane names stand are kept.  The spread drawing is kept where it is at most that wide, breaks no rule of
+    :mod:`.route_rules` more often, kind by kind, has no more routes and labels that are not clean (:func:`_broken`) and
+    is at least :data:`SPREAD_SLACK` wider; else ``drawn``, as for a drawing of one column, one within
+    :data:`SPREAD_SLACK` of that width, or a lane grid under proportional time (its columns' slots are its time).  The
+    widths are the finished drawing's, a lane grid's column headers included (a break-it review found headers wrapped
+    wider by the spread overhanging a grid spread to 848 units)."""
     n_cols = max((column for _, column in cells.values()), default=0) + 1
     natural = width = _finished(spec, drawn, cells, lane_labels, narrow=False).width  # column headers included
     target, in_range = SPREAD_WIDTH, not lane_labels and _aspect(drawn) <= ASPECT_RANGE[1]
@@ -315,7 +315,7 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     if n_cols < 2 or width >= target - SPREAD_SLACK or (lane_labels and spans(spec, n_cols) is not None):
         return drawn
     flow = None if lane_labels else (drawn.against, drawn.down)
-    strips = any(h.above for h in drawn.placed.lanes)  # names above their lanes stay there, in the column stay
+    strips = any(h.above for h in drawn.placed.lanes)  # lane names stay above their lanes, or in the header column
     limit, limit_unclean = _broken(_arrows(drawn), drawn.against, drawn.frames)
     kept, extra = drawn, 0.0
     for _ in range(SPREAD_TRIES):
@@ -392,7 +392,7 @@ def middle_diagram(spec: Spec, budget: float = MIDDLE_WIDTH, wide: Diagram | Non
     :func:`_middle_graph` from its wide layout's natural drawing (``wide``, when the caller has drawn it already), for
     a ``budget`` of at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` (the middle one), and for a wider
     ``budget`` (the upper one) the natural drawing of a wide layout that is spread (``wide.natural``, :func:`_spread`:
-    a chain of three boxes, spread from 520 to 800 units, shows its natural drawing from 576 px), a lane grid's
+    a chain of three boxes, spread from 520 to 800 units, shows its natural drawing from a 480 px figure), a lane grid's
     too.  ``None`` for a sequence that cannot be narrower than its wide variant, a lane grid whose lanes do not fit
     side by side there with clean routes, or a layered graph with no middle drawing as clean as its wide one, or no
     spread one."""
