@@ -338,3 +338,23 @@ def test_a_pair_between_two_boxes_runs_straight_where_one_box_has_a_third_port()
     query, rows = drawn.arrows["e1"].points, drawn.arrows["e2"].points
     assert abs(query[-1][1] - rows[0][1]) >= PAIR_LABEL_ROOM  # at the database: not brought to the service's 20
     assert len(query) == len(rows) == 4, (query, rows)
+
+
+def test_a_pair_of_runs_in_the_phones_column_has_its_labels_outside_it():
+    """A handshake's ClientHello and ServerHello run straight between Client and Server, 32 units apart, in the
+    phone's column; the tracks' labels took the room right of the pair, and ServerHello was printed between the runs,
+    over ClientHello and across its line.  The tracks now keep clear of the outer run's label: each label sits
+    outside the pair, beside its own run, and no rule of route_rules is broken."""
+    from mechdiagram.layout.checks import against_flow
+    from mechdiagram.layout.route_rules import faults
+    from support.edge_topologies import edge_topologies
+
+    spec = spec_from_data(edge_topologies()["handshake"])
+    drawn = diagram(spec, narrow=True)
+    hello, reply = drawn.arrows["e0"], drawn.arrows["e1"]  # client -> server, server -> client
+    (left_x, _), (right_x, _) = hello.points[0], reply.points[0]
+    assert left_x < right_x and len(hello.points) == len(reply.points) == 2  # straight runs, side by side
+    assert hello.label_box.right <= left_x - 5 and reply.label_box.x >= right_x + 5, (hello.label_box,
+                                                                                        reply.label_box)
+    assert not hello.label_box.overlaps(reply.label_box)
+    assert faults(drawn.arrows, against_flow(spec, drawn, narrow=True)) == []

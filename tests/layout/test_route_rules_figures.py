@@ -37,10 +37,8 @@ KNOWN: dict[tuple[str, str], dict[str, int]] = {
     ("five-services", "wide"): {"label-nearer": 1, "label-crossed": 1},
     ("forty", "narrow"): {"crossing": 5},  # 242 in layer-by-layer order, before its column was depth first
     ("grid-skips", "wide"): {"crossing": 1, "bends": 2},
-    ("handshake", "narrow"): {"label-crossed": 1, "label-nearer": 1},  # the latter since labels grow to keep words whole
     ("lanes-with-skips", "wide"): {"crossing": 1, "bends": 4},
     ("long-lane-names", "wide"): {"bends": 1},
-    ("oauth", "narrow"): {"label-crossed": 1},
     ("serving-stack", "narrow"): {"crossing": 2},
 }
 

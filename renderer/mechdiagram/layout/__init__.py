@@ -728,14 +728,33 @@ def _column_orders(spec: Spec, cells: dict[str, tuple[int, int]]) -> list[tuple[
 def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None], room: float,
             two_sided: bool) -> _Routed:
     """The narrow column with routes beside it (``two_sided``: on both its sides), its boxes widened into the
-    ``room`` (user units) its tracks leave of :data:`NARROW_MIN_WIDTH` less the margins."""
-    drawn = _routed(spec, cells, lane_labels, NARROW_BOX_MAX_WIDTH, two_sided=two_sided)
+    ``room`` (user units) its tracks leave of :data:`NARROW_MIN_WIDTH` less the margins.  Where its labels break a
+    rule of :mod:`.route_rules` (:func:`~mechdiagram.layout.route_rules.label_faults`), it is drawn again with the
+    tracks clear of the outer labels of its pairs of straight runs between neighbours (``outer_labels`` of
+    :func:`~mechdiagram.layout.stacked.stacked_routes`), and that drawing kept where its labels and routes break
+    fewer rules (:func:`_pair_cost`): a handshake's ServerHello, its place right of the pair taken by the tracks'
+    labels, was printed between the runs over ClientHello.  Over 120 random graphs of 3 to 7 boxes this mends 30
+    label faults (52 faults to 22) and takes 4 columns past a phone's width, by 24 to 39 units, each mending 2 or 3;
+    kept clear always, the tracks stood further out where no label needed it (a fifth column past a phone's)."""
+    box_max = NARROW_BOX_MAX_WIDTH
+    drawn = _routed(spec, cells, lane_labels, box_max, two_sided=two_sided)
     slack = room - (drawn.right - drawn.left)
-    if slack < WIDEN_AT_LEAST:
+    if slack >= WIDEN_AT_LEAST:
+        wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack),
+                        two_sided=two_sided)
+        if wider.right - wider.left <= room:
+            drawn, box_max = wider, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack)
+    if not label_faults(_arrows(drawn)):
         return drawn
-    wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack),
-                    two_sided=two_sided)
-    return wider if wider.right - wider.left <= room else drawn
+    outer = _routed(spec, cells, lane_labels, box_max, two_sided=two_sided, outer_labels=True)
+    return outer if _pair_cost(outer) < _pair_cost(drawn) else drawn
+
+
+def _pair_cost(drawn: _Routed) -> int:
+    """The narrow column ``drawn``'s labels that break a rule of :mod:`.route_rules`, arrows that cross or meet, and
+    routes and labels that are not clean, all told (:func:`_column`)."""
+    arrows = _arrows(drawn)
+    return len(label_faults(arrows)) + crossing_count(arrows) + len(junctions(arrows)) + drawn.unclean
 
 
 def _kept(spec: Spec, wide: Diagram | None = None) -> Diagram:
@@ -862,7 +881,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
             flow: tuple[frozenset[str], bool] | None = None, budget: SearchBudget | None = None,
             two_sided: bool = True, middle: bool = False, frame_sides: Sides | None = None,
-            spread: float = 0.0) -> _Routed:
+            spread: float = 0.0, outer_labels: bool = False) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
@@ -875,7 +894,8 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
     run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right.  ``frame_sides``
     widens groups' frames (:func:`_frames_widened`); ``spread`` (user units) every gap between the wide layout's
-    columns (:func:`_spread`)."""
+    columns (:func:`_spread`); ``outer_labels`` keeps the narrow column's tracks clear of the outer labels of its
+    pairs of runs (:func:`~mechdiagram.layout.stacked.stacked_routes`)."""
     narrow = narrow_box_max is not None
     budgets = [budget] if budget is not None else []
 
@@ -919,7 +939,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         routes, on_tracks = stacked_routes(boxes, ends, {key: wraps[0] for key, wraps in label_wraps.items() if wraps},
                                            placed.lanes, code=code, captions=[*captions, *group_labels],
                                            least=least, keep_off=_frame_sides(spec, enclosures),
-                                           inner=inner_paths(spec), two_sided=two_sided)
+                                           inner=inner_paths(spec), two_sided=two_sided, outer_labels=outer_labels)
         if enclosures:
             enclosures = widened(spec, enclosures, routes, placed.right, {k: lab.block for k, lab in on_tracks.items()})
             enclosures, _ = clear_labels(spec, enclosures, [route.points for route in routes.values()])

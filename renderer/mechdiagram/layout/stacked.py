@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from msgspec import structs
 
 from mechdiagram.layout.geometry import Box, LaneHeader, Point, Rect
-from mechdiagram.layout.labels import FIRST_BASELINE, PlacedLabel, label_size
+from mechdiagram.layout.labels import FIRST_BASELINE, SIDE_GAP, PlacedLabel, label_size
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.routing import PathEnds, Route, _head
 from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, FONT_SIZE
@@ -316,7 +316,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
                    captions: Sequence[Rect] = (),
                    least: dict[str, tuple[float, float]] | None = None,
                    keep_off: Sequence[tuple[Rect, frozenset[str]]] = (),
-                   inner: frozenset[str] = frozenset(), two_sided: bool = True
+                   inner: frozenset[str] = frozenset(), two_sided: bool = True, outer_labels: bool = False
                    ) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """Routes of ``paths`` between boxes stacked in one column (see the module docstring), and the
     placed ``labels`` of the routes that run on a track: each beside its own track, clear of the
@@ -330,13 +330,15 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     group frame's sides), each but for the labels of the paths it names (a frame's right side, which moves right
     over the tracks of the paths between its members: their labels stay inside).  The tracks run on the sides of
     :func:`track_sides`, the paths in ``inner`` (between members of one group) on the right, and every one there
-    unless ``two_sided``."""
+    unless ``two_sided``; with ``outer_labels`` they keep clear of the labels of a pair of straight runs between
+    neighbours, beside the pair's outer sides (:func:`_outer_label`)."""
     texts = [*(Rect(h.x, h.y, max(text_width(line, FONT_SIZE) for line in h.lines), h.h) for h in headers if h.lines),
              *captions]
     order = sorted(boxes, key=lambda key: boxes[key].y)
     position = {key: i for i, key in enumerate(order)}
     routes: dict[str, Route] = {}
     pairs, long = on_tracks(order, paths)
+    outer: dict[str, list[Rect]] = {"left": [], "right": []}  # the room beside a pair of runs for their labels
     for path in paths:
         a, b = boxes[path.source], boxes[path.dest]
         if path in long:
@@ -349,22 +351,40 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         sides = ("bottom", "top") if down else ("top", "bottom")
         head, base = _head((x, b.y if down else b.bottom), sides[1])
         routes[path.key] = Route(((x, a.bottom if down else a.y), base), head, sides, True)
+        if outer_labels and len(group) > 1 and labels.get(path.key):  # the outer run's label, beyond it
+            side = "left" if group.index(path.key) == 0 else "right" if group.index(path.key) == len(group) - 1 else ""
+            if side:
+                outer[side].append(_outer_label(x, a, b, side, label_size(labels[path.key], path.key in code),
+                                                (least or {}).get(path.key)))
     side_of = track_sides(order, paths, inner, two_sided)
     on_right = [path for path in long if side_of[path.key] == "right"]
     on_left = [path for path in long if side_of[path.key] == "left"]
-    placed = _tracks(boxes, on_right, labels, code, least, keep_off, position)
+    placed = _tracks(boxes, on_right, labels, code, least, keep_off, position, outer["right"])
     routes.update(placed[0])
     labelled = dict(placed[1])
     if on_left:  # the left side's tracks, drawn as the right side's in a mirror
         mirrored = {key: structs.replace(box, x=-box.right) for key, box in boxes.items()}
         routes_left, labels_left = _tracks(mirrored, on_left, labels, code, least,
-                                           [(_mirror(rect), exempt) for rect, exempt in keep_off], position)
+                                           [(_mirror(rect), exempt) for rect, exempt in keep_off], position,
+                                           [_mirror(rect) for rect in outer["left"]])
         for key, route in routes_left.items():
             routes[key] = structs.replace(route, points=tuple((-x, y) for x, y in route.points),
                                           head=tuple((-x, y) for x, y in route.head), sides=("left", "left"))
         for key, label in labels_left.items():
             labelled[key] = structs.replace(label, at=(-label.at[0], label.at[1]), block=_mirror(label.block))
     return {path.key: routes[path.key] for path in paths}, labelled
+
+
+def _outer_label(x: float, a: Box, b: Box, side: str, size: tuple[float, float],
+                 least: tuple[float, float] | None) -> Rect:
+    """Where the label of the outer run of a pair of straight runs between neighbours ``a`` and ``b`` (its ``x``)
+    goes, ``size`` (at least ``least``) beside it on its outer ``side``, halfway down the gap between the boxes: the
+    tracks keep clear of it (:func:`_tracks`), so that it need not sit between the runs, across the other (a
+    handshake's ServerHello, its right side taken by the tracks' labels, printed over ClientHello)."""
+    w, h = (max(size[0], least[0]), max(size[1], least[1])) if least else size
+    top, bottom = min(a.bottom, b.bottom), max(a.y, b.y)
+    left = x + SIDE_GAP if side == "right" else x - SIDE_GAP - w
+    return Rect(round(left, 1), round((top + bottom - h) / 2, 1), round(w, 1), round(h, 1))
 
 
 def _mirror(rect: Rect) -> Rect:
@@ -375,9 +395,11 @@ def _mirror(rect: Rect) -> Rect:
 def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[str, tuple[str, ...]],
             code: frozenset[str], least: Mapping[str, tuple[float, float]] | None,
             keep_off: Sequence[tuple[Rect, frozenset[str]]],
-            position: Mapping[str, int]) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
+            position: Mapping[str, int], reserved: Sequence[Rect] = ()) -> tuple[dict[str, Route],
+                                                                               dict[str, PlacedLabel]]:
     """The routes of the ``long`` paths on tracks right of the column of ``boxes``, and their placed labels (see
-    :func:`stacked_routes`; ``position`` is each box's place in the column, top first)."""
+    :func:`stacked_routes`; ``position`` is each box's place in the column, top first), clear of the ``reserved``
+    blocks as of a placed label (:func:`_outer_label`)."""
     routes: dict[str, Route] = {}
     port_y = _ports(boxes, long)
     right = max((box.right for box in boxes.values()), default=0.0)
@@ -385,7 +407,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
     pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
     placed_stubs: list[tuple[float, float, float]] = []
     taken: list[tuple[float, tuple[float, float]]] = []
-    blocks: list[Rect] = []
+    blocks: list[Rect] = [block for block in reserved if block.right > right]  # those that reach past the column
     placed: dict[str, PlacedLabel] = {}
     tries_left = TRACK_LABEL_BUDGET
     # Shortest span first, nearest the column: with the ports of _ports, a track inside another's span is nearer.
