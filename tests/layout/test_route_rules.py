@@ -291,3 +291,22 @@ def test_arrows_on_one_track_of_the_phones_column_keep_their_spans_apart():
     for (k1, x1, a1, b1), (k2, x2, a2, b2) in itertools.combinations(runs, 2):
         if k1 != k2 and abs(x1 - x2) < 0.05:
             assert a2 - b1 >= TRACK_END_GAP or a1 - b2 >= TRACK_END_GAP, (k1, k2, (a1, b1), (a2, b2))
+
+
+def test_validate_warns_where_a_layout_breaks_a_word_of_an_arrows_label():
+    """A new user's DNS lookup: "www.example.org", wider than a narrow label may grow (126 units), came out as
+    "www.ex↩ample.org" in the phone's and the middle layout, and validate said nothing.  It warns (rule label-word)
+    at the label, naming the word and the layouts; marked as code, the label breaks at its dots and is not warned
+    about, nor is CJK text, which breaks between its characters."""
+    nodes = {"laptop": "Laptop", "resolver": "Resolver", "auth": "Authoritative server"}
+    data = with_graph(nodes, [("laptop", "resolver", "A? www.example.org"), ("resolver", "auth", "キャッシュに保存してから応答を返す処理"),
+                              ("auth", "resolver", "reply")])
+    text, laid_out = _laid_out(data)
+    words = [f for f in laid_out.findings if f.rule == "label-word"]
+    assert [(f.pointer, f.severity) for f in words] == [("/targets/e0/label", "warning")], words
+    assert words[0].message.startswith('path "e0"\'s label breaks the word "www.example.org" between its characters '
+                                       "in the narrow")
+    assert words[0].line == text.splitlines().index('      "label": "A? www.example.org"') + 1
+    data["targets"]["e0"]["text"] = "code"
+    _, laid_out = _laid_out(data)
+    assert not [f for f in laid_out.findings if f.rule == "label-word"]

@@ -11,6 +11,7 @@ layout once each and hands the diagrams on to the drawing.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario, middle_diagram
 from mechdiagram.layout.geometry import Layout
+from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.route_rules import (
     FRAME_NEAR,
     KINDS,
@@ -75,8 +77,8 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, variants, crowded),
-                    *frame_overlaps(loaded, model, variants), *too_wide_for_a_phone(loaded, narrow)], wide, narrow,
-                   middle)
+                    *broken_words(loaded, model, variants), *frame_overlaps(loaded, model, variants),
+                    *too_wide_for_a_phone(loaded, narrow)], wide, narrow, middle)
 
 
 #: At most this many boxes, a layered graph too wide for a phone is told of the sequence view: five participants
@@ -208,6 +210,40 @@ def broken_rules(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, 
                              others=[f.other for f in found])
             findings.append(Finding(loaded.display, pointer, f"path {quote(key)} in the {name} layout {said}: "
                                     f"{advice}", "route", "warning", line, column))
+    return findings
+
+
+def broken_words(loaded: LoadedSpec, model: Spec, variants: Sequence[tuple[str, Diagram]]) -> list[Finding]:
+    """Rule label-word (warnings): a path label of prose whose word a layout breaks between its characters, a
+    line ending with :data:`~mechdiagram.layout.measure.CONTINUATION` (a word wider than the label may grow to:
+    :func:`~mechdiagram.layout.placement.label_width`), one finding per path at its label, naming the word and the
+    ``variants`` (name, diagram) that break it, with what helps: a new user's "www.example.org" came out as
+    "www.ex↩ample.org" in the middle layout, with no warning, and marked as code it broke at its dots."""
+    findings = []
+    for path in model.paths:
+        if path.code:  # an identifier breaks at its dots, slashes and underscores
+            continue
+        words: dict[str, list[str]] = {}  # each broken word, with the layouts that break it
+        seen: list[Diagram] = []
+        for name, drawn in variants:
+            arrow = drawn.arrows.get(path.key)
+            if arrow is None or drawn in seen:
+                continue
+            seen.append(drawn)
+            for lines in (arrow.label_lines, *(each for _, each in arrow.texts)):
+                for text, after in itertools.pairwise(lines):
+                    if text.endswith(CONTINUATION):
+                        word = text.removesuffix(CONTINUATION).split(" ")[-1] + after.split(" ")[0]
+                        names = words.setdefault(word, [])
+                        names.extend([name] if name not in names else [])
+        for word, names in words.items():
+            pointer = pointer_join("targets", path.key, "label")
+            line, column = loaded.locate(pointer)
+            said = f"{names[0]} layout" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} layouts"
+            findings.append(Finding(loaded.display, pointer, f"path {quote(path.key)}'s label breaks the word "
+                                    f"{quote(word)} between its characters in the {said}: shorten the word, or "
+                                    "mark the label as code (\"text\": \"code\") if it is an identifier, which breaks "
+                                    "at its dots, slashes and underscores", "label-word", "warning", line, column))
     return findings
 
 

@@ -58,7 +58,9 @@ RULES = {
     "invisible-text": "text has at least one visible character",
     "path-in-active": "active lists nodes; paths are animated through a step's paths",
     "route": "(a warning, from the layout stage) every path has a route and a label clear of the boxes and the "
-             "other labels, in the wide and the narrow layout",
+             "other labels, and keeps the routing rules, in every layout the figure shows",
+    "label-word": "(a warning, from the layout stage) no layout breaks a word of a path's label of prose between its "
+                  "characters",
     "message-key": "every key of messages is a key of the message catalogue",
     "message-placeholder": "every text of messages has exactly the {placeholders} of its English message",
     "message-plural": "a text of messages replacing a plural form is one (ICU MessageFormat, with an other option)",
