@@ -160,13 +160,17 @@ def _title(stem: str) -> str:
 
 def render_new(plan: NewSpec) -> tuple[bytes, bytes]:
     """The bytes of the notes file and of the spec that pins them (UTF-8, ``\\n`` line ends)."""
-    context = {"title": plan.title or _title(plan.name), "spec_name": display_path(plan.spec)}
-    from mechdiagram.render.templating import template  # jinja2: only `new` needs it
+    from mechdiagram.render.templating import json_string, markdown_text, template  # jinja2: only `new` needs it
+
+    title = plan.title or _title(plan.name)
+    # The title as the notes' Markdown and the spec's JSON each write it (never markup, its apostrophes as typed).
+    context = {"title": markdown_text(title), "title_json": json_string(title), "spec_name": display_path(plan.spec)}
 
     # Each file ends with one line end, as a text file does, whatever the template's last line holds.
     notes = (template("new.notes.md").render(context).rstrip("\n") + "\n").encode("utf-8")
     spec = template(STARTERS[plan.view]).render(
-        context, schema_ref=plan.schema_ref, notes_path=plan.notes_source, notes_sha256=sha256_hex(notes))
+        context, schema_ref=json_string(plan.schema_ref), notes_path=json_string(plan.notes_source),
+        notes_sha256=json_string(sha256_hex(notes)))
     return notes, (spec.rstrip("\n") + "\n").encode("utf-8")
 
 

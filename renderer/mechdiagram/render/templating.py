@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 from jinja2.loaders import split_template_path
+from markupsafe import Markup
 
 from mechdiagram.layout.measure import keep_together
 from mechdiagram.shared.files import display_path
@@ -103,3 +106,24 @@ def template(name: str) -> jinja2.Template:
     """The template ``name`` (``page.html``, ``fragment.html``, ``svg.css``), from the template folder of
     :func:`template_dir` when it has one."""
     return environment(_TEMPLATE_DIR.get()).get_template(name)
+
+
+#: Characters that make Markdown of prose (CommonMark: emphasis, code spans, links, a backslash escape): each is
+#: written after a backslash by :func:`markdown_text`.
+MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]])")
+
+
+def markdown_text(text: str) -> Markup:
+    """``text`` for a line of Markdown, never markup: ``&``, ``<`` and ``>`` as character references, and the
+    characters of :data:`MARKDOWN_PUNCTUATION` after a backslash (CommonMark reads both as the characters), quotes
+    and apostrophes as they are (a new user's title "A DNS lookup answered from a resolver's cache" came out as
+    ``resolver&#39;s`` in the notes, autoescaped as HTML).  Marked safe for templates that write Markdown."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Markup(MARKDOWN_PUNCTUATION.sub(r"\\\1", escaped))
+
+
+def json_string(text: str) -> Markup:
+    """``text`` as a JSON string literal (RFC 8259), its characters as they are (``json.dumps`` with
+    ``ensure_ascii`` off), for templates that write JSON: jinja2's ``tojson`` writes ``'``, ``<``, ``>`` and ``&``
+    as ``\\u`` escapes, safe in HTML and strange in a JSON file an author edits (``resolver\\u0027s``)."""
+    return Markup(json.dumps(text, ensure_ascii=False))

@@ -127,15 +127,20 @@ def test_new_view_sequence_writes_a_small_valid_sequence(folder):
 
 def test_new_title_names_the_spec_as_the_author_writes_it(folder):
     """``--title``: a new user's "dns-resolution" was titled "Dns resolution"; the title the author gives is the
-    spec's and its notes' heading, escaped (as JSON, and in the notes as HTML) and never markup, and it validates.  A title with nothing
-    visible, or of two lines, is refused before anything is written."""
-    made = invoke("new", "dns-resolution", "--title", 'DNS "resolution" <b>', "--dir", "mechanisms")
+    spec's and its notes' heading, escaped as JSON and as Markdown and never markup, and it validates.  A title with
+    nothing visible, or of two lines, is refused before anything is written.  Its quotes and apostrophes stay as typed
+    in both files (a new user's "resolver's" came out as resolver&#39;s in the notes and resolver\\u0027s in the
+    spec)."""
+    title = 'DNS "resolution" <b> from a resolver\'s *cache*'
+    made = invoke("new", "dns-resolution", "--title", title, "--dir", "mechanisms")
     assert made.exit_code == 0, made.output
-    spec = json.loads((folder / "mechanisms" / "dns-resolution.mechanism.json").read_text("utf-8"))
-    assert spec["title"] == 'DNS "resolution" <b>'
-    # in the Markdown notes, as character references: rendered, they read as the title, never as markup
+    text = (folder / "mechanisms" / "dns-resolution.mechanism.json").read_text("utf-8")
+    assert json.loads(text)["title"] == title
+    assert '  "title": "DNS \\"resolution\\" <b> from a resolver\'s *cache*",\n' in text
+    # in the Markdown notes, <, > and & as character references and Markdown's punctuation after a backslash:
+    # rendered, they read as the title, never as markup
     assert (folder / "mechanisms" / "dns-resolution.notes.md").read_text("utf-8").startswith(
-        "# Notes for DNS &#34;resolution&#34; &lt;b&gt;\n")
+        '# Notes for DNS "resolution" &lt;b&gt; from a resolver\'s \\*cache\\*\n')
     checked = invoke("validate", "mechanisms")
     assert checked.exit_code == 0 and checked.stderr == "mechdiagram: 1 of 1 spec(s) valid\n", checked.output
     assert json.loads((folder / "mechanisms" / "dns-resolution.mechanism.json").read_text("utf-8"))["title"] \
