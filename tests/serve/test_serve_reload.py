@@ -184,7 +184,7 @@ def test_a_save_whose_event_was_lost_is_still_built(site, start_server, monkeypa
     assert [e.snapshot.generation for e in served.events] == [1]  # no change on disk: no build on waking
     spec = site / "tiny.mechanism.json"
     spec.write_text(spec_with_title("Saved while deaf"), "utf-8")
-    wait_for(lambda: served.state.snapshot.generation == 2 or None, seconds=5, what="the rebuild")
+    wait_for(lambda: served.state.snapshot.generation == 2 or None, what="the rebuild")
     assert "<title>Saved while deaf</title>" in request(served.port, "/tiny.html").text
 
 
@@ -199,16 +199,16 @@ def test_editing_a_template_of_template_dir_rebuilds(site, tmp_path):
         assert "<p>first</p>" in request(server.port, "/tiny.fragment.html").text
         (templates / "fragment.html").write_text("<p>second</p>{{ figure }}", "utf-8")
         wait_for(lambda: "<p>second</p>" in request(server.port, "/tiny.fragment.html").text or None,
-                 seconds=5, what="the page of the edited template")
+                 what="the page of the edited template")
         assert server.state.snapshot.generation == 2
         (templates / "parts").mkdir()  # a template in a folder below, included
         (templates / "parts" / "note.html").write_text("<p>part one</p>", "utf-8")
         (templates / "fragment.html").write_text("{% include 'parts/note.html' %}{{ figure }}", "utf-8")
         wait_for(lambda: "<p>part one</p>" in request(server.port, "/tiny.fragment.html").text or None,
-                 seconds=5, what="the included template")
+                 what="the included template")
         (templates / "parts" / "note.html").write_text("<p>part two</p>", "utf-8")
         wait_for(lambda: "<p>part two</p>" in request(server.port, "/tiny.fragment.html").text or None,
-                 seconds=5, what="the edited included template")
+                 what="the edited included template")
 
 
 def test_a_page_of_an_earlier_server_on_the_port_reloads_at_once(site, tmp_path):
@@ -259,7 +259,6 @@ def test_a_template_added_to_the_site_folder_while_serving_is_used(site, tmp_pat
         assert "<p>added</p>" not in request(server.port, "/tiny.fragment.html").text
         (templates / "fragment.html").write_text("<p>added</p>{{ figure }}", "utf-8")  # jinja2 had the package's
         wait_for(lambda: "<p>added</p>" in request(server.port, "/tiny.fragment.html").text or None,
-                 seconds=5, what="the added template")
+                 what="the added template")
         (templates / "svg.css").write_text((templates / "svg.css").read_text("utf-8") + "/* EDITED */\n", "utf-8")
-        wait_for(lambda: "EDITED" in request(server.port, "/tiny.main.svg").text or None, seconds=5,
-                 what="the edited svg.css")
+        wait_for(lambda: "EDITED" in request(server.port, "/tiny.main.svg").text or None, what="the edited svg.css")
