@@ -275,10 +275,11 @@ def diagram(spec: Spec, *, narrow: bool = False, strips: bool = True, wide: Diag
                 cells, drawn = _other_breaking(spec, cells, drawn, strips)
         if not lane_labels and drawn.frames:
             drawn = _frames_widened(spec, drawn, _redrawn(spec, cells, drawn, middle=False))
-        spread_out = _spread(spec, cells, lane_labels, drawn) if spread else drawn
-        if spread_out is not drawn:
-            return replace(_finished(spec, spread_out, cells, lane_labels, narrow),
-                           natural=_finished(spec, drawn, cells, lane_labels, narrow))
+        natural = _finished(spec, drawn, cells, lane_labels, narrow)
+        spread_out = _spread(spec, cells, lane_labels, drawn, natural.width) if spread else None
+        if spread_out is not None:
+            return replace(_finished(spec, spread_out, cells, lane_labels, narrow), natural=natural)
+        return natural
     return _finished(spec, drawn, cells, lane_labels, narrow)
 
 
@@ -292,32 +293,34 @@ SPREAD_TRIES = 2
 SPREAD_SLACK = 32.0
 
 
-def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None],
-            drawn: _Routed) -> _Routed:
-    """A wide layout's chosen ``drawn`` narrower than :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (margins included),
-    drawn again with every gap between its columns widened by as much until it is that wide (issue 26: a chain of three
-    boxes, 520 units wide, filled 62 % of a 1,408 px screen's figure and a lane grid of three columns, 648 units, 78 %;
-    a sequence is spread likewise, :func:`.sequence.participants`).  A layered graph whose aspect ratio is in
-    :data:`ASPECT_RANGE` is spread no further than keeps it there (a chain of five folded into two rows, 480 units wide,
-    was spread to 4:1 by a first version); one of fewer ranks than :data:`FOLD_FROM_RANKS`, drawn in one row wider than
-    that, is spread as a lane grid is.  Its arrows against a layered graph's flow, its groups' widened frames and where
-    its lane names stand are kept.  The spread drawing is kept where it is at most that wide, breaks no rule of
-    :mod:`.route_rules` more often, kind by kind, has no more routes and labels that are not clean (:func:`_broken`) and
-    is at least :data:`SPREAD_SLACK` wider; else ``drawn``, as for a drawing of one column, one within
-    :data:`SPREAD_SLACK` of that width, or a lane grid under proportional time (its columns' slots are its time).  The
-    widths are the finished drawing's, a lane grid's column headers included (a break-it review found headers wrapped
-    wider by the spread overhanging a grid spread to 848 units)."""
+def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str | None], drawn: _Routed,
+            natural: float) -> _Routed | None:
+    """A wide layout's chosen ``drawn``, its finished drawing ``natural`` units wide, narrower than
+    :data:`~mechdiagram.layout.sizes.SPREAD_WIDTH` (margins included), drawn again with every gap between its columns
+    widened by as much until it is that wide (issue 26: a chain of three boxes, 520 units wide, filled 62 % of a 1,408
+    px screen's figure and a lane grid of three columns, 648 units, 78 %; a sequence is spread likewise,
+    :func:`.sequence.participants`).  A layered graph whose aspect ratio is in :data:`ASPECT_RANGE` is spread no further
+    than keeps it there (a chain of five folded into two rows, 480 units wide, was spread to 4:1 by a first version);
+    one of fewer ranks than :data:`FOLD_FROM_RANKS`, drawn in one row wider than that, is spread as a lane grid is.  Its
+    arrows against a layered graph's flow, its groups' widened frames and where its lane names stand are kept.  The
+    spread drawing is kept where it is at most that wide, breaks no rule of :mod:`.route_rules` more often, kind by
+    kind, has no more routes and labels that are not clean (:func:`_broken`) and is at least :data:`SPREAD_SLACK` wider;
+    else ``None``, as for a drawing of one column, one within :data:`SPREAD_SLACK` of that width, or a lane grid under
+    proportional time (its columns' slots are its time).  The widths are the finished drawing's, a lane grid's column
+    headers included (a break-it review found headers wrapped wider by the spread overhanging a grid spread to 848
+    units)."""
     n_cols = max((column for _, column in cells.values()), default=0) + 1
-    natural = width = _finished(spec, drawn, cells, lane_labels, narrow=False).width  # column headers included
+    width = natural
     target, in_range = SPREAD_WIDTH, not lane_labels and _aspect(drawn) <= ASPECT_RANGE[1]
     if in_range:
         target = min(target, ASPECT_RANGE[1] * (drawn.bottom - drawn.top + 2 * MARGIN))
     if n_cols < 2 or width >= target - SPREAD_SLACK or (lane_labels and spans(spec, n_cols) is not None):
-        return drawn
+        return None
     flow = None if lane_labels else (drawn.against, drawn.down)
     strips = any(h.above for h in drawn.placed.lanes)  # lane names stay above their lanes, or in the header column
     limit, limit_unclean = _broken(_arrows(drawn), drawn.against, drawn.frames)
-    kept, extra = drawn, 0.0
+    kept: _Routed | None = None
+    extra = 0.0
     for _ in range(SPREAD_TRIES):
         extra += math.floor((target - width) / (n_cols - 1) * 10) / 10
         if extra <= 0:
@@ -740,10 +743,10 @@ def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     drawn = _routed(spec, cells, lane_labels, box_max, two_sided=two_sided)
     slack = room - (drawn.right - drawn.left)
     if slack >= WIDEN_AT_LEAST:
-        wider = _routed(spec, cells, lane_labels, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack),
-                        two_sided=two_sided)
+        wider_max = min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack)
+        wider = _routed(spec, cells, lane_labels, wider_max, two_sided=two_sided)
         if wider.right - wider.left <= room:
-            drawn, box_max = wider, min(BOX_WORD_WIDTH, drawn.placed.right - MARGIN + slack)
+            drawn, box_max = wider, wider_max
     if not label_faults(_arrows(drawn)):
         return drawn
     outer = _routed(spec, cells, lane_labels, box_max, two_sided=two_sided, outer_labels=True)
@@ -751,10 +754,10 @@ def _column(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
 
 
 def _pair_cost(drawn: _Routed) -> int:
-    """The narrow column ``drawn``'s labels that break a rule of :mod:`.route_rules`, arrows that cross or meet, and
-    routes and labels that are not clean, all told (:func:`_column`)."""
-    arrows = _arrows(drawn)
-    return len(label_faults(arrows)) + crossing_count(arrows) + len(junctions(arrows)) + drawn.unclean
+    """The narrow column ``drawn``'s labels that break a rule of :mod:`.route_rules`, with what
+    :func:`_column_cost` counts first (arrows that cross or meet, routes and labels that are not clean), all told
+    (:func:`_column`)."""
+    return len(label_faults(_arrows(drawn))) + _column_cost(drawn)[0]
 
 
 def _kept(spec: Spec, wide: Diagram | None = None) -> Diagram:

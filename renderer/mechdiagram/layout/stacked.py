@@ -354,8 +354,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
         if outer_labels and len(group) > 1 and labels.get(path.key):  # the outer run's label, beyond it
             side = "left" if group.index(path.key) == 0 else "right" if group.index(path.key) == len(group) - 1 else ""
             if side:
-                outer[side].append(_outer_label(x, a, b, side, label_size(labels[path.key], path.key in code),
-                                                (least or {}).get(path.key)))
+                outer[side].append(_outer_label(x, a, b, side, _block_size(labels[path.key], path.key, code, least)))
     side_of = track_sides(order, paths, inner, two_sided)
     on_right = [path for path in long if side_of[path.key] == "right"]
     on_left = [path for path in long if side_of[path.key] == "left"]
@@ -375,13 +374,23 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     return {path.key: routes[path.key] for path in paths}, labelled
 
 
-def _outer_label(x: float, a: Box, b: Box, side: str, size: tuple[float, float],
-                 least: tuple[float, float] | None) -> Rect:
+def _block_size(text: tuple[str, ...], key: str, code: frozenset[str],
+                least: Mapping[str, tuple[float, float]] | None) -> tuple[float, float]:
+    """The width and height of path ``key``'s label block of lines ``text`` (``(0, 0)`` for none): measured
+    (:func:`~mechdiagram.layout.labels.label_size`, in the monospace face for a path in ``code``), and at least its
+    ``least`` size (a label a step changes is placed as large as its largest text)."""
+    w, h = label_size(text, key in code) if text else (0.0, 0.0)
+    if text and least and key in least:
+        w, h = max(w, least[key][0]), max(h, least[key][1])
+    return w, h
+
+
+def _outer_label(x: float, a: Box, b: Box, side: str, size: tuple[float, float]) -> Rect:
     """Where the label of the outer run of a pair of straight runs between neighbours ``a`` and ``b`` (its ``x``)
-    goes, ``size`` (at least ``least``) beside it on its outer ``side``, halfway down the gap between the boxes: the
+    goes, ``size`` (:func:`_block_size`) beside it on its outer ``side``, halfway down the gap between the boxes: the
     tracks keep clear of it (:func:`_tracks`), so that it need not sit between the runs, across the other (a
     handshake's ServerHello, its right side taken by the tracks' labels, printed over ClientHello)."""
-    w, h = (max(size[0], least[0]), max(size[1], least[1])) if least else size
+    w, h = size
     top, bottom = min(a.bottom, b.bottom), max(a.y, b.y)
     left = x + SIDE_GAP if side == "right" else x - SIDE_GAP - w
     return Rect(round(left, 1), round((top + bottom - h) / 2, 1), round(w, 1), round(h, 1))
@@ -421,9 +430,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
         pending -= {(ports[0], path.key), (ports[1], path.key)}
         stubs = placed_stubs + [(y, right, right + 1e6) for y, _ in pending]  # unplaced stubs: extent unknown
         text = labels.get(path.key, ())
-        w, h = label_size(text, path.key in code) if text else (0.0, 0.0)
-        if text and least and path.key in least:
-            w, h = max(w, least[path.key][0]), max(h, least[path.key][1])
+        w, h = _block_size(text, path.key, code, least)
         # The label sits left of its track, so the track stands at least a label's width out.
         x = round(first + (w + 6 if text else 0), 1)
         ends_of = (boxes[path.source], boxes[path.dest])
