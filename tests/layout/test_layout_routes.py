@@ -17,7 +17,7 @@ from mechdiagram.shared.model import spec_from_data
 from support.reference_spec import reference_spec
 from support.sequences import as_graph
 from support.specs import MECHANISMS
-from support.topologies import serving_flow, topologies
+from support.topologies import serving_flow, topologies, with_graph
 
 SHAPES = topologies() | {"reference": reference_spec()}
 SHAPES |= {p.name: json.loads(p.read_text("utf-8")) for p in sorted(MECHANISMS.glob("*.mechanism.json"))}
@@ -358,3 +358,30 @@ def test_a_pair_of_runs_in_the_phones_column_has_its_labels_outside_it():
                                                                                         reply.label_box)
     assert not hello.label_box.overlaps(reply.label_box)
     assert faults(drawn.arrows, against_flow(spec, drawn, narrow=True)) == []
+
+
+def _lookup(positions: bool) -> dict:
+    """A new user's DNS lookup: every query paired with its reply, a cache beside the resolver."""
+    data = with_graph({"laptop": "Laptop (stub resolver)", "resolver": "Recursive resolver",
+                       "cache": "Resolver cache", "auth": "Authoritative server for example.org"},
+                      [("laptop", "resolver", "A? www.example.org"), ("resolver", "cache", "look up"),
+                       ("resolver", "auth", "A? www.example.org"), ("auth", "resolver", "192.0.2.10, TTL 300 s"),
+                       ("resolver", "laptop", "192.0.2.10"), ("resolver", "cache", "store for 300 s")])
+    if positions:
+        cells = {"laptop": (0, 0), "resolver": (0, 1), "cache": (0, 2), "auth": (1, 2)}
+        data["layout"] = {"positions": {key: {"row": row, "column": column} for key, (row, column) in cells.items()}}
+    return data
+
+
+def test_a_request_and_its_reply_between_boxes_out_of_line_jog_without_crossing():
+    """A query down to the resolver and its reply back up, each with one jog in the channel between the laptop and
+    the resolver (one with the flow, one against it), take their jogs in the order that does not cross (the reply's
+    jog was not put in order, and crossed the query's); with the layering left to the layout, the lookup then flows
+    from the laptop, its first box, instead of from the authoritative server (a new user's)."""
+    placed = diagram(spec_from_data(_lookup(positions=True)))
+    arrows = list(placed.arrows.values())
+    assert [(a.key, b.key) for a, b in itertools.combinations(arrows, 2)
+            if any(_crosses(s, t) for s in itertools.pairwise(a.points) for t in itertools.pairwise(b.points))] == []
+    assert {len(placed.arrows[key].points) for key in ("e0", "e4")} == {4}  # each has its jog
+    free = diagram(spec_from_data(_lookup(positions=False)))
+    assert free.cells["laptop"][1] < free.cells["resolver"][1] < free.cells["auth"][1]

@@ -493,16 +493,31 @@ def _untangle(routes: dict[str, Route], searched: Sequence[PathEnds], routed: Ca
             return
 
 
-def _jog(route: Route, down: bool) -> tuple[float, float, float, float, float] | None:
-    """A route of one jog across the flow (out of its source along the flow, across, and on into its target), in
-    the flow's coordinates: (where it starts across, where it ends across, where it starts along, where its jog
-    runs, where it ends along); ``None`` for any other route.  ``down``: the flow runs down (else right)."""
+class Jog(Struct, frozen=True):
+    """A route of one jog across the flow, in the flow's coordinates (across it, along it): where it starts and ends
+    across, and the room along the flow its jog may take, from ``low`` to ``high`` (its stubs and arrowhead left
+    out), and where the jog runs now (``level``)."""
+
+    start: float
+    end: float
+    low: float
+    level: float
+    high: float
+
+
+def _jog(route: Route, down: bool) -> Jog | None:
+    """The :class:`Jog` of a route of one jog across the flow (out of its source along the flow, across, and on into
+    its target), with the flow or against it (a reply back to a request's source: laptop to resolver and back, their
+    jogs in one channel, crossed where the jogs were not put in order); ``None`` for any other route.  ``down``: the
+    flow runs down (else right)."""
     if not route.clean or len(route.points) != 4:
         return None
     (a0, l0), (a1, l1), (a2, l2), (a3, l3) = ((x, y) if down else (y, x) for x, y in route.points)
-    if not (a0 == a1 and l1 == l2 and a2 == a3 and l0 < l1 < l3 and a0 != a3):
+    if not (a0 == a1 and l1 == l2 and a2 == a3 and a0 != a3 and (l0 < l1 < l3 or l3 < l1 < l0)):
         return None
-    return a0, a3, l0, l1, l3
+    if l0 < l3:
+        return Jog(a0, a3, l0 + SOURCE_STUB, l1, l3 - TARGET_STUB - ARROW_HEAD)
+    return Jog(a0, a3, l3 + TARGET_STUB + ARROW_HEAD, l1, l0 - SOURCE_STUB)
 
 
 def _with_jog(route: Route, level: float, down: bool) -> Route:
@@ -538,9 +553,9 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
     one channel, which need five slots in one order)."""
     jogs = {key: jog for key, route in routes.items() if (jog := _jog(route, down)) is not None}
     channels: list[list[str]] = []  # jogs whose runs along the flow overlap, in one channel
-    for key in sorted(jogs, key=lambda k: (jogs[k][2], k)):
+    for key in sorted(jogs, key=lambda k: (jogs[k].low, k)):
         for channel in channels:
-            if any(jogs[key][2] < jogs[k][4] and jogs[k][2] < jogs[key][4] for k in channel):
+            if any(jogs[key].low < jogs[k].high and jogs[k].low < jogs[key].high for k in channel):
                 channel.append(key)
                 break
         else:
@@ -548,15 +563,14 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
     for channel in channels:
         if len(channel) < 2:
             continue
-        low = max(jogs[k][2] for k in channel) + SOURCE_STUB
-        high = min(jogs[k][4] for k in channel) - TARGET_STUB - ARROW_HEAD
+        low = max(jogs[k].low for k in channel)
+        high = min(jogs[k].high for k in channel)
         if high - low < NEAR:
             continue
         middle = (low + high) / 2
 
         def span(key: str) -> tuple[float, float]:
-            a, b = sorted(jogs[key][:2])
-            return a, b
+            return min(jogs[key].start, jogs[key].end), max(jogs[key].start, jogs[key].end)
 
         depends: dict[str, set[str]] = {key: set() for key in channel}  # the jogs that must lie before each
         for first, second in itertools.combinations(channel, 2):
@@ -573,7 +587,7 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
             elif behind < ahead:
                 depends[first].add(second)
         slot: dict[str, int] = {}
-        waiting = sorted(channel, key=lambda k: (jogs[k][3], k))  # ties in the order the jogs lie now
+        waiting = sorted(channel, key=lambda k: (jogs[k].level, k))  # ties in the order the jogs lie now
         while waiting:
             ready = next((k for k in waiting if depends[k] <= slot.keys()), None)
             if ready is None:  # the dependencies go round: no order avoids every crossing
@@ -851,17 +865,15 @@ def _off_frames(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], b
         jog = _jog(routes[key], down)
         if jog is None:
             continue
-        a0, a3, l0, level, l3 = jog
-        low, high = l0 + SOURCE_STUB, l3 - TARGET_STUB - ARROW_HEAD
         sides = []  # the frames' sides across the flow that the jog runs along
         for frame in frames.values():
             across = (frame.x, frame.right) if down else (frame.y, frame.bottom)
-            if min(a0, a3) < across[1] and max(a0, a3) > across[0]:
+            if min(jog.start, jog.end) < across[1] and max(jog.start, jog.end) > across[0]:
                 sides += [edge for edge in ((frame.y, frame.bottom) if down else (frame.x, frame.right))
-                          if abs(edge - level) < FRAME_NEAR]
+                          if abs(edge - jog.level) < FRAME_NEAR]
         others = [*(box for name, box in boxes.items() if name not in ends[key]), *walls]
         for moved in (edge + way * (FRAME_NEAR + 1) for edge in sides for way in (1, -1)):
-            if not low <= moved <= high:
+            if not jog.low <= moved <= jog.high:
                 continue
             tried = _with_jog(routes[key], round(moved, 1), down)
             if any(_segment_hits(seg, rect.grown(CLEARANCE - 0.5)) for seg in itertools.pairwise(tried.points)
