@@ -9,7 +9,7 @@ import json
 from mechdiagram.layout import ASPECT_RANGE, SPREAD_SLACK, _broken, diagram, header_box, middle_diagram
 from mechdiagram.layout.checks import against_flow, lay_out
 from mechdiagram.layout.route_rules import faults
-from mechdiagram.layout.sizes import MARGIN, SPREAD_WIDTH, UPPER_WIDTH
+from mechdiagram.layout.sizes import ARROW_HEAD, MARGIN, SOURCE_STUB, SPREAD_WIDTH, TARGET_STUB, UPPER_WIDTH
 from mechdiagram.shared.model import spec_from_data
 from mechdiagram.spec.load import parse_text
 from mechdiagram.spec.validate import check_spec
@@ -172,3 +172,39 @@ def test_validate_names_the_natural_grid_a_phone_keeps_with_the_advice_of_its_ce
     assert route and all(" in the upper middle layout " in f.message and "layout.positions, listing" in f.message
                          for f in route), route
     assert not [f for f in route if "phone's column" in f.message]
+
+
+def test_a_spread_drawings_lone_jog_runs_down_the_middle_of_its_channel():
+    """A relay's lane grid, spread: the send arrow's one jog (from the sender's first column down to the relay's
+    second) runs halfway between the two columns' boxes, not beside its source's stub (a designer's review: in the
+    spread grid the bend sat next to the sender, and read as the sender's); the natural drawing, whose channel is
+    narrow, keeps its jog where the routing left it, at the end of the stub."""
+    spec = spec_from_data(_relay())
+    wide, natural = diagram(spec), diagram(spec, spread=False)
+    assert wide.natural is not None
+    for drawn in (wide, natural):
+        points = drawn.arrows["send"].points
+        assert len(points) == 4 and points[1][0] == points[2][0], points  # out, down, in: one jog
+    jog, low, high = _jog_x(wide)
+    assert abs(jog - (low + high) / 2) <= 1.0, (jog, low, high)
+    jog, low, high = _jog_x(natural)
+    assert jog == low, (jog, low, high)  # unspread, where the routing put it: at the end of its source's stub
+
+
+def _relay() -> dict:
+    """Two lanes of three columns, a send arrow down a lane and a column on, an acknowledgement up and on."""
+    data = with_graph({"s0": "compose", "s1": "wait for the acknowledgement", "s2": "done", "r0": "idle",
+                       "r1": "relay message", "r2": "drop"}, [("s0", "r1", "send"), ("r1", "s2", "ack")])
+    data["targets"]["send"] = data["targets"].pop("e0")
+    data["targets"]["ack"] = data["targets"].pop("e1")
+    for step in data["scenarios"][0]["steps"]:
+        step["paths"] = [{"e0": "send", "e1": "ack"}.get(key, key) for key in step["paths"]]
+    data["layout"] = {"lanes": [{"key": "s", "label": "Sender"}, {"key": "r", "label": "Relay"}]}
+    return data
+
+
+def _jog_x(drawn) -> tuple[float, float, float]:
+    """Where the send arrow's jog runs, and the room its channel gives it: from the end of its source's stub to the
+    start of its target's stub and arrowhead (x, user units)."""
+    points = drawn.arrows["send"].points
+    return points[1][0], points[0][0] + SOURCE_STUB, points[-1][0] - TARGET_STUB - ARROW_HEAD

@@ -953,13 +953,15 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         walls = [name_box(h) for h in placed.lanes if h.above]
         # An arc's label sits between it and the next arc around it, which keeps that far out.
         across = {key: label_size(wraps[0], key in code) for key, wraps in label_wraps.items() if wraps}
-        routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget())
+        routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget(),
+                           centred=spread > 0)
         if enclosures:  # each group's label where no route crosses its strip, else a wall the routes go round
             enclosures, stuck = clear_labels(spec, enclosures, [route.points for route in routes.values()])
             stuck_sides = stuck_label_sides(enclosures, stuck, [route.points for route in routes.values()])
             if stuck:
                 walls += [enclosures[key].label_box for key in sorted(stuck)]  # type: ignore[misc]
-                routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget())
+                routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget(),
+                                   centred=spread > 0)
             group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values()), *captions, *group_labels,

@@ -539,7 +539,7 @@ def _faults_count(routes: Mapping[str, Route], frames: Mapping[str, GroupFrame] 
 
 
 def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
-             walls: Sequence[Rect], down: bool, frames: Mapping[str, GroupFrame]) -> None:
+             walls: Sequence[Rect], down: bool, frames: Mapping[str, GroupFrame], centred: bool = False) -> None:
     """The jogs of the routes between two layers put in slots (ELK Layered's orthogonal routing of the segments
     between layers): routes of one jog (:func:`_jog`) whose runs along the flow share a channel are ordered so
     that none crosses another where an order avoids it (of two routes whose spans across overlap, the order of
@@ -550,7 +550,10 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
     no box or wall and the routes then break fewer rules (:func:`_changed_faults`, the groups' ``frames``
     included), else its routes stay as they were.  Routing one path at a time leaves such crossings where the
     first routed took the lane a later one needed (the forty-node test graph: five jogs whose spans interleave in
-    one channel, which need five slots in one order)."""
+    one channel, which need five slots in one order).  ``centred`` (a spread drawing's: :func:`route_all`) puts the
+    jogs of every channel about its middle, a lone one too, wherever the routes then break no more rules: spread, a
+    channel is wide, and a jog left beside its source's stub read as the source's (a designer's review of a spread
+    lane grid)."""
     jogs = {key: jog for key, route in routes.items() if (jog := _jog(route, down)) is not None}
     channels: list[list[str]] = []  # jogs whose runs along the flow overlap, in one channel
     for key in sorted(jogs, key=lambda k: (jogs[k].low, k)):
@@ -561,7 +564,7 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
         else:
             channels.append([key])
     for channel in channels:
-        if len(channel) < 2:
+        if len(channel) < 2 and not centred:
             continue
         low = max(jogs[k].low for k in channel)
         high = min(jogs[k].high for k in channel)
@@ -613,7 +616,7 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
                    for rect in (*(box for name, box in boxes.items() if name not in ends[key]), *walls))
         if not hits:
             now, then = _changed_faults(routes, {key: tried[key] for key in channel}, frames)
-            if then < now:
+            if then < now or (centred and then == now):
                 routes.update(tried)
 
 
@@ -713,7 +716,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
               labels: Mapping[str, tuple[float, float]] | None = None,
               chosen: dict[str, tuple[str, str]] | None = None,
               frames: Mapping[str, GroupFrame] | None = None,
-              budget: SearchBudget | None = None) -> dict[str, Route]:
+              budget: SearchBudget | None = None, centred: bool = False) -> dict[str, Route]:
     """Route every path between the ``boxes`` (see the module docstring); keys as in ``paths``.
     No route crosses ``walls`` either (the lane names of a grid).  ``labels`` are the sizes (width, height) of
     the paths' label blocks: an arc (:func:`~mechdiagram.layout.ports.arc_sides`) keeps room for the labels of
@@ -726,7 +729,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
     grid's, :func:`~mechdiagram.layout.transposed.skip_sides`).  The groups' ``frames`` are not walls, but a route
     is not moved along or across one more than its ends need (:func:`_slotted`).  The searches take their states
     from ``budget`` (a new :class:`SearchBudget` when ``None``); past it, the routes left are straight and
-    ``crowded``.
+    ``crowded``.  ``centred``: a spread drawing's jogs about their channels' middles (:func:`_slotted`).
     """
     every = dict.fromkeys(SIDES, 0.5)
     budget = SearchBudget() if budget is None else budget
@@ -747,7 +750,7 @@ def route_all(boxes: dict[str, Box], paths: Sequence[PathEnds], against: frozens
                 if found.clean:
                     sides[p.key] = found.sides
     routes = _routed(boxes, [*forward, *(p for p in paths if p.key in against)], sides, budget, walls, against,
-                     depths, labels or {}, frames)
+                     depths, labels or {}, frames, centred)
     return {p.key: routes[p.key] for p in paths}
 
 
@@ -755,10 +758,11 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
             budget: SearchBudget, walls: Sequence[Rect] = (), against: frozenset[str] = frozenset(),
             arcs: dict[str, int] | None = None,
             labels: Mapping[str, tuple[float, float]] | None = None,
-            frames: Mapping[str, GroupFrame] | None = None) -> dict[str, Route]:
+            frames: Mapping[str, GroupFrame] | None = None, centred: bool = False) -> dict[str, Route]:
     """Route ``paths`` in order on the ``sides`` given, their ports spread along each side, clear of ``walls``;
     the ``arcs`` (:func:`~mechdiagram.layout.ports.arc_sides`, with their depths) first, each as an arc diagram
-    draws it (:func:`_arc_lines`), those it cannot draw so last, the shortest first."""
+    draws it (:func:`_arc_lines`), those it cannot draw so last, the shortest first; ``centred`` as
+    :func:`route_all`'s."""
     arcs = arcs or {}
     every = dict.fromkeys(SIDES, 0.5)
     fractions = port_fractions(boxes, paths, sides, arcs)
@@ -847,7 +851,7 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
     _untangle(routes, searched, routed, used, budget, frames or {}, left - budget.left)
     ends = {p.key: (p.source, p.dest) for p in paths}
     for down in (True, False):
-        _slotted(routes, ends, boxes, walls, down, frames or {})
+        _slotted(routes, ends, boxes, walls, down, frames or {}, centred)
         if frames:
             _off_frames(routes, ends, boxes, walls, down, frames)
     return routes
