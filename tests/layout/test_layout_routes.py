@@ -14,6 +14,7 @@ from mechdiagram.layout.geometry import Rect
 from mechdiagram.layout.labels import AMBIGUOUS, LABEL_GAP
 from mechdiagram.layout.routing import NEAR
 from mechdiagram.shared.model import spec_from_data
+from support.edge_topologies import edge_topologies
 from support.reference_spec import reference_spec
 from support.sequences import as_graph
 from support.specs import MECHANISMS
@@ -385,3 +386,19 @@ def test_a_request_and_its_reply_between_boxes_out_of_line_jog_without_crossing(
     assert {len(placed.arrows[key].points) for key in ("e0", "e4")} == {4}  # each has its jog
     free = diagram(spec_from_data(_lookup(positions=False)))
     assert free.cells["laptop"][1] < free.cells["resolver"][1] < free.cells["auth"][1]
+
+
+@pytest.mark.parametrize(("name", "key"), [("long-lane-names", "e2"), ("long-lane-names", "e1"),
+                                           ("lanes-with-skips", "e2"), ("lanes-with-skips", "e6"), ("grid-skips", "e0")])
+def test_a_skip_within_a_lane_is_an_arc_beside_the_lane(name, key):
+    """An arrow between two boxes of one lane with a box between them runs out of a side of its source, along the lane
+    past the box between and into the same side of its target: two bends (the search drew three, out of the source's
+    foot and into the target's side, four around the lane's end)."""
+    spec = spec_from_data((topologies() | edge_topologies())[name])
+    drawn = diagram(spec)
+    path = spec.targets[key]
+    assert drawn.cells[path.source][0] == drawn.cells[path.dest][0]  # one lane
+    points = drawn.arrows[key].points
+    assert len(points) == 4, points
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
+    assert x0 == x1 and y1 == y2 and x2 == x3 and (y1 - y0) * (y2 - y3) > 0, points  # out and back in on one side

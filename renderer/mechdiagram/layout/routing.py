@@ -850,11 +850,66 @@ def _routed(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str, t
         routes[p.key] = routed(p)
     _untangle(routes, searched, routed, used, budget, frames or {}, left - budget.left)
     ends = {p.key: (p.source, p.dest) for p in paths}
+    _arced(routes, ends, boxes, walls, frames or {}, against)
     for down in (True, False):
         _slotted(routes, ends, boxes, walls, down, frames or {}, centred)
         if frames:
             _off_frames(routes, ends, boxes, walls, down, frames)
     return routes
+
+
+def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
+           walls: Sequence[Rect], frames: Mapping[str, GroupFrame], against: frozenset[str]) -> None:
+    """Each route of more than :data:`~mechdiagram.layout.route_rules.MAX_BENDS` bends between two boxes of one row
+    or one column, with the flow (``against`` are allowed more), drawn again as an arc where that takes fewer: out of
+    the middle of a side of its source beside the line, along it past every box between, and into the middle of the
+    same side of its target (two bends, as :func:`_arc_lines` draws a layered graph's arcs; a lane grid has none: a
+    skip within a lane ran out of its source's foot and into its target's side, three bends).  Either side is tried,
+    below (right of) the line first; one is kept where neither box has another route on that side, the arc hits no
+    box but its ends and no wall, and the routes then break no more rules (:func:`_changed_faults`), nor meet more
+    often (:func:`_meeting`: a crossing traded for a run along another arrow reads worse)."""
+    taken = {(ends[key][end], route.sides[end]) for key, route in routes.items() for end in (0, 1)}
+    for key in sorted(routes):
+        route = routes[key]
+        if key in against or not route.clean or len(route.points) - 2 <= MAX_BENDS:
+            continue
+        a, b = (boxes[box] for box in ends[key])
+        if (a.y, a.bottom) == (b.y, b.bottom):
+            sides, vertical = ("bottom", "top"), False
+        elif (a.x, a.right) == (b.x, b.right):
+            sides, vertical = ("right", "left"), True
+        else:
+            continue
+        low, high = sorted((a.cy, b.cy) if vertical else (a.cx, b.cx))
+        spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
+                   and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
+        others = [*(box.grown(CLEARANCE - 0.5) for name, box in boxes.items() if name not in ends[key]), *walls]
+        mine = {(ends[key][end], route.sides[end]) for end in (0, 1)}
+        for side in sides:
+            if any((box, side) in taken - mine for box in ends[key]):
+                continue
+            level = {"right": max(box.right for box in spanned) + SOURCE_STUB,
+                     "left": min(box.x for box in spanned) - SOURCE_STUB,
+                     "bottom": max(box.bottom for box in spanned) + SOURCE_STUB,
+                     "top": min(box.y for box in spanned) - SOURCE_STUB}[side]
+            start = port(a, side)
+            head, base = _head(port(b, side), side)
+            corners = ((level, start[1]), (level, base[1])) if vertical else ((start[0], level), (base[0], level))
+            points = (start, *corners, base)
+            if any(_segment_hits(segment, rect) for segment in itertools.pairwise(points) for rect in others):
+                continue
+            tried = Route(points, head, (side, side), True, route.crowded)
+            now, then = _changed_faults(routes, {key: tried}, frames)
+            if then < now or (then == now and _meeting(routes | {key: tried}) <= _meeting(routes)):
+                routes[key] = tried
+                taken = (taken - mine) | {(box, side) for box in ends[key]}
+                break
+
+
+def _meeting(routes: Mapping[str, Route]) -> int:
+    """How many pairs of ``routes`` meet, touch or run along one another without crossing
+    (:func:`~mechdiagram.layout.route_rules.junctions`)."""
+    return len(junctions({key: Arrow(key, route.points, route.head) for key, route in routes.items()}))
 
 
 def _off_frames(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
