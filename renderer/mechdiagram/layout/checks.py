@@ -31,7 +31,7 @@ from mechdiagram.layout.route_rules import (
     frame_faults,
     message_faults,
 )
-from mechdiagram.layout.sequence import HEAD_MIN_WIDTH
+from mechdiagram.layout.sequence import HEAD_MIN_WIDTH, NARROW_GAP_MIN
 from mechdiagram.layout.sizes import HEAD_CLEARANCE, LABEL_REACH, NEAR, TRANSPOSED_MAX_WIDTH
 from mechdiagram.shared.findings import Finding, pointer_join
 from mechdiagram.shared.model import PathTarget, Spec, parse_lane_key
@@ -94,21 +94,34 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
     :data:`SEQUENCE_HINT_BOXES` boxes it names the sequence view, laid out for a phone.  A lane grid that keeps its
     wide grid scrolls by design (issue 26) and is not said here.  A sequence's narrow layout wider than that (its
     lifelines as near as :data:`~mechdiagram.layout.sequence.NARROW_GAP_MIN` allows, or heads with long words: a
-    DNS lookup's five participants, "example.org name server" among them, drew 426 units) names its widest head."""
+    DNS lookup's five participants, "example.org name server" among them, drew 426 units) names its widest head by
+    its name, or, where no names would make it fit (its lifelines as near as they may be and its outer heads at their
+    least width: a new user renamed six participants twice to learn it), how many participants fit."""
     if narrow.direction == "grid" or narrow.width <= TRANSPOSED_MAX_WIDTH:
         return []
     pointer = pointer_join("targets")
     line, column = loaded.locate(pointer, key=True)
-    if narrow.direction == SEQUENCE:
-        order = {key: i for i, key in enumerate(narrow.cells)}
-        widest = max(narrow.boxes.values(), key=lambda box: (box.w, -order[box.key]))
-        names = (f"shorten the longest words of their names (the widest head is {quote(widest.key)}'s), or "
-                 if widest.w > HEAD_MIN_WIDTH else "")  # heads at their least width: only fewer participants help
+    if narrow.direction == SEQUENCE and narrow.sequence is not None:
+        heads = narrow.sequence
+        order = {key: i for i, key in enumerate(heads.order)}
+        widest = max(heads.heads.values(), key=lambda box: (box.w, -order[box.key]))
+        count = len(heads.order)
+        # As narrow as names could make it: its lifelines NARROW_GAP_MIN apart, its outer heads at their least width.
+        least = narrow.width - max(0.0, heads.x[heads.order[-1]] - heads.x[heads.order[0]]
+                                   - (count - 1) * NARROW_GAP_MIN) \
+            - sum(max(0.0, (heads.heads[key].w - HEAD_MIN_WIDTH) / 2) for key in {heads.order[0], heads.order[-1]})
+        if least > TRANSPOSED_MAX_WIDTH:  # no names would make it fit (a new user renamed six participants twice)
+            fit = max(count - math.ceil((least - TRANSPOSED_MAX_WIDTH) / NARROW_GAP_MIN), 1)
+            advice = f"no names make {count} participants fit: draw fewer participants (at most {fit} fit)"
+        elif widest.w > HEAD_MIN_WIDTH:
+            advice = (f"shorten the longest words of their names (the widest head is {quote(' '.join(widest.lines))}"
+                      f"'s), or draw fewer participants")
+        else:  # heads at their least width: only fewer participants help
+            advice = "draw fewer participants"
         return [Finding(loaded.display, pointer,
                         f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide for its "
-                        f"{len(narrow.boxes)} participants: it scrolls sideways on a phone, which shows "
-                        f"{TRANSPOSED_MAX_WIDTH:.0f} units; {names}draw fewer participants", "route", "warning",
-                        line, column)]
+                        f"{count} participants: it scrolls sideways on a phone, which shows "
+                        f"{TRANSPOSED_MAX_WIDTH:.0f} units; {advice}", "route", "warning", line, column)]
     tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
     advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '
               "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES

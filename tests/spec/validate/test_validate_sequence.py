@@ -41,16 +41,26 @@ def test_valid_sequences_have_no_findings(data):
 
 
 def test_a_sequence_too_wide_for_a_phone_is_told_so_naming_its_widest_head():
-    """Eight participants cannot be drawn within a phone's 347 units (12 px text on a 360 px phone): the one
-    finding is a route warning at /targets that says how wide, and which head is widest."""
-    text, found = findings(sequence_spec(8, 30))
+    """Five participants with long names cannot be drawn within a phone's 347 units (12 px text on a 360 px phone):
+    the one finding is a route warning at /targets that says how wide, and which head is widest, by its name as the
+    figure shows it (it named the key, "coord", for "Coordinator": a new user)."""
+    data = sequence_spec(5, 10)
+    text, found = findings(data)
     assert [(f.rule, f.severity, f.pointer) for f in found] == [("route", "warning", "/targets")], found
-    assert found[0].message.startswith("the narrow layout (a phone's) is ") and \
-        " units wide for its 8 participants: it scrolls sideways on a phone, which shows 347 units; shorten the " \
-        "longest words of their names (the widest head is " in found[0].message, found[0].message
-    # seven one-letter names, every head at its least width: only fewer participants help (a break-it review)
-    text, found = findings(sequence_spec(7, 4, names=tuple("ABCDEFG")))
-    assert [f.message.split("; ", 1)[1] for f in found] == ["draw fewer participants"], found
+    assert "Resource API" in {node["label"] for node in data["targets"].values()}  # a label, its key p2 or so
+    assert found[0].message.startswith("the narrow layout (a phone's) is ") and found[0].message.endswith(
+        " units wide for its 5 participants: it scrolls sideways on a phone, which shows 347 units; shorten the "
+        'longest words of their names (the widest head is "Resource API"\'s), or draw fewer participants'), found
+
+
+@pytest.mark.parametrize(("count", "names"), [(6, None), (8, None), (7, tuple("ABCDEFG"))])
+def test_a_sequence_no_names_would_fit_on_a_phone_is_told_how_many_fit(count, names):
+    """Six participants or more do not fit a phone whatever their names (their lifelines 52 units apart at least, their
+    outer heads 64 units wide at least): the warning says so and how many fit, and does not send the author to shorten
+    names (a new user renamed six participants twice, to "TM" and "RM 1", and then "App", before learning it)."""
+    text, found = findings(sequence_spec(count, 10, **({"names": names} if names else {})))
+    assert [f.message.split("; ", 1)[1] for f in found] == [
+        f"no names make {count} participants fit: draw fewer participants (at most 5 fit)"], found
 
 
 def test_unknown_node_in_order_is_located_with_a_suggestion():
