@@ -524,3 +524,23 @@ def test_a_label_over_a_lifeline_it_passes_moves_off_that_lifelines_activation_b
     assert block is not None and (block.right <= bar.x - 2 or block.x >= bar.x + bar.w + 2), (block, bar)
     assert min(x0, x1) <= block.x and block.right <= max(x0, x1) + ARROW_HEAD  # over its own line
     assert block.bottom <= line_y  # above it
+
+
+def test_a_label_between_two_active_participants_wraps_between_their_bars():
+    """A message between neighbours both active (a coordinator forcing its decision to its log): where its label on
+    one line would run over their activation bars and its words fit between them, it wraps into more lines there
+    (a new user's "force ABORT" ran into both bars in the middle layout, 768 px); the wide layout, with room, keeps
+    it on one line."""
+    from mechdiagram.layout import middle_diagram
+
+    data = sequence_spec(6, 1)
+    data["targets"] = {key: value for key, value in data["targets"].items() if value["kind"] == "node"}
+    data["targets"]["force"] = {"id": "force", "kind": "path", "from": "p1", "to": "p2", "label": "force ABORT"}
+    data["scenarios"][0]["steps"][0].update(active=["p1", "p2"], paths=["force"])
+    spec = spec_from_data(data)
+    for shared, lines in ((middle_diagram(spec), 2), (diagram(spec), 1)):
+        assert shared is not None
+        [row] = layout_scenario(spec, spec.scenarios[0], shared).rows
+        [message] = row.messages
+        assert len(message.arrow.label_lines) == lines, (shared.width, message.arrow.label_lines)
+        assert not [bar for bar in row.bars if message.arrow.label_box.overlaps(bar)], (message.arrow.label_box, row.bars)

@@ -425,17 +425,19 @@ def _label(lines: tuple[str, ...], centre: float, line_y: float, low: float, hig
     face) whose foot is LABEL_GAP above ``line_y``, centred on ``centre`` and moved inside ``low``..``high`` where
     it would leave it.  Where it would cover one of the activation ``bars`` its message passes over (their lifelines'
     x; a message from the first to the third participant, its label over the second one's bar: a new user's Raft
-    election), it is moved along its line as little as takes it :data:`BAR_AIR` clear of each, and of the bars at its
-    ``ends``, where that keeps it over its message's ``span`` (the x extent of its line); else it stays."""
+    election), or of the bars at its ``ends`` (a message from the coordinator to its log, "force ABORT", ran into the
+    log's bar: a new user's two-phase commit), it is moved along its line as little as takes it :data:`BAR_AIR` clear
+    of each, where that keeps it over its message's ``span`` (the x extent of its line); else it stays."""
     w, h = label_size(lines, code)
     x = min(max(centre - w / 2, low), high - w) if w <= high - low else low
 
     def clear(left: float, at: Sequence[float]) -> bool:
         return all(left + w <= bar - BAR_WIDTH / 2 - BAR_AIR or left >= bar + BAR_WIDTH / 2 + BAR_AIR for bar in at)
 
-    if not clear(x, bars):
+    if not clear(x, [*bars, *ends]):
         first, last = span if span is not None else (low, high)
-        tries = [each for bar in bars for each in (bar - BAR_WIDTH / 2 - BAR_AIR - w, bar + BAR_WIDTH / 2 + BAR_AIR)]
+        tries = [each for bar in (*bars, *ends) for each in (bar - BAR_WIDTH / 2 - BAR_AIR - w,
+                                                             bar + BAR_WIDTH / 2 + BAR_AIR)]
         fits = [left for left in tries
                 if max(low, first) <= left <= min(high, last) - w and clear(left, [*bars, *ends])]
         if fits:
@@ -473,8 +475,12 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             # wider than the drawing.
             span = right_room[source] - SELF_LABEL_START + LABEL_INSET if self_loop else abs(x1 - x0)
             text = step.label_of(path)  # its label as this step has it (a step's labels, from that step on)
-            room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, _longest_word(text or "", PATH_LABEL_SIZE)),
-                       high - low)
+            longest = _longest_word(text or "", PATH_LABEL_SIZE, path.code)
+            room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, longest), high - low)
+            between = span - sum(BAR_WIDTH / 2 + BAR_AIR + LABEL_BACKGROUND for key in {source, dest} if key in active)
+            if not self_loop and longest <= between < room and text and \
+                    label_size(_message_lines(path, room, text), path.code)[0] > between:
+                room = between  # wrapped into more lines between its ends' bars, not over them
             lines = _message_lines(path, room, text)
             label_h = label_size(lines, path.code)[1] if lines else 0.0
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
