@@ -544,3 +544,24 @@ def test_a_label_between_two_active_participants_wraps_between_their_bars():
         [message] = row.messages
         assert len(message.arrow.label_lines) == lines, (shared.width, message.arrow.label_lines)
         assert not [bar for bar in row.bars if message.arrow.label_box.overlaps(bar)], (message.arrow.label_box, row.bars)
+
+
+def test_a_self_message_on_the_last_lifeline_wraps_right_of_its_bar():
+    """A message to itself on the last participant, its label of short words wider than the room right of its bar:
+    it wraps into lines that fit there, instead of being pushed back over its own bar (a new user's "roll back" on
+    their last node, in the middle layout)."""
+    from mechdiagram.layout import middle_diagram
+
+    data = sequence_spec(6, 1)
+    data["targets"] = {key: value for key, value in data["targets"].items() if value["kind"] == "node"}
+    data["targets"]["undo"] = {"id": "undo", "kind": "path", "from": "p5", "to": "p5", "label": "go back to it"}
+    data["scenarios"][0]["steps"][0].update(active=["p5"], paths=["undo"])
+    data["layout"]["order"] = [f"p{i}" for i in range(6)]  # p5 last, though the step names it first
+    spec = spec_from_data(data)
+    shared = middle_diagram(spec)
+    assert shared is not None
+    [row] = layout_scenario(spec, spec.scenarios[0], shared).rows
+    [message] = row.messages
+    [bar] = row.bars
+    assert len(message.arrow.label_lines) > 1, message.arrow.label_lines
+    assert message.arrow.label_box.x >= bar.x + bar.w, (message.arrow.label_box, bar)

@@ -477,10 +477,13 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             text = step.label_of(path)  # its label as this step has it (a step's labels, from that step on)
             longest = _longest_word(text or "", PATH_LABEL_SIZE, path.code)
             room = min(max(span - 2 * LABEL_INSET, PATH_LABEL_WIDTH, longest), high - low)
-            between = span - sum(BAR_WIDTH / 2 + BAR_AIR + LABEL_BACKGROUND for key in {source, dest} if key in active)
-            if not self_loop and longest <= between < room and text and \
+            # The room its label has clear of its ends' bars: between them, or a self-message's right of its bar to
+            # the drawing's edge (a new user's "roll back" on the last lifeline was pushed back over its bar).
+            between = high - x0 - SELF_LABEL_START - LABEL_BACKGROUND if self_loop else \
+                span - sum(BAR_WIDTH / 2 + BAR_AIR + LABEL_BACKGROUND for key in {source, dest} if key in active)
+            if longest <= between < room and text and \
                     label_size(_message_lines(path, room, text), path.code)[0] > between:
-                room = between  # wrapped into more lines between its ends' bars, not over them
+                room = between  # wrapped into more lines there, not over the bars
             lines = _message_lines(path, room, text)
             label_h = label_size(lines, path.code)[1] if lines else 0.0
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
