@@ -10,8 +10,10 @@ import json
 import pytest
 
 from mechdiagram.layout import diagram, layout_scenario
+from mechdiagram.layout.checks import against_flow
 from mechdiagram.layout.geometry import Rect
 from mechdiagram.layout.labels import AMBIGUOUS, LABEL_GAP
+from mechdiagram.layout.route_rules import faults
 from mechdiagram.layout.routing import NEAR
 from mechdiagram.shared.model import spec_from_data
 from support.edge_topologies import edge_topologies
@@ -402,3 +404,45 @@ def test_a_skip_within_a_lane_is_an_arc_beside_the_lane(name, key):
     assert len(points) == 4, points
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points
     assert x0 == x1 and y1 == y2 and x2 == x3 and (y1 - y0) * (y2 - y3) > 0, points  # out and back in on one side
+
+
+def _lanes(data: dict, *names: str) -> dict:
+    data["layout"] = {"lanes": [{"key": "abc"[i], "label": name} for i, name in enumerate(names)]}
+    return data
+
+
+def test_an_arc_takes_no_side_another_arrow_uses_nor_runs_along_another():
+    """A break-it review's lane grids: an arc into the middle of a side another arrow leaves by put its head on that
+    arrow's start (a junction, a head and a parallel run); an arc whose crossings went down ran 420 units along another
+    arrow (a junction). Neither is drawn: the arrows keep their searched routes there."""
+    shared = _lanes(with_graph(
+        {"a0": "decode a0", "a1": "wait for it a1", "b0": "x b0", "b1": "decode b1", "c0": "wait for it c0",
+         "c1": "x c1"},
+        [("c1", "b1", "reply with data"), ("b1", "c1", "reply with data"), ("c0", "a0", "hand over"),
+         ("a0", "c1", None), ("c0", "a0", None)]), "Client", "Relay", "Relay")
+    along = _lanes(with_graph(
+        {"a0": "decode a0", "a1": "step a1", "a2": "send the reply a2", "a3": "send the reply a3",
+         "a4": "wait for it a4", "b0": "cache page 7 b0", "b1": "send the reply b1", "b2": "cache page 7 b2",
+         "b3": "x b3"},
+        [("a2", "a3", "ack"), ("a1", "a3", "ack"), ("a0", "b3", "skip ahead"), ("a0", "a4", "ack"),
+         ("a1", "b2", "reply with data"), ("b1", "b3", "ack"), ("b0", "b3", "ack")]), "Relay", "Client")
+    for data in (shared, along):
+        spec = spec_from_data(data)
+        drawn = diagram(spec)
+        kinds = {fault.kind for fault in faults(drawn.arrows, against_flow(spec, drawn, narrow=False))}
+        assert not kinds & {"junction", "parallel"}, kinds
+    drawn = diagram(spec_from_data(shared))
+    assert not [fault for fault in faults(drawn.arrows) if fault.kind == "head"]
+
+
+def test_a_spread_drawing_whose_centred_jogs_break_a_label_rule_keeps_its_spread():
+    """Five boxes, two pairs of a query and its reply: centred, a jog split the run a long label sat on, the spread
+    drawing broke a label rule and was dropped (748 units, a break-it review); it is spread with its jogs where the
+    routing left them instead, and breaks no rule."""
+    spec = spec_from_data(with_graph(
+        {"n0x": "Client n0x", "n1x": "Resolver n1x", "n2x": "Cache n2x", "n3x": "Cache n3x", "n4x": "Cache n4x"},
+        [("n3x", "n1x", "A? www.example.org"), ("n1x", "n3x", "reply"), ("n2x", "n3x", None), ("n3x", "n2x", "reply"),
+         ("n1x", "n0x", "A? www.example.org"), ("n0x", "n4x", "query"), ("n4x", "n0x", "reply")]))
+    drawn = diagram(spec)
+    assert drawn.natural is not None and drawn.width > drawn.natural.width
+    assert faults(drawn.arrows, against_flow(spec, drawn, narrow=False)) == []

@@ -306,9 +306,11 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     spread drawing is kept where it is at most that wide, breaks no rule of :mod:`.route_rules` more often, kind by
     kind, has no more routes and labels that are not clean (:func:`_broken`) and is at least :data:`SPREAD_SLACK` wider;
     else ``None``, as for a drawing of one column, one within :data:`SPREAD_SLACK` of that width, or a lane grid under
-    proportional time (its columns' slots are its time).  The widths are the finished drawing's, a lane grid's column
-    headers included (a break-it review found headers wrapped wider by the spread overhanging a grid spread to 848
-    units)."""
+    proportional time (its columns' slots are its time).  Its jogs run down the middle of their channels
+    (``centred``), or where the routing left them where centred ones break a rule (a centred jog split the run a
+    label sat on, and lost a drawing its spread: a break-it review).  The widths are the finished drawing's, a lane
+    grid's column headers included (a break-it review found headers wrapped wider by the spread overhanging a grid
+    spread to 848 units)."""
     n_cols = max((column for _, column in cells.values()), default=0) + 1
     width = natural
     target, in_range = SPREAD_WIDTH, not lane_labels and _aspect(drawn) <= ASPECT_RANGE[1]
@@ -325,13 +327,16 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         extra += math.floor((target - width) / (n_cols - 1) * 10) / 10
         if extra <= 0:
             break
-        try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra)
-        width = _finished(spec, try_, cells, lane_labels, narrow=False).width
-        faults_, unclean = _broken(_arrows(try_), try_.against, try_.frames)
-        shaped = not in_range or _aspect(try_) <= ASPECT_RANGE[1]
-        if natural + SPREAD_SLACK <= width <= target and shaped and unclean <= limit_unclean and \
-                all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
-            kept = try_
+        for centred in (True, False):  # its jogs centred, else where the routing left them (their labels may break)
+            try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra,
+                           centred=centred)
+            width = _finished(spec, try_, cells, lane_labels, narrow=False).width
+            faults_, unclean = _broken(_arrows(try_), try_.against, try_.frames)
+            shaped = not in_range or _aspect(try_) <= ASPECT_RANGE[1]
+            if natural + SPREAD_SLACK <= width <= target and shaped and unclean <= limit_unclean and \
+                    all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
+                kept = try_
+                break
     return kept
 
 
@@ -884,7 +889,7 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
             narrow_box_max: float | None = None, strips: bool = True, fill: bool = False,
             flow: tuple[frozenset[str], bool] | None = None, budget: SearchBudget | None = None,
             two_sided: bool = True, middle: bool = False, frame_sides: Sides | None = None,
-            spread: float = 0.0, outer_labels: bool = False) -> _Routed:
+            spread: float = 0.0, outer_labels: bool = False, centred: bool = True) -> _Routed:
     """Place, route and label the figure of ``cells``: the narrow variant (one column, boxes at most
     ``narrow_box_max`` wide, every box that wide with ``fill``) when that is given, else the wide layout (lane
     names in strips above their lanes where :func:`~mechdiagram.layout.placement.place` and ``strips`` allow).
@@ -897,8 +902,9 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     a group's label that routes crossed, too).  ``two_sided``: the narrow column's tracks
     run on both its sides (:func:`~mechdiagram.layout.stacked.track_sides`), else on its right.  ``frame_sides``
     widens groups' frames (:func:`_frames_widened`); ``spread`` (user units) every gap between the wide layout's
-    columns (:func:`_spread`); ``outer_labels`` keeps the narrow column's tracks clear of the outer labels of its
-    pairs of runs (:func:`~mechdiagram.layout.stacked.stacked_routes`)."""
+    columns (:func:`_spread`), its jogs about their channels' middles where ``centred``
+    (:func:`~mechdiagram.layout.routing.route_all`); ``outer_labels`` keeps the narrow column's tracks clear of the
+    outer labels of its pairs of runs (:func:`~mechdiagram.layout.stacked.stacked_routes`)."""
     narrow = narrow_box_max is not None
     budgets = [budget] if budget is not None else []
 
@@ -954,14 +960,14 @@ def _routed(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
         # An arc's label sits between it and the next arc around it, which keeps that far out.
         across = {key: label_size(wraps[0], key in code) for key, wraps in label_wraps.items() if wraps}
         routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget(),
-                           centred=spread > 0)
+                           centred=centred and spread > 0)
         if enclosures:  # each group's label where no route crosses its strip, else a wall the routes go round
             enclosures, stuck = clear_labels(spec, enclosures, [route.points for route in routes.values()])
             stuck_sides = stuck_label_sides(enclosures, stuck, [route.points for route in routes.values()])
             if stuck:
                 walls += [enclosures[key].label_box for key in sorted(stuck)]  # type: ignore[misc]
                 routes = route_all(boxes, ends, against, walls, way, across, frames=enclosures, budget=next_budget(),
-                                   centred=spread > 0)
+                                   centred=centred and spread > 0)
             group_labels = [frame.label_box for frame in enclosures.values() if frame.label_box is not None]
     obstacles: list[Rect] = [*boxes.values(), *(Rect(h.x, h.y, h.w, h.h) for h in placed.lanes),
                              *(label.block for label in on_tracks.values()), *captions, *group_labels,

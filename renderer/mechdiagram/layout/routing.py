@@ -15,6 +15,7 @@ along them; a route walled in on those sides may use any side.
 from __future__ import annotations
 
 import bisect
+import collections
 import heapq
 import itertools
 from collections.abc import Callable, Mapping, Sequence
@@ -862,13 +863,16 @@ def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes:
            walls: Sequence[Rect], frames: Mapping[str, GroupFrame], against: frozenset[str]) -> None:
     """Each route of more than :data:`~mechdiagram.layout.route_rules.MAX_BENDS` bends between two boxes of one row
     or one column, with the flow (``against`` are allowed more), drawn again as an arc where that takes fewer: out of
-    the middle of a side of its source beside the line, along it past every box between, and into the middle of the
-    same side of its target (two bends, as :func:`_arc_lines` draws a layered graph's arcs; a lane grid has none: a
-    skip within a lane ran out of its source's foot and into its target's side, three bends).  Either side is tried,
-    below (right of) the line first; one is kept where neither box has another route on that side, the arc hits no
-    box but its ends and no wall, and the routes then break no more rules (:func:`_changed_faults`), nor meet more
-    often (:func:`_meeting`: a crossing traded for a run along another arrow reads worse)."""
-    taken = {(ends[key][end], route.sides[end]) for key, route in routes.items() for end in (0, 1)}
+    the middle of a side of its source beside the line, a stub (:data:`~mechdiagram.layout.sizes.SOURCE_STUB`)
+    beyond every box between, within a lane grid's band, and into the middle of the same side of its target (two
+    bends, as :func:`_arc_lines` draws a layered graph's arcs; a lane grid has none: a skip within a lane ran out of
+    its source's foot and into its target's side, three bends).  Either side is tried, below (right of) the line
+    first; one is kept where no other route uses that side of either box, the arc keeps
+    :data:`~mechdiagram.layout.sizes.CLEARANCE` from every other box and wall (a lane's name), the routes then break
+    no more rules (:func:`_changed_faults`) and meet no more often (:func:`_meeting`: a crossing traded for a run
+    along another arrow reads worse; a break-it review)."""
+    used = collections.Counter((ends[key][end], route.sides[end]) for key, route in routes.items() for end in (0, 1))
+    others_of = [rect.grown(CLEARANCE - 0.5) for rect in walls]
     for key in sorted(routes):
         route = routes[key]
         if key in against or not route.clean or len(route.points) - 2 <= MAX_BENDS:
@@ -883,10 +887,10 @@ def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes:
         low, high = sorted((a.cy, b.cy) if vertical else (a.cx, b.cx))
         spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
                    and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
-        others = [*(box.grown(CLEARANCE - 0.5) for name, box in boxes.items() if name not in ends[key]), *walls]
-        mine = {(ends[key][end], route.sides[end]) for end in (0, 1)}
+        others = [*(box.grown(CLEARANCE - 0.5) for name, box in boxes.items() if name not in ends[key]), *others_of]
+        mine = collections.Counter((ends[key][end], route.sides[end]) for end in (0, 1))
         for side in sides:
-            if any((box, side) in taken - mine for box in ends[key]):
+            if any(used[(box, side)] > mine[(box, side)] for box in ends[key]):  # another route's side
                 continue
             level = {"right": max(box.right for box in spanned) + SOURCE_STUB,
                      "left": min(box.x for box in spanned) - SOURCE_STUB,
@@ -900,9 +904,10 @@ def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes:
                 continue
             tried = Route(points, head, (side, side), True, route.crowded)
             now, then = _changed_faults(routes, {key: tried}, frames)
-            if then < now or (then == now and _meeting(routes | {key: tried}) <= _meeting(routes)):
+            if then <= now and _meeting(routes | {key: tried}) <= _meeting(routes):
                 routes[key] = tried
-                taken = (taken - mine) | {(box, side) for box in ends[key]}
+                used -= mine
+                used.update((box, side) for box in ends[key])
                 break
 
 
