@@ -331,10 +331,10 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
             try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra,
                            centred=centred)
             width = _finished(spec, try_, cells, lane_labels, narrow=False).width
+            if not natural + SPREAD_SLACK <= width <= target or (in_range and _aspect(try_) > ASPECT_RANGE[1]):
+                break  # its width and shape are its columns', wherever its jogs run
             faults_, unclean = _broken(_arrows(try_), try_.against, try_.frames)
-            shaped = not in_range or _aspect(try_) <= ASPECT_RANGE[1]
-            if natural + SPREAD_SLACK <= width <= target and shaped and unclean <= limit_unclean and \
-                    all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
+            if unclean <= limit_unclean and all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
                 kept = try_
                 break
     return kept

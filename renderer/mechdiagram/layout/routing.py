@@ -662,18 +662,7 @@ def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str
         side = sides[p.key][0]
         vertical = side in ("left", "right")
         a, b = boxes[p.source], boxes[p.dest]
-        low, high = arc_span(boxes, p, side)
-        spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
-                   and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
-        away = SOURCE_STUB + offset[p.key]
-        if side == "right":
-            level = max(box.right for box in spanned) + away
-        elif side == "left":
-            level = min(box.x for box in spanned) - away
-        elif side == "bottom":
-            level = max(box.bottom for box in spanned) + away
-        else:
-            level = min(box.y for box in spanned) - away
+        level = _arc_level(boxes, a, b, side, SOURCE_STUB + offset[p.key])
         start = port(a, side, fractions[(p.key, "source")])
         outward = 1 if side in ("right", "bottom") else -1
         for frame in sorted(frames, key=lambda f: outward * (f.right if vertical else f.bottom)):
@@ -691,6 +680,23 @@ def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str
                    for key, box in boxes.items() if key not in (p.source, p.dest)):
             lines[p.key] = points
     return lines
+
+
+def _arc_level(boxes: Mapping[str, Rect], a: Rect, b: Rect, side: str, away: float) -> float:
+    """Where an arc between boxes ``a`` and ``b`` of one column (``side`` ``"left"`` or ``"right"``) or one row
+    (``"top"`` or ``"bottom"``) runs along its line: ``away`` user units beyond every box of that line from one to
+    the other, on ``side``."""
+    vertical = side in ("left", "right")
+    low, high = sorted((a.cy, b.cy) if vertical else (a.cx, b.cx))
+    spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
+               and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
+    if side == "right":
+        return max(box.right for box in spanned) + away
+    if side == "left":
+        return min(box.x for box in spanned) - away
+    if side == "bottom":
+        return max(box.bottom for box in spanned) + away
+    return min(box.y for box in spanned) - away
 
 
 #: The room between an arc's label and each arc beside it: the label keeps nearer its own.
@@ -872,7 +878,7 @@ def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes:
     no more rules (:func:`_changed_faults`) and meet no more often (:func:`_meeting`: a crossing traded for a run
     along another arrow reads worse; a break-it review)."""
     used = collections.Counter((ends[key][end], route.sides[end]) for key, route in routes.items() for end in (0, 1))
-    others_of = [rect.grown(CLEARANCE - 0.5) for rect in walls]
+    walls_kept_off = [rect.grown(CLEARANCE - 0.5) for rect in walls]
     for key in sorted(routes):
         route = routes[key]
         if key in against or not route.clean or len(route.points) - 2 <= MAX_BENDS:
@@ -884,18 +890,13 @@ def _arced(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes:
             sides, vertical = ("right", "left"), True
         else:
             continue
-        low, high = sorted((a.cy, b.cy) if vertical else (a.cx, b.cx))
-        spanned = [box for box in boxes.values() if low - EPSILON <= (box.cy if vertical else box.cx) <= high + EPSILON
-                   and (box.x < a.right and a.x < box.right if vertical else box.y < a.bottom and a.y < box.bottom)]
-        others = [*(box.grown(CLEARANCE - 0.5) for name, box in boxes.items() if name not in ends[key]), *others_of]
+        others = [*(box.grown(CLEARANCE - 0.5) for name, box in boxes.items() if name not in ends[key]),
+                  *walls_kept_off]
         mine = collections.Counter((ends[key][end], route.sides[end]) for end in (0, 1))
         for side in sides:
             if any(used[(box, side)] > mine[(box, side)] for box in ends[key]):  # another route's side
                 continue
-            level = {"right": max(box.right for box in spanned) + SOURCE_STUB,
-                     "left": min(box.x for box in spanned) - SOURCE_STUB,
-                     "bottom": max(box.bottom for box in spanned) + SOURCE_STUB,
-                     "top": min(box.y for box in spanned) - SOURCE_STUB}[side]
+            level = _arc_level(boxes, a, b, side, SOURCE_STUB)
             start = port(a, side)
             head, base = _head(port(b, side), side)
             corners = ((level, start[1]), (level, base[1])) if vertical else ((start[0], level), (base[0], level))

@@ -481,10 +481,9 @@ def rows(spec: Spec, scenario: Scenario, shared: Participants) -> Rows:
             # the drawing's edge (a new user's "roll back" on the last lifeline was pushed back over its bar).
             between = high - x0 - SELF_LABEL_START - LABEL_BACKGROUND if self_loop else \
                 span - sum(BAR_WIDTH / 2 + BAR_AIR + LABEL_BACKGROUND for key in {source, dest} if key in active)
-            if longest <= between < room and text and \
-                    label_size(_message_lines(path, room, text), path.code)[0] > between:
-                room = between  # wrapped into more lines there, not over the bars
             lines = _message_lines(path, room, text)
+            if lines and longest <= between < room and label_size(lines, path.code)[0] > between:
+                lines = _message_lines(path, between, text)  # wrapped into more lines there, not over the bars
             label_h = label_size(lines, path.code)[1] if lines else 0.0
             line_y = round(slot + (label_h + LABEL_GAP if lines else ARROW_HEAD / 2), 1)
             out = BAR_WIDTH / 2 if source in active else 0.0
