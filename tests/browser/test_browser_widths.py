@@ -388,21 +388,27 @@ def test_the_faded_edges_are_those_past_which_the_drawing_runs_on(tmp_path, open
                 side == "left" and facts["names"])) and facts["more"], facts
 
 
-def test_a_chain_folded_into_rows_fills_its_frame_from_a_phone_to_a_desktop(open_page, tmp_path):
+@pytest.mark.parametrize("name", ["long-labels", "dead-letter-queue", "ci-pipeline"])
+def test_a_graph_folded_for_its_middle_layout_fills_its_frame_from_a_phone_to_a_desktop(open_page, tmp_path, name):
     """Issue 26: a chain of four boxes with long labels, 850 units in one row, showed the phone's 304-unit column in
-    59 to 88 % of a 576 to 832 px figure (its layering down the page is that column).  Its middle layout, the chain
-    folded into two rows, shows from about 450 px to the wide one's 12 px width: every 64 px from 320 to 1,408 the
-    drawing shown fills 85 % of its frame or more, its text never under 12 px, and nothing scrolls."""
+    59 to 88 % of a 576 to 832 px figure (its layering down the page is that column); a new user's dead-letter
+    queue, 944 units across, in 55 to 88 % of a 576 to 896 px one; their CI pipeline, 810 units, in 65 to 88 % of a
+    576 to 768 px one.  Their middle layouts, the chain folded into two rows, the queue's column folded into three
+    columns and the pipeline's five jobs wrapped beside its deploy, show from about 450 to 600 px to the wide one's
+    12 px width: every 64 px from 320 to 1,408 the drawing shown fills 85 % of its frame or more, its text never under
+    12 px, and nothing scrolls."""
     import json
 
     from support.edge_topologies import edge_topologies
+    from support.topologies import topologies
 
     (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "chain.mechanism.json").write_text(json.dumps(edge_topologies()["long-labels"]), "utf-8")
+    data = (edge_topologies() | topologies())[name]
+    (tmp_path / "specs" / "graph.mechanism.json").write_text(json.dumps(data), "utf-8")
     bs.build([tmp_path / "specs"], tmp_path / "out")
     shown = set()
     for width in range(320, 1409, 64):
-        facts = layout_facts(open_page(tmp_path / "out" / "chain.html", viewport=(width, 800)))
+        facts = layout_facts(open_page(tmp_path / "out" / "graph.html", viewport=(width, 800)))
         shown.update(facts["drawn"])
         assert facts["fill"] >= 0.85 and not facts["scrolls"], (width, facts)
         assert facts["smallest"] >= MIN_TEXT_PX - 0.01, (width, facts)

@@ -15,7 +15,7 @@ from mechdiagram.layout.sizes import MIDDLE_BOX_MAX_WIDTH, MIDDLE_GRAPH_LEAST_WI
 from mechdiagram.shared.model import spec_from_data
 from support.edge_topologies import edge_topologies
 from support.specs import MECHANISMS
-from support.topologies import compiler_pipeline, topologies
+from support.topologies import ci_pipeline, compiler_pipeline, dead_letter_queue, topologies
 
 
 def _gallery(name: str):
@@ -169,3 +169,65 @@ def test_no_middle_layout_hardly_narrower_than_the_wide_one():
     assert MIDDLE_GRAPH_WIDTH < natural.width < MIDDLE_GRAPH_WIDTH / MIDDLE_NARROWER
     middle = middle_diagram(spec, wide=wide)
     assert middle is None or middle.width <= MIDDLE_NARROWER * natural.width
+
+
+def test_a_graph_whose_layerings_cross_has_its_phones_column_folded_into_columns_for_its_middle_layout():
+    """A new user's dead-letter queue, 944 units across: its cells with the phone's text widths are still too wide,
+    and drawn down the page its retry arrow crossed another, so it had no middle layout and the phone's 304-unit
+    column filled 55 to 88 % of a 576 to 896 px figure.  The phone's column folded back and forth into three columns
+    of two is its middle layout: each box beside or over its neighbour in the column, the column's arrows up it
+    (the redelivery) against the flow, and no rule broken, as in the wide layout."""
+    spec = spec_from_data(dead_letter_queue())
+    wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
+    assert wide.width > MIDDLE_CELLS_WIDTH and middle is not None
+    assert narrow.width < MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH
+    assert middle.cells == {"producer": (0, 0), "queue": (1, 0), "consumer": (1, 1), "retry": (0, 1),
+                            "dlq": (0, 2), "db": (1, 2)}
+    assert middle.against == frozenset({"e4"})  # retry -> queue, up the column
+    assert not _faults(spec, middle) and not _faults(spec, wide)
+    assert all(arrow.clean and not arrow.crowded for arrow in middle.arrows.values())
+
+
+def test_a_layer_too_wide_for_the_middle_layout_is_wrapped_beside_the_next():
+    """A new user's CI pipeline, 810 units across: drawn down the page its five jobs side by side did not fit the
+    middle layout's width, so it had none and the phone's column filled 65 to 88 % of a 576 to 768 px figure.  The
+    layer of jobs wrapped, its middle three under the build and its outer two beside the deploy, each layer centred
+    under the widest, is its middle layout, breaking no rule."""
+    from mechdiagram.layout import _wrapped_layer
+
+    spec = spec_from_data(ci_pipeline())
+    wide, middle = diagram(spec), middle_diagram(spec)
+    assert wide.width > MIDDLE_GRAPH_WIDTH and middle is not None
+    assert MIDDLE_GRAPH_LEAST_WIDTH <= middle.width <= MIDDLE_GRAPH_WIDTH
+    assert middle.cells == {"push": (0, 1), "checkout": (1, 1), "build": (2, 1), "unit": (3, 0), "integ": (3, 1),
+                            "docs": (3, 2), "lint": (4, 0), "deploy": (4, 1), "scan": (4, 2)}
+    assert middle.cells in _wrapped_layer(spec)
+    assert not _faults(spec, middle) and not _faults(spec, wide)
+    assert all(arrow.clean and not arrow.crowded for arrow in middle.arrows.values())
+    # a layer as wide as fits, or a wide last layer (nothing to stand beside), is not wrapped
+    assert _wrapped_layer(spec_from_data(dead_letter_queue())) == []
+    fan = ci_pipeline()
+    fan["targets"] = {key: target for key, target in fan["targets"].items()
+                      if key != "deploy" and target.get("to") != "deploy"}
+    fan["scenarios"][0]["steps"] = [step for step in fan["scenarios"][0]["steps"]
+                                    if all(key in fan["targets"] for key in step["active"] + step["paths"])]
+    assert _wrapped_layer(spec_from_data(fan)) == []
+
+
+def test_a_grouped_graph_or_one_the_author_places_is_neither_folded_nor_wrapped():
+    """A group's members stand one after another in the phone's column, and in a block of the layering's cells:
+    folded or wrapped, they would be split and their frame hold another box.  ``layout.positions`` are the wide
+    layout's.  Neither is folded or wrapped."""
+    from mechdiagram.layout import _column_folded, _wrapped_layer
+
+    data = dead_letter_queue()
+    assert _column_folded(spec_from_data(data))
+    grouped = dict(data, groups={"queues": {"label": "Queues", "members": ["retry", "dlq"]}})
+    assert _column_folded(spec_from_data(grouped)) == []
+    placed = dict(data, layout={"positions": {"producer": {"row": 0, "column": 0}}})
+    assert _column_folded(spec_from_data(placed)) == []
+
+    pipeline = ci_pipeline()
+    assert _wrapped_layer(spec_from_data(pipeline))
+    assert _wrapped_layer(spec_from_data(dict(pipeline, groups={"jobs": {"label": "Jobs",
+                                                                          "members": ["lint", "unit"]}}))) == []

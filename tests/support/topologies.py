@@ -68,6 +68,31 @@ def compiler_pipeline() -> dict:
     return data
 
 
+def dead_letter_queue() -> dict:
+    """A new user's dead-letter queue (issue 26): a consumer takes orders off a queue, inserts them, and sends a
+    failed one to a retry queue, which delivers it again, or after three tries to a dead-letter queue.  944 units
+    across; drawn down the page its retry arrow crossed another, so that it had no middle layout."""
+    names = {"producer": "Producer", "queue": "orders queue", "consumer": "Consumer",
+             "retry": "Retry queue (30 s delay)", "dlq": "Dead-letter queue", "db": "Orders DB"}
+    edges = [("producer", "queue", "publish"), ("queue", "consumer", "deliver"), ("consumer", "db", "insert"),
+             ("consumer", "retry", "nack: timeout"), ("retry", "queue", "redeliver"),
+             ("consumer", "dlq", "after 3 tries")]
+    return with_graph(names, edges)
+
+
+def ci_pipeline() -> dict:
+    """A new user's CI pipeline (issue 26): a push checked out and built, the build fanning out to five jobs that
+    fan in to a deploy.  810 units across; drawn down the page its five jobs did not fit a middle layout's width
+    side by side, so that it had none."""
+    names = {"push": "git push", "checkout": "Checkout", "build": "Build", "lint": "Lint", "unit": "Unit tests",
+             "integ": "Integration tests", "docs": "Docs build", "scan": "Security scan",
+             "deploy": "Deploy to staging"}
+    jobs = ("lint", "unit", "integ", "docs", "scan")
+    edges: list[tuple[str, str, str | None]] = [("push", "checkout", "webhook"), ("checkout", "build", None)]
+    edges += [("build", job, None) for job in jobs] + [(job, "deploy", None) for job in jobs]
+    return with_graph(names, edges)
+
+
 def topologies() -> dict[str, dict]:
     """Every shape by name."""
     shapes: dict[str, dict] = {}
@@ -99,4 +124,6 @@ def topologies() -> dict[str, dict]:
          "c": "短", "d": "مرحلة فك الترميز"},
         [("a", "b", "長いラベル：テスト"), ("b", "c", "a long path label here"), ("c", "d", "التالي"), ("d", "a", None)])
     shapes["serving"] = serving_flow()
+    shapes["dead-letter-queue"] = dead_letter_queue()
+    shapes["ci-pipeline"] = ci_pipeline()
     return shapes

@@ -56,7 +56,7 @@ from mechdiagram.layout.groups import (
     widened,
 )
 from mechdiagram.layout.labels import SIDE_GAP, PlacedLabel, label_size, place_labels
-from mechdiagram.layout.layered import cycle_breakings
+from mechdiagram.layout.layered import cycle_breakings, folded
 from mechdiagram.layout.marks import legend, mark_places
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
@@ -443,10 +443,16 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     * where the spec gives no ``layout.positions`` (which are the wide layout's), the graph's own layering flowing
       down, unfolded, likewise (:func:`_down_the_page`): a new user's compiler pipeline, a chain of eleven phases in
       three groups with a side box for diagnostics, folded 891 units wide, whose cells came to 757 units, is 498
-      units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure;
+      units wide drawn down the page, where the phone's column filled 36 to 60 % of a 600 to 900 px figure; where
+      one layer holds more boxes than fit side by side, with its outer boxes beside the next layer's
+      (:func:`_wrapped_layer`): a new user's CI pipeline, a build fanning out to five jobs that fan in to a deploy,
+      810 units across, is 584 units with two of the jobs beside the deploy;
     * likewise, the graph's own layering flowing across folded back and forth into rows (:func:`_in_rows`), the
       fewest rows first: a chain of four boxes with long labels, 850 units in one row, whose layering down the page
-      is one column, is 480 units in two rows, where the phone's column filled 59 to 88 % of a 576 to 832 px figure.
+      is one column, is 480 units in two rows, where the phone's column filled 59 to 88 % of a 576 to 832 px figure;
+    * the phone's column folded into columns side by side (:func:`_column_folded`), the fewest first: a new user's
+      dead-letter queue, 944 units across, whose layering down the page crossed its retry arrow over another, is
+      553 units in three columns of two, where the phone's column filled 55 to 88 % of a 576 to 896 px figure.
 
     One is kept where it is at most :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` wide and
     :data:`MIDDLE_NARROWER` of the wide drawing's width (a try whose boxes alone are wider is not routed), at least
@@ -464,7 +470,9 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
     down = _down_the_page(spec)
     if down is not None and down != wide.cells:
         tries.append((down, None))
+    tries.extend((cells, None) for cells in _wrapped_layer(spec))
     tries.extend(try_ for try_ in _in_rows(spec) if try_[0] != wide.cells)
+    tries.extend(_column_folded(spec))
     for cells, flow in tries:
         placed = place(spec, cells, [], box_max=MIDDLE_BOX_MAX_WIDTH, narrow_labels=True)
         if placed.right + MARGIN > most:  # its boxes alone are too wide: not routed (routing takes the time)
@@ -502,6 +510,66 @@ def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozens
         if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1
                for p in joined) and _frames_hold(spec, folding):
             tries.append((folding, (against, False)))
+    return tries
+
+
+def _wrapped_layer(spec: Spec) -> list[dict[str, tuple[int, int]]]:
+    """The cells of a layered graph's own layering flowing down (``grid_cells(down=True)``) whose one layer holds
+    more boxes than fit :data:`~mechdiagram.layout.sizes.MIDDLE_GRAPH_WIDTH` side by side at the least box width
+    and gap (:func:`_down_the_page` gives up on it), that layer wrapped: its middle boxes stay, and its outer ones
+    move down into the next layer, those of its left end left of that layer's boxes and those of its right end
+    right of them, as a fan-out's jobs may stand beside the box they fan in to; each layer then centred under the
+    widest (a fan's parent over its children; the layering's own places ran its fan from the left column).  One try
+    for each number of boxes that stay, the most first, two at least; none where no layer, or more than one, is too
+    wide, where the wide layer is the last one, or where the spec places boxes itself (``layout.positions``) or has
+    groups (a group's block of cells would be split).  A fan of six or more does not come down to the middle width
+    so (a layer of four replicas was 718 units): that would take a third row."""
+    if spec.layout.positions or spec.groups:
+        return []
+    cells, _ = grid_cells(spec, down=True, positions=False)
+    fit = int((MIDDLE_GRAPH_WIDTH - 2 * MARGIN + GAP_X) // (BOX_MIN_WIDTH + GAP_X))
+    linked, _ = _folded_layers(spec, cells, 0)  # boxes without arrows stay in their rows under the graph
+    layers: dict[int, list[str]] = {}
+    for key in sorted(linked, key=lambda key: cells[key]):
+        layers.setdefault(cells[key][0], []).append(key)
+    wide = [rank for rank, keys in layers.items() if len(keys) > fit]
+    if len(wide) != 1 or wide[0] + 1 not in layers:
+        return []
+    rank = wide[0]
+    row = layers[rank]
+    tries = []
+    for stay in range(fit, 1, -1):
+        left = (len(row) - stay) // 2
+        right = len(row) - stay - left
+        wrapped = dict(layers)
+        wrapped[rank] = row[left:len(row) - right]
+        wrapped[rank + 1] = row[:left] + layers[rank + 1] + row[len(row) - right:]
+        widest = max(len(keys) for keys in wrapped.values())
+        tries.append(cells | {key: (r, (widest - len(keys)) // 2 + i)
+                              for r, keys in wrapped.items() for i, key in enumerate(keys)})
+    return tries
+
+
+def _column_folded(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool]]]:
+    """The phone's column (the first of :func:`_column_orders`: the order its narrow layout draws first) folded
+    back and forth into two columns or more side by side (:func:`~mechdiagram.layout.layered.folded`, down), the
+    fewest first, one try for each number of boxes a column holds, two at least (one a column holds is a row: the
+    layering across draws that), with the arrows that run up the column (to an earlier box) as those against its
+    flow.  The narrow layout drawn "two or more columns wide", as issue 26 puts it: a box's neighbours in the
+    column stay its neighbours, or sit beside it where a column turns.  None where the spec places boxes itself
+    (``layout.positions``, the wide layout's) or has groups (a group's members, one after another in the column,
+    would be split over two columns)."""
+    if spec.layout.positions or spec.groups:
+        return []
+    down, _ = grid_cells(spec, down=True, positions=False)
+    column = _column_orders(spec, down)[0][0]
+    order = {key: row for key, (row, _) in column.items()}
+    against = frozenset(p.key for p in spec.paths if p.source in order and p.dest in order
+                        and order[p.dest] < order[p.source])
+    tries = []
+    for per_column in sorted({math.ceil(len(column) / count) for count in range(2, len(column))}, reverse=True):
+        if per_column >= 2:
+            tries.append((folded(column, math.ceil(len(column) / per_column), down=True), (against, True)))
     return tries
 
 
@@ -1104,9 +1172,9 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
                          for s in spans_)]
     for _, bands in shapes[:FOLDS_TRIED]:
         candidate = refolded(spec, cells, bands, down=drawn.down)
-        folded = _routed(spec, candidate, [], flow=(drawn.against, drawn.down), budget=budget)
-        if _cost(folded) < _cost(best):
-            best, best_cells = folded, candidate
+        drawn_folded = _routed(spec, candidate, [], flow=(drawn.against, drawn.down), budget=budget)
+        if _cost(drawn_folded) < _cost(best):
+            best, best_cells = drawn_folded, candidate
     return best_cells, best
 
 
