@@ -68,6 +68,22 @@ def test_a_short_bracket_stays_on_one_line_in_boxes_and_prose():
                                                           ["i)"], ["j"]]
 
 
+def test_a_bracket_too_wide_for_a_line_breaks_between_its_runs_not_inside_one():
+    """A new user's "Retry queue (30 s delay)" came out as "queue (30 / s delay)" in a middle layout's box: the
+    bracket, too wide for the line, was broken word by word, between a number and its unit.  It breaks between the
+    runs it holds ("(30 s" and "delay)"); one too wide alone still breaks between its words."""
+    from mechdiagram.layout.measure import _runs, text_width, wrap
+
+    text = "Retry queue (30 s delay)"
+    width = text_width("queue (30", 14.0) + 1  # the old second line fits: the bracket does not
+    assert text_width("(30 s delay)", 14.0) > width
+    lines = wrap(text, width, 14.0)
+    assert "(30 s" in lines and not any(line.endswith("(30") for line in lines)
+    assert " ".join(lines) == text
+    assert [inner[0] for inner in _runs(text)[2][2]] == ["(30 s", "delay)"]
+    assert wrap("x (30 s)", text_width("(30", 14.0) + 1, 14.0) == ["x", "(30", "s)"]  # "(30 s)" too wide: its words
+
+
 @pytest.mark.parametrize(("word", "number"), [
     ("512", True), ("(~2.5", True), ("1,024", True), ("90%", True), ("[≈3", True), ("-7.", True), ("±0", True),
     ("", False), ("%", False), ("(", False), ("~", False), ("a1", False), ("1a", False), ("1%%", False),

@@ -199,12 +199,13 @@ def _number(word: str) -> bool:
 _TRAILING = ",.;:!?)]}»”’،؛…"
 
 
-def _groups(words: list[str]) -> list[list[str]]:
+def _groups(words: list[str], brackets: bool = True) -> list[list[str]]:
     """``words`` in runs a line should not break, as typesetters keep them: a number and the unit after it
-    ("92 ms", "512 ms,"), and a short number that ends the text with the word before it ("fill page 7", not a last line
-    "7").  A run too wide for a line is broken anyway."""
+    ("92 ms", "512 ms,"), a short number that ends the text with the word before it ("fill page 7", not a last line
+    "7"), and with ``brackets`` a short bracket (:func:`_bracketed`).  A run too wide for a line is broken anyway,
+    between the runs it holds without its bracket (:func:`_runs`)."""
     groups: list[list[str]] = []
-    inside = _bracketed(words)
+    inside = _bracketed(words) if brackets else set()
     for i, word in enumerate(words):
         if groups and (i in inside or _binds(groups[-1][-1], word, i == len(words) - 1)):
             groups[-1].append(word)
@@ -264,16 +265,33 @@ def _names(before: str, word: str) -> bool:
     return before[:1].isupper() and before.isalpha() and word.isdigit()
 
 
+#: A run of text as :func:`_runs` measures it: its text, its width in font units, and the runs it holds.
+Run = tuple[str, int, tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]]
+
+
 @lru_cache(maxsize=4096)
-def _runs(text: str, code: bool = False) -> tuple[tuple[str, int, tuple[tuple[str, int], ...]], ...]:
-    """``text``'s runs (:func:`_groups`) as ``(run, units, ((word, units), ...))``: each word measured once (in
-    the monospace face for ``code``), however many widths the text is wrapped to (:func:`balanced_wrap` tries
-    several)."""
+def _runs(text: str, code: bool = False) -> tuple[Run, ...]:
+    """``text``'s runs (:func:`_groups`) as ``(run, units, inner)``, ``inner`` the runs it holds without its
+    bracket (``_groups(brackets=False)``), each as ``(run, units, ((word, units), ...))``: a bracket too wide for a
+    line breaks between those, so that "(30 s delay)" breaks as "(30 s / delay)", never "(30 / s delay)".  Each word
+    is measured once (in the monospace face for ``code``), however many widths the text is wrapped to
+    (:func:`balanced_wrap` tries several)."""
     space = _units(" ", code)
-    runs = []
-    for group in _groups(text.split()):
-        words = tuple((word, _units(word, code)) for word in group)
-        runs.append((" ".join(group), sum(units for _, units in words) + space * (len(group) - 1), words))
+    words = text.split()
+    inner_runs = []
+    for group in _groups(words, brackets=False):
+        measured = tuple((word, _units(word, code)) for word in group)
+        inner_runs.append((" ".join(group), sum(units for _, units in measured) + space * (len(group) - 1),
+                           measured))
+    runs: list[Run] = []
+    at = 0
+    for group in _groups(words):
+        inner, count = [], 0
+        while count < len(group):  # the runs without brackets split the runs with them: never across one
+            inner.append(inner_runs[at])
+            count += len(inner_runs[at][2])
+            at += 1
+        runs.append((" ".join(group), sum(units for _, units, _ in inner) + space * (len(inner) - 1), tuple(inner)))
     return tuple(runs)
 
 
@@ -309,9 +327,12 @@ def _greedy(text: str, width: float, size: float, code: bool = False) -> tuple[s
     lines: list[str] = []
     current, current_units = "", 0
     space = _units(" ", code)
-    for run, run_units, words in _runs(text, code):
-        pieces = words if len(words) > 1 and _px(run_units, size) > width else ((run, run_units),)
-        for word, units in pieces:  # a run too wide alone is laid out word by word, as any
+    for run, run_units, inner in _runs(text, code):
+        # a run too wide alone is laid out by the runs it holds (a bracket's), and one of those too wide by its words
+        pieces = [(run, run_units)] if _px(run_units, size) <= width else [
+            piece for part, part_units, words in inner
+            for piece in (words if _px(part_units, size) > width else ((part, part_units),))]
+        for word, units in pieces:
             if current and _px(current_units + space + units, size) <= width:
                 current, current_units = f"{current} {word}", current_units + space + units
                 continue
