@@ -446,3 +446,24 @@ def test_a_spread_drawing_whose_centred_jogs_break_a_label_rule_keeps_its_spread
     drawn = diagram(spec)
     assert drawn.natural is not None and drawn.width > drawn.natural.width
     assert faults(drawn.arrows, against_flow(spec, drawn, narrow=False)) == []
+
+
+def test_an_arc_beside_a_column_leaves_room_for_the_labels_of_the_runs_it_passes():
+    """The five-service checkout's "paid", an arc from Payments up to Cart, ran 12 units left of the column, through
+    "reserve", the outer label of the Cart-Inventory pair, which it passes (a label crossed, and nearer the arc than
+    its own arrow).  The innermost arc of a side now runs beyond the labels of the straight runs it spans that
+    stand in the half of their boxes towards it, with room to spare; the outer arcs nest beyond it.  The drawing
+    breaks no rule, and every label is nearer its own arrow than any other."""
+    from mechdiagram.layout.routing import ARC_LABEL_AIR
+
+    spec = spec_from_data(edge_topologies()["five-services"])
+    drawn = diagram(spec)
+    assert not faults(drawn.arrows, against_flow(spec, drawn, narrow=False))
+    reserve = next(arrow for arrow in drawn.arrows.values() if arrow.label_lines == ("reserve",))
+    paid = next(arrow for arrow in drawn.arrows.values() if arrow.label_lines == ("paid",))
+    run_x = reserve.points[0][0]
+    arc_x = min(x for x, _ in paid.points)
+    assert reserve.label_box is not None and reserve.label_box.right < run_x  # left of its run, towards the arc
+    assert arc_x <= reserve.label_box.x - ARC_LABEL_AIR  # the arc beyond it, with room
+    order_mail = next(arrow for arrow in drawn.arrows.values() if arrow.label_lines == ("order mail",))
+    assert min(x for x, _ in order_mail.points) < arc_x  # the outer arc beyond the inner

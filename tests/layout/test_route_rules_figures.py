@@ -31,10 +31,9 @@ FIGURES |= {p.name.removesuffix(".mechanism.json"): json.loads(p.read_text("utf-
 
 #: The faults left, by (figure, layout): crossings of dense graphs (the narrow column's tracks cross where their
 #: spans interleave), an arrow of a lane grid from one lane to another around a box between (three bends) and a skip
-#: within a lane whose sides both boxes' other arrows take (three), and a label of the five-service checkout's arcs.  A lane grid too wide to transpose keeps its wide grid as its narrow variant, and the wide
+#: within a lane whose sides both boxes' other arrows take (three).  A lane grid too wide to transpose keeps its wide grid as its narrow variant, and the wide
 #: entry's allowance.
 KNOWN: dict[tuple[str, str], dict[str, int]] = {
-    ("five-services", "wide"): {"label-nearer": 1, "label-crossed": 1},
     ("forty", "narrow"): {"crossing": 5},  # 242 in layer-by-layer order, before its column was depth first
     ("grid-skips", "wide"): {"crossing": 1, "bends": 1},
     ("lanes-with-skips", "wide"): {"crossing": 1, "bends": 2},

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from msgspec import Struct
 
 from mechdiagram.layout.geometry import EPSILON, Arrow, Box, GroupFrame, Point, Rect
+from mechdiagram.layout.labels import SIDE_GAP
 from mechdiagram.layout.ports import (
     SIDES,
     PathEnds,
@@ -656,7 +657,8 @@ def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str
         low, high = spans[p.key]
         inside = [q for q in offset if line[q] == line[p.key] and arcs[q] < arcs[p.key]
                   and low <= spans[q][0] and spans[q][1] <= high]
-        offset[p.key] = max((offset[q] + _arc_room(labels.get(q), sides[q][0]) for q in inside), default=0.0)
+        offset[p.key] = max((offset[q] + _arc_room(labels.get(q), sides[q][0]) for q in inside),
+                            default=_run_label_room(boxes, p, paths, sides, fractions, arcs, labels))
     lines: dict[str, tuple[Point, ...]] = {}
     for p in chosen:
         side = sides[p.key][0]
@@ -680,6 +682,46 @@ def _arc_lines(boxes: dict[str, Box], paths: Sequence[PathEnds], sides: dict[str
                    for key, box in boxes.items() if key not in (p.source, p.dest)):
             lines[p.key] = points
     return lines
+
+
+def _run_label_room(boxes: dict[str, Box], arc: PathEnds, paths: Sequence[PathEnds],
+                    sides: dict[str, tuple[str, str]], fractions: dict[tuple[str, str], float],
+                    arcs: dict[str, int], labels: Mapping[str, tuple[float, float]]) -> float:
+    """How much further out than :data:`SOURCE_STUB` the innermost ``arc`` of its side runs (user units), so that
+    the labels of the straight runs between the boxes it spans (``paths`` with a size in ``labels``), those in the
+    half of their boxes towards it (an opposite pair's outer labels, which :mod:`.labels` puts there), stand between
+    their runs and the arc with :data:`ARC_LABEL_AIR` to spare: 0 where none reaches that far.  The five-service
+    checkout's "paid", an arc 12 units left of the column, ran through "reserve", the label of the run beside it
+    (two label rules broken).  Each label is taken at its size and :data:`~mechdiagram.layout.labels.SIDE_GAP` from
+    its run."""
+    side = sides[arc.key][0]
+    vertical = side in ("left", "right")
+    outward = 1 if side in ("right", "bottom") else -1
+    a, b = boxes[arc.source], boxes[arc.dest]
+    low, high = arc_span(boxes, arc, side)
+    edge = _arc_level(boxes, a, b, side, 0.0)
+    straight = (("bottom", "top"), ("top", "bottom")) if vertical else (("right", "left"), ("left", "right"))
+
+    def on_line(key: str) -> bool:  # a box of the arc's line, within its span
+        box = boxes[key]
+        along, across = (box.cy, box.cx) if vertical else (box.cx, box.cy)
+        return low - EPSILON <= along <= high + EPSILON and abs(across - (a.cx if vertical else a.cy)) < EPSILON
+
+    room = 0.0
+    for path in paths:
+        if path.key in arcs or path.key not in labels or sides[path.key] not in straight:
+            continue
+        start = port(boxes[path.source], sides[path.key][0], fractions[(path.key, "source")])
+        end = port(boxes[path.dest], sides[path.key][1], fractions[(path.key, "dest")])
+        at, other = (start[0], end[0]) if vertical else (start[1], end[1])
+        centre = boxes[path.source].cx if vertical else boxes[path.source].cy
+        if not (on_line(path.source) and on_line(path.dest)) or abs(other - at) > EPSILON or \
+                outward * (at - centre) <= EPSILON:
+            continue
+        width, height = labels[path.key]
+        far = at + outward * (SIDE_GAP + (width if vertical else height))
+        room = max(room, outward * (far - edge) + ARC_LABEL_AIR - SOURCE_STUB)
+    return room
 
 
 def _arc_level(boxes: Mapping[str, Rect], a: Rect, b: Rect, side: str, away: float) -> float:
