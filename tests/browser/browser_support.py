@@ -199,12 +199,14 @@ class Site:
         return self.mechanisms + self.generated
 
 
-def build(specs: list[Path], out: Path) -> None:
-    """Run the real build (as ``mechdiagram build`` does); fail loudly on any finding that is an error."""
+def build(specs: list[Path], out: Path, allow_missing_sources: bool | None = None) -> None:
+    """Run the real build (as ``mechdiagram build`` does, with ``--allow-missing-sources`` where asked); fail loudly
+    on any finding that is an error."""
     from mechdiagram.shared.config import Options
     from mechdiagram.site.build import execute
-    report = execute(Options(mode="build", specs=specs, output=out, source_root=ROOT))
-    problems = [f"{f.path}: {f.message}" for f in report.findings if f.is_error]
+    report = execute(Options(mode="build", specs=specs, output=out, source_root=ROOT,
+                             allow_missing_sources=allow_missing_sources))
+    problems = [f"{f.file}: {f.message}" for f in report.findings if f.is_error]
     assert report.exit_code == 0 and not problems, "build failed:\n" + "\n".join(problems)
 
 

@@ -289,7 +289,9 @@ def test_an_arrow_label_beside_the_last_column_stays_inside_the_drawing():
     data["targets"]["ab"].update({"from": "a1", "to": "b1", "label": "a rather long label"})
     _, layout = laid_out(data)
     arrow = layout.arrows["ab"]
-    assert arrow.label_anchor == "middle" and arrow.label_box is not None
+    assert arrow.label_box is not None
+    # beside its vertical run, the text is held to the block's edge nearest it (issue 27: at most 6 units from it)
+    assert arrow.label_anchor == "start" and arrow.label_at[0] == pytest.approx(arrow.label_box.x, abs=0.05)
     assert arrow.label_box.x >= 10 and arrow.label_box.right + 10 <= layout.width
     assert arrow.label_box.w == pytest.approx(max(text_width(line, L.PATH_LABEL_SIZE) for line in arrow.label_lines))
 

@@ -1,6 +1,6 @@
 """Graphs that test whether arrows and labels read right (issue 27), made in code: protocols drawn as graphs
 (3 to 5 boxes with 8 to 12 arrows among them in both directions, such as an OAuth flow), fan-out and fan-in of
-six with labels, a cycle of five, a chain of twelve, a lane grid with skip edges and long labels."""
+six with labels, a cycle of five, chains of twelve and twenty, a lane grid with skip edges and long labels."""
 
 from __future__ import annotations
 
@@ -81,5 +81,5 @@ def long_labels() -> dict:
 def edge_topologies() -> dict[str, dict]:
     """Every graph above by name."""
     return {"oauth": oauth(), "handshake": handshake(), "five-services": five_services(), "fan-out": fan_out(),
-            "fan-in": fan_in(), "cycle-of-five": cycle_of_five(), "chain-12": chain(12),
+            "fan-in": fan_in(), "cycle-of-five": cycle_of_five(), "chain-12": chain(12), "chain-20": chain(20),
             "lanes-with-skips": lanes_with_skips(), "long-labels": long_labels()}

@@ -43,6 +43,7 @@ from mechdiagram.layout.geometry import (
     Rect,
     Texts,
     TimeAxis,
+    text_anchor,
 )
 from mechdiagram.layout.groups import (
     Sides,
@@ -687,12 +688,18 @@ def _arrows(drawn: _Routed, dx: float = 0.0, dy: float = 0.0) -> dict[str, Arrow
         # Most of the label on a lane's band: its halo takes the band's colour (the drawing's "halo-band").
         on_band = label is not None and 2 * _area_on(label.block, [*drawn.placed.bands, *drawn.frames.values()]) \
             > label.block.w * label.block.h  # a group's tint as a band's
+        points = tuple(_shift_point(p, dx, dy) for p in route.points)
+        block = Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None
+        at, anchor = _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle"
+        if block is not None:  # beside a vertical run, the text held to the block's edge nearest it
+            anchor = text_anchor(points, block)
+            at = (round(block.x, 1) if anchor == "start" else round(block.right, 1) if anchor == "end" else at[0],
+                  at[1])
         arrows[key] = Arrow(
-            key, tuple(_shift_point(p, dx, dy) for p in route.points),
+            key, points,
             (_shift_point(route.head[0], dx, dy), _shift_point(route.head[1], dx, dy),
              _shift_point(route.head[2], dx, dy)),
-            _shift_point(label.at, dx, dy) if label else (0.0, 0.0), "middle", label.lines if label else (),
-            Rect(label.block.x + dx, label.block.y + dy, label.block.w, label.block.h) if label else None,
+            at, anchor, label.lines if label else (), block,
             route.clean and (label is None or label.clean), on_band,
             route.crowded or (label is not None and label.crowded), drawn.texts.get(key, ()))
     return arrows
