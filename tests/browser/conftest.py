@@ -256,3 +256,13 @@ def check_axe(axe):
         assert results.violations_count == 0, f"axe on {what}:\n{results.generate_report()}"
         return results.response
     return run
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    """A browser context without motion, 1,280 by 900 px, that loads nothing but local files: the geometry and the
+    route rules are measured in one, a page per figure."""
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    context.route(lambda url: not url.startswith("file:"), lambda route: route.abort())
+    yield context
+    context.close()

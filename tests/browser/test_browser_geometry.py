@@ -212,14 +212,6 @@ def gallery(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
-    context.route(lambda url: not url.startswith("file:"), lambda route: route.abort())
-    yield context
-    context.close()
-
-
 def _button(page, cls: str, name: str):
     """The player's Previous or Next button, by class or, failing that, by accessible name."""
     by_class = page.locator(f".{cls}")

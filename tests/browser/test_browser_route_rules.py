@@ -112,14 +112,6 @@ def site(tmp_path_factory) -> Path:
     return root / "site"
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
-    context.route(lambda url: not url.startswith("file:"), lambda route: route.abort())
-    yield context
-    context.close()
-
-
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_each_layout_shown_breaks_no_rule_but_its_known_faults(site, context, name):
     spec = spec_from_data(FIGURES[name])
@@ -155,7 +147,7 @@ def test_the_measured_rules_catch_a_label_moved_onto_another_arrow():
                 "labels": []}
     assert not faults(drawn_arrows(model, measured), against_flow(spec, model, narrow=False))
     pages = model.arrows["pages"]
-    (x0, y0), (x1, y1) = pages.points[1], pages.points[2]  # a vertical run of another arrow
+    (x0, y0), (_, y1) = pages.points[1], pages.points[2]  # a vertical run of another arrow
     box = model.arrows["admit"].label_box
     measured["labels"] = [{"text": "batch slot", "box": [x0 - box.w / 2, (y0 + y1) / 2, box.w, box.h]}]
     kinds = {(f.key, f.kind) for f in faults(drawn_arrows(model, measured), against_flow(spec, model, narrow=False))}
