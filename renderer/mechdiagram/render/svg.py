@@ -586,13 +586,17 @@ class _Drawer:
                 "style": f"offset-path:path('{route}');animation-duration:{period}ms;--{self.p}-reach:{fmt(reach)}px"}))
 
     def message_label(self, leaf: Leaf, message: Message, current: bool, dim: bool) -> None:
-        """A message's label into ``leaf``, over its halo (the row's band colour in its own step)."""
+        """A message's label into ``leaf``, over its halo (the row's band colour in its own step), a ``code`` label's
+        in the monospace face."""
         arrow = message.arrow
         if not arrow.label_lines:
             return
         halo: tuple[str, ...] = ("halo", "halo-on") if current else ("halo", "halo-dim") if dim else ("halo",)
         text: tuple[str, ...] = ("plabel", "plabel-on") if current else ("plabel", "plabel-dim") if dim else ("plabel",)
-        for roles in (halo, text):
+        # a code label in the monospace face, as the layout measured it (a new user's TLS handshake came out in the
+        # text face, its widths the monospace's)
+        code: tuple[str, ...] = ("code",) if self.spec.targets[message.key].code else ()
+        for roles in (halo + code, text + code):
             leaf.add("text", self.text_block(arrow.label_lines, arrow.label_at[0], arrow.label_at[1], roles,
                                              PATH_LABEL_LINE, {"text-anchor": arrow.label_anchor}))
 

@@ -138,3 +138,22 @@ def test_a_spec_without_text_draws_the_same_bytes_as_before(spec):
             assert data == committed.read_bytes(), name
             compared += 1
     assert compared >= 4
+
+
+def test_a_sequences_code_message_is_set_in_the_monospace_face(tmp_path):
+    """A new user's TLS handshake marked its messages ``"text": "code"``: the layout measured them in the monospace
+    face, and the drawing set them in the text face.  Each of a code message's texts (label and halo) is a code text
+    now; a message that is not code is not."""
+    from support.sequences import oauth_spec
+
+    data = oauth_spec()
+    data["targets"]["authorize"]["text"] = "code"
+    spec = tmp_path / "seq.mechanism.json"
+    spec.write_text(json.dumps(data), "utf-8")
+    rendered = render_spec(spec, allow_missing_sources=True)
+    assert rendered.ok, rendered.findings
+    name = next(n for n in rendered.files if n.endswith(".svg") and "narrow" not in n and "poster" not in n)
+    root = ET.fromstring(rendered.files[name])
+    coded = {"".join(t.itertext()) for t in _code_texts(root)}
+    assert any("GET" in text and "/authorize" in text for text in coded), coded
+    assert not any("click" in text for text in coded), coded  # "click Sign in" is not code
