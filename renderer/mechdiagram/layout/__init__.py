@@ -108,7 +108,7 @@ from mechdiagram.layout.transposed import GAP_X as TRANSPOSED_GAP_X
 from mechdiagram.layout.transposed import GAP_Y as TRANSPOSED_GAP_Y
 from mechdiagram.layout.transposed import skip_sides, transposed
 from mechdiagram.shared.locale import words_for
-from mechdiagram.shared.model import Scenario, Spec
+from mechdiagram.shared.model import PathTarget, Scenario, Spec
 
 __all__ = ["LINE_HEIGHT", "PATH_LABEL_LINE", "Arrow", "AxisTick", "Badge", "Box", "ColumnHeader", "Diagram", "LaneBand",
            "LaneHeader", "Layout", "Panel", "PanelFrame", "PanelRow", "TimeAxis", "diagram", "grid_cells",
@@ -512,8 +512,7 @@ def _in_rows(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[frozens
     tries = []
     for per_row in sorted({math.ceil(layers / bands) for bands in range(2, layers)}, reverse=True):  # 2 at least
         folding = refolded(spec, cells, math.ceil(layers / per_row), down=False)
-        if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1
-               for p in joined) and _frames_hold(spec, folding):
+        if _between_neighbours(folding, joined) and _frames_hold(spec, folding):
             tries.append((folding, (against, False)))
     return tries
 
@@ -580,9 +579,15 @@ def _column_folded(spec: Spec) -> list[tuple[dict[str, tuple[int, int]], tuple[f
     tries = []
     for per_column in sorted({math.ceil(len(column) / count) for count in range(2, len(column))}, reverse=True):
         folding = folded(column, math.ceil(len(column) / per_column), down=True)
-        if all(max(abs(a - b) for a, b in zip(folding[p.source], folding[p.dest], strict=True)) <= 1 for p in joined):
+        if _between_neighbours(folding, joined):
             tries.append((folding, (against, True)))
     return tries
+
+
+def _between_neighbours(cells: dict[str, tuple[int, int]], paths: Sequence[PathTarget]) -> bool:
+    """Whether every one of ``paths`` joins neighbouring ``cells``: at most a row and a column apart (a folding
+    that keeps its arrows short enough to be worth routing: :func:`_in_rows`, :func:`_column_folded`)."""
+    return all(max(abs(a - b) for a, b in zip(cells[p.source], cells[p.dest], strict=True)) <= 1 for p in paths)
 
 
 def _folded_layers(spec: Spec, cells: dict[str, tuple[int, int]], layer: int) -> tuple[set[str], int]:
