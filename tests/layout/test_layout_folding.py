@@ -139,3 +139,27 @@ def test_between_two_foldings_out_of_the_aspect_range_the_one_whose_labels_read_
     drawn = diagram(spec_from_data(with_graph(nodes, edges)))
     kinds = [fault.kind for fault in label_faults(drawn.arrows)]
     assert "label-crossed" not in kinds and "label-nearer" not in kinds, kinds
+
+
+def test_a_cycle_drawn_down_one_column_folds_into_a_ring_that_spreads_to_fill_a_wide_screen():
+    """Issue 26: a cycle of five stages drew down one column (aspect ratio 0.61, in the range), which the spread
+    cannot widen, and filled 58 % of a 1,280 px screen's figure.  Now a one-column drawing under PORTRAIT_BELOW is
+    folded into the range where that breaks no rule: two columns, down then up, spread to fill 85 % of a 1,216 px
+    frame at GROWTH.  A column whose folds cross (the five-service checkout's arcs) stays a column."""
+    from mechdiagram.layout import PORTRAIT_BELOW
+    from mechdiagram.layout.checks import against_flow
+    from mechdiagram.layout.route_rules import faults
+    from mechdiagram.layout.sizes import GROWTH
+    from support.edge_topologies import cycle_of_five, edge_topologies
+
+    spec = spec_from_data(cycle_of_five())
+    column, _ = grid_cells(spec)
+    assert len({c for _, c in column.values()}) == 1  # its layering is one column
+    drawn = diagram(spec)
+    assert sorted({c for _, c in drawn.cells.values()}) == [0, 1], drawn.cells
+    assert drawn.natural is not None and ASPECT_RANGE[0] <= _aspect(drawn.natural) <= ASPECT_RANGE[1]
+    assert drawn.width * GROWTH >= 0.85 * 1216, drawn.width
+    assert faults(drawn.arrows, against_flow(spec, drawn, narrow=False)) == []
+    checkout = spec_from_data(edge_topologies()["five-services"])
+    kept = diagram(checkout)
+    assert len({c for _, c in kept.cells.values()}) == 1 and _aspect(kept) < PORTRAIT_BELOW

@@ -1131,6 +1131,13 @@ FOLDS_TRIED = 3
 #: The fewest ranks a graph is folded from: up to four ranks run across a screen in one row (a chain of four is
 #: about 760 units wide), and a wider or taller drawing of fewer ranks has room to fold in no band.
 FOLD_FROM_RANKS = 5
+#: A layered graph drawn in one column is folded too where its aspect ratio is under this, though in
+#: :data:`ASPECT_RANGE`: the spread (:func:`_spread`) widens the gaps between columns and a column has none, so such a
+#: drawing is as wide as its widest box and labels.  A cycle of five stages drawn down one column (0.61), in a canvas
+#: 480 units wide, filled 58 % of a 1,280 px screen's figure at :data:`~mechdiagram.layout.sizes.GROWTH`; folded into
+#: two columns and spread, 750 units, 93 %.  A folding is kept only in the range and where it breaks no more rules
+#: (:func:`_cost`): a five-service checkout's column (1.16), whose arcs cross when folded, stays a column.
+PORTRAIT_BELOW = 1.2
 
 
 def _aspect(drawn: _Routed) -> float:
@@ -1159,7 +1166,8 @@ def _cost(drawn: _Routed) -> tuple[int, int, bool, int, float]:
 def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
             budget: SearchBudget | None = None) -> tuple[dict[str, tuple[int, int]], _Routed]:
     """A layered graph's cells and drawing, folded into bands (:func:`~mechdiagram.layout.layered.folded`) when
-    it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`.  Of the
+    it has :data:`FOLD_FROM_RANKS` ranks or more and its aspect ratio is outside :data:`ASPECT_RANGE`, or it is one
+    column under :data:`PORTRAIT_BELOW` (then only into a folding in the range).  Of the
     :data:`FOLDS_TRIED` numbers of bands whose shape comes nearest :data:`ASPECT_TARGET` (estimated from the
     unfolded drawing's extent, before any placement or route), the routed one that costs least (:func:`_cost`);
     the unfolded drawing unless a folding does better.  The foldings' searches share ``budget`` when one is given
@@ -1168,7 +1176,8 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
     layer = 0 if drawn.down else 1
     rank = {key: cell[layer] for key, cell in cells.items()}
     _, layers = _folded_layers(spec, cells, layer)
-    if lo <= _aspect(drawn) <= hi or layers < FOLD_FROM_RANKS:
+    one_column = len({cell[1] for cell in cells.values()}) < 2 and lo <= _aspect(drawn) < PORTRAIT_BELOW
+    if (lo <= _aspect(drawn) <= hi and not one_column) or layers < FOLD_FROM_RANKS:
         return cells, drawn
 
     def miss(aspect: float) -> float:
@@ -1196,7 +1205,7 @@ def _shaped(spec: Spec, cells: dict[str, tuple[int, int]], drawn: _Routed,
     for _, bands in shapes[:FOLDS_TRIED]:
         candidate = refolded(spec, cells, bands, down=drawn.down)
         drawn_folded = _routed(spec, candidate, [], flow=(drawn.against, drawn.down), budget=budget)
-        if _cost(drawn_folded) < _cost(best):
+        if _cost(drawn_folded) < _cost(best) and (not one_column or lo <= _aspect(drawn_folded) <= hi):
             best, best_cells = drawn_folded, candidate
     return best_cells, best
 
