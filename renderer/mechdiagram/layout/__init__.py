@@ -58,7 +58,7 @@ from mechdiagram.layout.groups import (
 )
 from mechdiagram.layout.labels import SIDE_GAP, PlacedLabel, label_size, place_labels
 from mechdiagram.layout.layered import cycle_breakings, folded
-from mechdiagram.layout.marks import legend, mark_places
+from mechdiagram.layout.marks import legend, mark_places, marked_row
 from mechdiagram.layout.measure import text_width
 from mechdiagram.layout.panel import panel, step_heading
 from mechdiagram.layout.placement import (
@@ -225,9 +225,8 @@ def _sequence_scenario(spec: Spec, scenario: Scenario, shared: Diagram, heads: P
     panel under them."""
     drawn = rows(spec, scenario, heads)
     places = mark_places(scenario, shared.boxes, {}, (), shared.groups)
-    messages = {row.number: {message.key for message in row.messages} for row in drawn.rows}
     key = _legend(spec, scenario, drawn.bottom + MARGIN, shared.width,
-                  lambda number, target: target in places or target in messages.get(number, ()))
+                  lambda number, target: target in places or marked_row(scenario, number, target) is not None)
     panel_top = (key.bottom if key is not None else drawn.bottom + MARGIN) + PANEL_GAP
     state = panel(spec, scenario, MARGIN, panel_top, shared.width - 2 * MARGIN)
     return Layout(canvas_width(shared), math.ceil(panel_top + state.h + MARGIN), shared.boxes, {}, (), state,

@@ -19,6 +19,7 @@ from msgspec import Struct
 
 from mechdiagram.layout import Diagram, diagram, grid_cells, layout_scenario, middle_diagram
 from mechdiagram.layout.geometry import Layout
+from mechdiagram.layout.marks import marked_row
 from mechdiagram.layout.measure import CONTINUATION
 from mechdiagram.layout.route_rules import (
     FRAME_NEAR,
@@ -72,8 +73,8 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
     if model.layout.view == SEQUENCE:
         drawn = [(name, scenario.id, layout_scenario(model, scenario, shared))
                  for name, shared in variants for scenario in model.scenarios]
-        return LaidOut([*broken_message_rules(loaded, drawn), *too_wide_for_a_phone(loaded, narrow)], wide, narrow,
-                       middle)
+        return LaidOut([*broken_message_rules(loaded, drawn), *unshown_marks(loaded, model),
+                        *too_wide_for_a_phone(loaded, narrow)], wide, narrow, middle)
     unclean = unclean_routes(loaded, wide, narrow)
     crowded = {key for key, arrow in (*wide.arrows.items(), *narrow.arrows.items()) if arrow.crowded}
     return LaidOut([*rows_past_the_lanes(loaded, model), *unclean, *broken_rules(loaded, model, variants, crowded),
@@ -330,6 +331,25 @@ def broken_message_rules(loaded: LoadedSpec, drawn: list[tuple[str, str, Layout]
                                     f"(scenario {quote(scenario)}, step {step}) {said}: shorten its label or the "
                                     "labels of the messages next to it, or give it a step of its own", "route",
                                     "warning", line, column))
+    return findings
+
+
+def unshown_marks(loaded: LoadedSpec, model: Spec) -> list[Finding]:
+    """Rule mark (a warning) on a sequence: a step's mark on a message that neither that step nor any step before
+    it sends, so that no row draws it (:func:`~mechdiagram.layout.marks.marked_row`; a mark on a message an
+    earlier step sends is drawn on that step's row).  One finding per mark, at its key in the step's ``marks``."""
+    findings = []
+    for s, scenario in enumerate(model.scenarios):
+        for n, step in enumerate(scenario.steps):
+            for key in step.marks:
+                if not isinstance(model.targets.get(key), PathTarget) or marked_row(scenario, n + 1, key) is not None:
+                    continue
+                pointer = pointer_join("scenarios", s, "steps", n, "marks", key)
+                line, column = loaded.locate(pointer, key=True)
+                findings.append(Finding(loaded.display, pointer, f"message {quote(key)} is sent by no step up to "
+                                        f"this one (step {n + 1} of scenario {quote(scenario.id)}), so its mark is "
+                                        "not drawn: mark it in a step that sends it (its paths) or in a later one",
+                                        "mark", "warning", line, column))
     return findings
 
 

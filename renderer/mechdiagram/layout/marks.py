@@ -95,6 +95,17 @@ def mark_places(scenario: Scenario, boxes: dict[str, Box], arrows: dict[str, Arr
     return places
 
 
+def marked_row(scenario: Scenario, number: int, key: str) -> int | None:
+    """The sequence view's row (its step's number, 1-based) whose message ``key`` the mark step ``number`` gives it
+    is drawn on: the step's own row where it sends that message, else the row of the latest step before it that
+    does (a new user's TLS handshake marked its ClientHello ``error`` in the HelloRetryRequest's step, and nothing
+    was drawn); ``None`` where no step up to it sends it (:func:`~mechdiagram.layout.checks.unshown_marks` warns)."""
+    for earlier in range(number, 0, -1):
+        if key in scenario.steps[earlier - 1].paths:
+            return earlier
+    return None
+
+
 def message_mark(message: Message) -> Point:
     """The centre of a message's mark (sequence view): its line's end for a lost message (where its cross is),
     else on its line a quarter of the way from its target."""
@@ -168,4 +179,4 @@ def legend(scenario: Scenario, words: Words, x: float, y: float, width: float,
 
 
 __all__ = ["CROSS", "LOST_SHORT", "MARK_RADIUS", "MARK_WORDS", "cross", "legend", "lost_end", "mark_places",
-           "message_mark", "used_marks"]
+           "marked_row", "message_mark", "used_marks"]

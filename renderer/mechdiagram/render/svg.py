@@ -34,7 +34,7 @@ from mechdiagram.layout.geometry import (
     TimeAxis,
     first_baseline,
 )
-from mechdiagram.layout.marks import MARK_RADIUS, cross, message_mark
+from mechdiagram.layout.marks import MARK_RADIUS, cross, marked_row, message_mark
 from mechdiagram.layout.measure import CONTINUATION, text_width
 from mechdiagram.layout.sizes import (
     BAND_RADIUS,
@@ -895,13 +895,15 @@ def mark_symbol(mark: str, centre: Point) -> str:
 def _marks(scenario: Scenario, layout: Layout) -> list[tuple[str, Point, tuple[int, ...]]]:
     """The marks the drawing shows, ``(mark, centre, steps)`` each: one for each target and mark, in the order the
     steps first give them, with the steps (1-based) that give it.  A box's and a path's centre is the layout's
-    (:attr:`~mechdiagram.layout.geometry.Layout.marks`); a message's (sequence view) is on its own row, so each
+    (:attr:`~mechdiagram.layout.geometry.Layout.marks`); a message's (sequence view) is on its row
+    (:func:`~mechdiagram.layout.marks.marked_row`: the step's own, or the latest earlier one that sends it), so each
     step's is one of its own; a lost message's mark is its cross (drawn with its row), not a disc."""
     found: dict[tuple[str, str, Point], list[int]] = {}
     rows = {row.number: {message.key: message for message in row.messages} for row in layout.rows}
     for number, step in enumerate(scenario.steps, start=1):
         for key, mark in step.marks.items():
-            message = rows.get(number, {}).get(key)
+            row = marked_row(scenario, number, key) if rows else None
+            message = rows.get(row, {}).get(key) if row is not None else None
             if message is not None:
                 if not message.lost:
                     found.setdefault((key, mark, message_mark(message)), []).append(number)

@@ -236,3 +236,42 @@ def test_a_steps_legend_leaves_out_a_mark_the_step_does_not_draw():
     layout = layout_scenario(spec, spec.scenarios[0])
     assert layout.legend is not None and "error" in [e.mark for e in layout.legend.entries]
     assert [[e.mark for e in entries] for entries in layout.legend.steps] == [["lost"], ["new", "done"]]
+
+
+def test_a_mark_on_a_message_an_earlier_step_sent_is_drawn_on_that_row_and_one_sent_later_is_warned_of():
+    """A new user's TLS handshake marked its ClientHello ``error`` in the step of the HelloRetryRequest, a later
+    step: nothing was drawn and nothing warned.  The mark is drawn on the message's latest row up to its step, in
+    its step only, and that step's legend names it; a mark on a message no step up to it sends is warned of (rule
+    mark), at its key in the step's marks."""
+    import json
+
+    from mechdiagram.layout.checks import lay_out
+    from mechdiagram.spec.load import parse_text
+
+    data = sequence_spec()
+    data["targets"]["retry"] = {"id": "retry", "kind": "path", "from": "s", "to": "c", "label": "retry"}
+    steps = data["scenarios"][0]["steps"]
+    steps[0]["marks"] = {}
+    steps.append({"title": "Retry", "description": "The server asks again.", "duration": 1000, "active": ["s"],
+                  "paths": ["retry"], "marks": {"send": "error"}})  # send: drawn in steps 1 and 2
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0])
+    assert [[e.mark for e in entries] for entries in layout.legend.steps] == [[], ["new", "done"], ["error"]]
+    files = _files(data)
+    third = _marks(ET.fromstring(files["tiny.main.frame-3.svg"]))
+    assert [g.get("data-mech-mark") for g in third] == ["error"]
+    disc = next(iter(third[0]))
+    (start, end) = layout.rows[1].messages[0].arrow.points  # step 2's row: the latest that sends it
+    assert float(disc.get("cy")) == end[1]
+    assert float(disc.get("cx")) == pytest.approx(start[0] + 0.75 * (end[0] - start[0]), abs=0.11)
+    assert [g.get("data-mech-mark") for g in _marks(ET.fromstring(files["tiny.main.frame-2.svg"]))] == ["new",
+                                                                                                       "done"]
+    assert not [f for f in lay_out(parse_text(json.dumps(data).encode(), "tiny.json"), spec).findings
+                if f.rule == "mark"]
+    steps[0]["marks"] = {"retry": "waiting"}  # retry is first sent in step 3
+    text = json.dumps(data, indent=2)
+    found = [f for f in lay_out(parse_text(text.encode(), "tiny.json"), spec_from_data(data)).findings
+             if f.rule == "mark"]
+    assert [(f.pointer, f.severity) for f in found] == [("/scenarios/0/steps/0/marks/retry", "warning")]
+    assert "not drawn" in found[0].message and found[0].line == text.splitlines().index(
+        next(line for line in text.splitlines() if '"retry": "waiting"' in line)) + 1

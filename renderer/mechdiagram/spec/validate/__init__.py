@@ -59,6 +59,8 @@ RULES = {
     "path-in-active": "active lists nodes; paths are animated through a step's paths",
     "route": "(a warning, from the layout stage) every path has a route and a label clear of the boxes and the "
              "other labels, and keeps the routing rules, in every layout the figure shows",
+    "mark": "(a warning, from the layout stage) a sequence step's mark on a message is drawn on the row of a step, "
+            "that one or an earlier one, that sends the message",
     "label-word": "(a warning, from the layout stage) no layout breaks a word of a path's label of prose between its "
                   "characters",
     "message-key": "every key of messages is a key of the message catalogue",
