@@ -21,7 +21,7 @@ from mechdiagram.layout.route_rules import (
     near_heads,
     parallel_runs,
 )
-from mechdiagram.layout.sizes import ARROW_HEAD
+from mechdiagram.layout.sizes import ARROW_HEAD, NEAR
 from mechdiagram.spec.load import parse_text
 from mechdiagram.spec.validate import check_spec
 from support.topologies import compiler_pipeline, with_graph
@@ -51,6 +51,18 @@ def test_opposite_arrows_end_to_end_on_one_line_are_a_junction():
     assert kinds(junctions(drawn)) == [("back", "junction", "go")]
     apart = arrows(arrow("go", (0, 44), (90, 44)), arrow("back", (200, 56), (110, 56)))
     assert junctions(apart) == []
+
+
+def test_two_arrows_on_one_line_a_gap_narrower_than_near_apart_are_a_junction():
+    """A new user's Kubernetes graph: "POST Deployment" ran right to a corner and "Pod on node-1" on from 10 units
+    past it, on the same line, and the two read as one line; nothing was found, as only touching lines counted."""
+    (fault,) = junctions(arrows(arrow("post", (0, 266), (260, 266), (260, 301)),
+                                arrow("pod", (282, 266), (270, 266), (270, 245), (260, 245), (260, 133))))
+    assert (fault.key, fault.kind, fault.other, fault.value) == ("pod", "junction", "post", 10.0)
+    # back to back, their heads away from the gap: NEAR apart is apart, a unit less is one line
+    assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (100 + NEAR, 50), (200, 50)))) == []
+    assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (99 + NEAR, 50), (200, 50))))
+    assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (105, 56), (200, 56)))) == []  # two lines
 
 
 def test_a_line_running_into_another_is_a_junction_but_a_crossing_is_not():

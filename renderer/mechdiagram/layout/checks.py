@@ -359,6 +359,10 @@ def _said(found: list[Fault]) -> str:
     names = [quote(f.other) for f in found]
     other = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     if fault.kind == "junction":
+        gaps = [f for f in found if f.value]
+        if len(gaps) == len(found):
+            return (f"runs on one line with {other}, {min(f.value for f in gaps):g} units from its end (keep "
+                    f"{NEAR:g} units between them: they read as one line)")
         return f"meets {other} where neither crosses the other (they read as one line)"
     if fault.kind == "head":
         return (f"passes {min(f.value for f in found):g} units from the head of {other} (keep "

@@ -8,7 +8,8 @@ false junctions, crossings and labels that name the wrong arrow; the anchors are
 and Mermaid):
 
 * :func:`junctions`: two arrows share a stretch, or touch without crossing (one runs into the other's line,
-  two meet end to end), except at a port both use: the eye reads them as one line or a join.
+  two meet end to end, or run on one line with a gap under :data:`~mechdiagram.layout.sizes.NEAR` between their
+  ends), except at a port both use: the eye reads them as one line or a join.
 * :func:`near_heads`: an arrow passes within :data:`HEAD_CLEARANCE` of another's arrowhead: the head reads as
   the passing line's.
 * :func:`parallel_runs`: two arrows run side by side closer than :data:`~mechdiagram.layout.sizes.NEAR`.
@@ -143,20 +144,26 @@ def _ports(arrow: Arrow) -> tuple[Point, Point]:
 
 def junctions(arrows: dict[str, Arrow]) -> list[Fault]:
     """Two arrows on one line for a stretch, or meeting where neither crosses the other (a corner or an end on
-    the other's line, two ends together), except at a port both use: one fault per pair, at the later."""
+    the other's line, two ends together), except at a port both use, or on one line with a gap narrower than
+    :data:`~mechdiagram.layout.sizes.NEAR` between their ends (a new user's "Pod on node-1" ran up the line of
+    "POST Deployment" 10 units from its end, and read as its continuation): one fault per pair, at the later,
+    its ``value`` the gap (0 where they touch)."""
     found: dict[tuple[str, str], Fault] = {}
-    for first, second, s, t, _, _ in _pairs(arrows, EPSILON):
+    for first, second, s, t, _, _ in _pairs(arrows, NEAR):
         if (first, second) in found:
             continue
         touch: Point | None = None
         shared = False  # on one line for a stretch: a fault even where both start at one port
-        if _horizontal(s) == _horizontal(t):  # parallel: on one line, overlapping or end to end
+        if _horizontal(s) == _horizontal(t):  # parallel: on one line, overlapping, end to end or nearly
             axis = 1 if _horizontal(s) else 0
             if _near(s[0][axis], t[0][axis]):
                 overlap = _overlap(s[0][1 - axis], s[1][1 - axis], t[0][1 - axis], t[1][1 - axis])
                 shared = overlap > EPSILON
                 if not shared and overlap >= -EPSILON:  # end to end
                     touch = next((p for p in s if any(_same(p, q) for q in t)), s[0])
+                elif not shared and overlap > EPSILON - NEAR:  # a gap narrower than NEAR: one broken line
+                    found[(first, second)] = Fault(second, "junction", first, round(-overlap, 1))
+                    continue
         else:
             meet = _meeting(s, t)
             if meet is not None and not (_interior(meet, s) and _interior(meet, t)):
