@@ -63,6 +63,13 @@ PATH_LABEL_WIDTH = 120.0
 #: which a track beside the narrow layout's column of boxes still holds.  A code label in the wide layout grows
 #: as its box does, up to BOX_CODE_WIDTH.
 PATH_LABEL_GROWTH = 1.5
+#: The share of its frame a figure's drawing fills at every width from 320 to 1,440 px (issue 26).
+FILL_SHARE = 0.85
+#: The phone's layout grows past GROWTH where the figure has a middle (or upper middle) layout, to fill FILL_SHARE of
+#: its frame until that one shows, at most this many times its natural width: a new user's dead-letter queue, its
+#: column 304 units and its middle drawing 579 (shown from 544 px, its text 12 px there), filled 84 % of a 540 px
+#: frame at GROWTH; the column under a 640-unit middle drawing (from 592 px) needs 1.66 times (its text 21.6 px).
+NARROW_GROWTH = 1.7
 #: The width a wide drawing narrower than this is spread to (issue 26): a sequence's lifelines moved further apart
 #: (``participants(spread=True)``), a layered graph's or a lane grid's columns (``place(spread=...)``), each gap by as
 #: much.  At GROWTH it fills 85 % of a 1,440 px screen's figure (1,376 px: 87 %), and its 13-unit text is 12 CSS px in
@@ -144,7 +151,7 @@ MIDDLE_WIDTH = 570.0
 #: word wider keeps its box wider), and it at most MIDDLE_GRAPH_WIDTH.  Its 13-unit text is 12 CSS px in 590.8 px,
 #: which the HTML figure switches at from 592 px; grown 1.5 times it fills 85 % of a figure up to 1,129 px, past every
 #: layered graph's wide drawing (from 960 px at most).  A phone's column of 304 to 347 units, grown so, fills 85 % of
-#: a figure up to 536 to 612 px: the serving stack's (327 units; its middle drawing 639) 84 to 85 % from 577 to 592.
+#: a figure up to 536 to 612 px, and grown up to NARROW_GROWTH times, until its middle layout shows.
 MIDDLE_BOX_MAX_WIDTH = 112.0
 MIDDLE_GRAPH_WIDTH = 640.0
 #: Every layout grows with its frame (the HTML figure, :mod:`mechdiagram.render.html`) to at most this many times its

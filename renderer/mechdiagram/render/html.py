@@ -26,7 +26,7 @@ from markupsafe import Markup
 from msgspec import Struct
 
 from mechdiagram.layout.marks import MARK_WORDS
-from mechdiagram.layout.sizes import GROWTH, MIN_TEXT_PX, TRANSPOSED_MAX_WIDTH
+from mechdiagram.layout.sizes import FILL_SHARE, GROWTH, MIN_TEXT_PX, NARROW_GROWTH, TRANSPOSED_MAX_WIDTH
 from mechdiagram.render import theme
 from mechdiagram.render.explore import grid, step_states, structure
 from mechdiagram.render.paint import SMALLEST_TEXT
@@ -306,12 +306,16 @@ def readable_width(width: float) -> float:
     return math.ceil(round(width * MIN_TEXT_PX / SMALLEST_TEXT * 10, 6)) / 10
 
 
-def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "") -> LayoutContext:
+def _layout(name: str, svg: str, width: float, strip: tuple[str, float] = ("", 0.0), heads: str = "",
+            until: float = 0.0) -> LayoutContext:
     """A layout shown at most at its natural ``width`` (user units) times :data:`GROWTH` and at least at its
     :func:`readable_width`, with its lane names' ``strip`` (markup we generated, and its width in user units) when
-    it has one, and ``heads``, its heads strip, a sequence's (shown at the same size)."""
+    it has one, and ``heads``, its heads strip, a sequence's (shown at the same size).  ``until``, the figure width
+    (CSS px) from which the next layout up shows, lets it grow to :data:`FILL_SHARE` of that, at most
+    :data:`NARROW_GROWTH` times ``width`` (the phone's layout under a middle one)."""
+    most = max(width * GROWTH, min(FILL_SHARE * until, width * NARROW_GROWTH))
     return {"name": name, "svg": Markup(svg), "min_width": fmt(readable_width(width)),
-            "max_width": fmt(width * GROWTH or 100000.0), "strip": Markup(strip[0]),
+            "max_width": fmt(most or 100000.0), "strip": Markup(strip[0]),
             # to 0.001 %: 0.01 px of a 1,000 px drawing (fmt's 0.1 would be a pixel)
             "strip_share": f"{100 * strip[1] / width:.3f}".rstrip("0").rstrip(".") if strip[0] and width else "",
             "heads": Markup(heads)}
@@ -369,7 +373,9 @@ def figure_context(spec: Spec, slug: str, svgs: list[str], checks: list[SourceCh
         layouts = ([_layout("wide", svg, width, wide_strip, top[0])]
                    + ([_layout("upper", fourth[0], fourth[1], heads=fourth[2])] if fourth else [])
                    + ([_layout("middle", third[0], third[1], heads=third[2])] if second and third else [])
-                   + ([_layout("narrow", second[0], second[1], narrow_strip, top[1])] if second else []))
+                   + ([_layout("narrow", second[0], second[1], narrow_strip, top[1],
+                               until=wide_from(third[1]) if third else wide_from(fourth[1]) if fourth else 0.0)]
+                      if second else []))
         steps = _steps(spec, scenario, words)
         scenarios.append({
             "id": scenario.id, "title": scenario.title, "description": scenario.description,
