@@ -324,9 +324,10 @@ def _spread(spec: Spec, cells: dict[str, tuple[int, int]], lane_labels: list[str
     kept: _Routed | None = None
     extra = 0.0
     for _ in range(SPREAD_TRIES):
-        extra += math.floor((target - width) / (n_cols - 1) * 10) / 10
-        if extra <= 0:
+        more = math.floor((target - width) / (n_cols - 1) * 10) / 10
+        if extra + more <= 0 or (extra and not more):  # none, or the drawing just tried again
             break
+        extra += more
         for centred in (True, False):  # its jogs centred, else where the routing left them (their labels may break)
             try_ = _routed(spec, cells, lane_labels, strips=strips, flow=flow, frame_sides=drawn.sides, spread=extra,
                            centred=centred)
