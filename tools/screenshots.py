@@ -1,7 +1,7 @@
 """Screenshots of figures for people to look at: each spec's HTML page at 360, 768 and 1280 px, light and dark,
 at its first, middle and last step (reduced motion, so that no frame is caught mid-fade).
 
-    python tools/screenshots.py [SPEC_OR_FOLDER ...] [-o build/screenshots] [--source-root .]
+    python tools/screenshots.py [SPEC_OR_FOLDER ...] [-o build/screenshots] [--source-root DIR]
                                 [--widths 360,600,768,900,1280] [--all-scenarios]
 
 Default: the gallery, ``mechanisms/``.  Builds the specs into a temporary folder with ``mechdiagram build``
@@ -74,7 +74,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("specs", nargs="*", type=Path, default=[ROOT / "mechanisms"])
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "build" / "screenshots")
-    parser.add_argument("--source-root", type=Path, default=ROOT)
+    parser.add_argument("--source-root", type=Path, default=None,
+                        help="folder the sources are relative to (default: each spec's project, as validate reads it)")
     parser.add_argument("--widths", type=_widths, default=WIDTHS, help="CSS px, comma-separated (360,768,1280)")
     parser.add_argument("--all-scenarios", action="store_true", help="every scenario of the figure, not the first")
     args = parser.parse_args(argv)
@@ -91,9 +92,9 @@ def main(argv: list[str]) -> int:
     args.output.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         built = Path(tmp)
+        root = ["--source-root", str(args.source_root)] if args.source_root is not None else []
         done = subprocess.run([sys.executable, "-m", "mechdiagram", "build", *map(str, args.specs), "-o", str(built),
-                               "--source-root", str(args.source_root), "--allow-missing-sources", "--no-index"],
-                              check=False)
+                               *root, "--allow-missing-sources", "--no-index"], check=False)
         if done.returncode != 0:
             return done.returncode
         pages = sorted(p for p in built.glob("*.html") if not p.name.endswith(".fragment.html"))

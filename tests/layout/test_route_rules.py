@@ -181,6 +181,23 @@ def test_validate_warns_where_a_positions_override_forces_a_fault(forced):
             finding.message
 
 
+def test_the_advice_for_an_arrow_between_neighbouring_boxes_names_no_boxes_between_them():
+    """A new user was told to move "runner" or "cache" "or the boxes between them" where the two stood side by side:
+    between neighbouring cells the advice names the two boxes alone."""
+    from mechdiagram.layout import diagram
+    from mechdiagram.layout.checks import _advice
+    from mechdiagram.shared.model import spec_from_data
+
+    spec = spec_from_data(with_graph({"a": "first", "b": "second", "c": "third"}, [("a", "b", None), ("a", "c", None)]))
+    drawn = diagram(spec, spread=False)
+    assert drawn.cells == {"a": (0, 0), "b": (0, 1), "c": (1, 1)}  # a and b side by side, c diagonal from a
+    assert _advice(spec, drawn, "e0", "wide", False) == (
+        'move "a" (now row 0, column 0) or "b" (now row 0, column 1) in layout.positions, listing the other boxes '
+        "at their cells too; or draw fewer arrows here")
+    assert ' (now row 1, column 1) or the boxes between them in layout.positions' in _advice(spec, drawn, "e1", "wide",
+                                                                                           False)
+
+
 def test_a_fault_of_the_phones_column_is_not_sent_to_layout_positions():
     """A new user moved boxes in layout.positions to mend a fault the warning named in the narrow layout, which
     ignores them: the warning says the phone's column places its boxes itself, and what helps there."""

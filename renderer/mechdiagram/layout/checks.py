@@ -82,6 +82,8 @@ def lay_out(loaded: LoadedSpec, model: Spec) -> LaidOut:
                     *too_wide_for_a_phone(loaded, narrow)], wide, narrow, middle)
 
 
+#: The most arrows on tracks a too-wide narrow column's warning names (their labels the widest first).
+TRACKS_NAMED = 4
 #: At most this many boxes, a layered graph too wide for a phone is told of the sequence view: five participants
 #: with names of up to eight letters fit a 360 px phone there (:mod:`.sequence`), one more with shorter names.
 SEQUENCE_HINT_BOXES = 6
@@ -123,10 +125,18 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
                         f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide for its "
                         f"{count} participants: it scrolls sideways on a phone, which shows "
                         f"{TRANSPOSED_MAX_WIDTH:.0f} units; {advice}", "route", "warning", line, column)]
-    tracks = sum(len(arrow.points) > 2 for arrow in narrow.arrows.values())
+    on_tracks = [key for key, arrow in narrow.arrows.items() if len(arrow.points) > 2]
+    tracks = len(on_tracks)
+    # the labelled ones, the widest label first: theirs are the labels to shorten (a new user could not tell which)
+    labelled = sorted((arrow for key, arrow in narrow.arrows.items() if key in on_tracks and arrow.label_box),
+                      key=lambda arrow: -arrow.label_box.w if arrow.label_box else 0.0)
+    named = ", ".join(quote(arrow.key) for arrow in labelled[:TRACKS_NAMED])
+    if len(labelled) > TRACKS_NAMED:
+        named += f" and {len(labelled) - TRACKS_NAMED} more"
     advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '
               "phone's width; or draw fewer arrows" if len(narrow.boxes) <= SEQUENCE_HINT_BOXES
-              else "shorten or leave out the labels of the arrows that skip boxes, or draw fewer arrows")
+              else f"shorten or leave out the labels of the arrows that skip boxes ({named}), or draw fewer arrows"
+              if labelled else "draw fewer arrows that skip boxes")
     return [Finding(loaded.display, pointer,
                     f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide, {tracks} of its "
                     f"{len(narrow.arrows)} arrows on tracks beside its column of {len(narrow.boxes)} boxes: it "
@@ -304,7 +314,9 @@ def _advice(model: Spec, drawn: Diagram, key: str, variant: str, labels_only: bo
     listed = "listing the other boxes at their cells too"
     if labels_only:
         return f"shorten its label, or move {ends} apart in layout.positions, {listed}"
-    return f"move {ends} or the boxes between them in layout.positions, {listed}; or draw fewer arrows here"
+    (r0, c0), (r1, c1) = drawn.cells[path.source], drawn.cells[path.dest]
+    between = "" if abs(r0 - r1) + abs(c0 - c1) <= 1 else " or the boxes between them"  # neighbours: none between
+    return f"move {ends}{between} in layout.positions, {listed}; or draw fewer arrows here"
 
 
 def broken_message_rules(loaded: LoadedSpec, drawn: list[tuple[str, str, Layout]]) -> list[Finding]:

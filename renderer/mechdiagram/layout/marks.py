@@ -107,11 +107,9 @@ def marked_row(scenario: Scenario, number: int, key: str) -> int | None:
 
 
 def message_mark(message: Message) -> Point:
-    """The centre of a message's mark (sequence view): its line's end for a lost message (where its cross is),
-    else on its line a quarter of the way from its target."""
-    points = message.arrow.points
-    if message.lost:
-        return points[-1]
+    """The centre of a message's mark (sequence view): on its line a quarter of the way from its end (a lost
+    message's line ends short of its target, in the cross that is its own step's ``lost`` mark; a later step's mark
+    on it is a disc on its line, clear of the cross)."""
     return _along(message.arrow, 0.75)
 
 

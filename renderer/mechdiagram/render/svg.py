@@ -897,7 +897,7 @@ def _marks(scenario: Scenario, layout: Layout) -> list[tuple[str, Point, tuple[i
     steps first give them, with the steps (1-based) that give it.  A box's and a path's centre is the layout's
     (:attr:`~mechdiagram.layout.geometry.Layout.marks`); a message's (sequence view) is on its row
     (:func:`~mechdiagram.layout.marks.marked_row`: the step's own, or the latest earlier one that sends it), so each
-    step's is one of its own; a lost message's mark is its cross (drawn with its row), not a disc."""
+    step's is one of its own; a lost message's mark in its own step is its cross (drawn with its row), not a disc."""
     found: dict[tuple[str, str, Point], list[int]] = {}
     rows = {row.number: {message.key: message for message in row.messages} for row in layout.rows}
     for number, step in enumerate(scenario.steps, start=1):
@@ -905,7 +905,7 @@ def _marks(scenario: Scenario, layout: Layout) -> list[tuple[str, Point, tuple[i
             row = marked_row(scenario, number, key) if rows else None
             message = rows.get(row, {}).get(key) if row is not None else None
             if message is not None:
-                if not message.lost:
+                if not (message.lost and row == number):  # a lost message's own mark is its cross
                     found.setdefault((key, mark, message_mark(message)), []).append(number)
             elif key in layout.marks:
                 found.setdefault((key, mark, layout.marks[key]), []).append(number)

@@ -268,6 +268,22 @@ def test_a_mark_on_a_message_an_earlier_step_sent_is_drawn_on_that_row_and_one_s
                                                                                                        "done"]
     assert not [f for f in lay_out(parse_text(json.dumps(data).encode(), "tiny.json"), spec).findings
                 if f.rule == "mark"]
+    # a later mark on a message lost in its own row: a disc on its line, clear of its cross (a new user's Raft
+    # election marked its lost RequestVote waiting in a later step, and no disc was drawn)
+    steps[0]["marks"] = {"send": "lost"}
+    steps[1]["paths"] = []
+    steps[2]["marks"] = {"send": "waiting"}
+    lost_files = _files(data)
+    lost = layout_scenario(spec_from_data(data), spec_from_data(data).scenarios[0]).rows[0].messages[0]
+    assert lost.lost
+    (waiting,) = _marks(ET.fromstring(lost_files["tiny.main.frame-3.svg"]))
+    disc = next(iter(waiting))
+    (start, end) = lost.arrow.points
+    assert waiting.get("data-mech-mark") == "waiting" and float(disc.get("cy")) == end[1]
+    assert float(disc.get("cx")) == pytest.approx(start[0] + 0.75 * (end[0] - start[0]), abs=0.11)
+    assert _marks(ET.fromstring(lost_files["tiny.main.frame-1.svg"])) == []  # its own mark is its cross
+    steps[1]["paths"] = ["send"]
+    steps[2]["marks"] = {"send": "error"}
     steps[0]["marks"] = {"retry": "waiting"}  # retry is first sent in step 3
     text = json.dumps(data, indent=2)
     found = [f for f in lay_out(parse_text(text.encode(), "tiny.json"), spec_from_data(data)).findings
