@@ -12,6 +12,7 @@ its ports evenly spaced, labels at most 6 units from their arrows.
 from __future__ import annotations
 
 import collections
+import itertools
 
 import pytest
 
@@ -91,6 +92,20 @@ def test_a_fan_out_leaves_one_side_with_its_ports_evenly_spaced(layout):
     gaps = [b - a for a, b in zip(along, along[1:], strict=False)]
     assert min(gaps) >= PORT_PITCH - 0.1, gaps
     assert max(gaps) <= 1.1 * min(gaps), gaps
+
+
+@pytest.mark.parametrize("name", ["fan-out", "fan-in", "fan-out-in"])
+def test_no_two_jogs_of_a_fan_run_on_one_line_less_than_slot_gap_apart(name):
+    """A designer read a fan's two middle jogs, one up and one down from neighbouring ports on one vertical line 14
+    units apart, as one line through the fan: jogs sharing a slot keep SLOT_GAP (24 units) between their ends."""
+    _, drawn = _drawn(name, "wide")
+    runs = [(key, a, b) for key, arrow in drawn.arrows.items()
+            for a, b in zip(arrow.points, arrow.points[1:], strict=False) if abs(a[0] - b[0]) < 0.05]
+    for (k1, a1, b1), (k2, a2, b2) in itertools.combinations(runs, 2):
+        if k1 == k2 or abs(a1[0] - a2[0]) >= 0.05:
+            continue
+        gap = max(min(a2[1], b2[1]) - max(a1[1], b1[1]), min(a1[1], b1[1]) - max(a2[1], b2[1]))
+        assert gap >= 2 * NEAR - 0.05, (name, k1, k2, gap)  # SLOT_GAP
 
 
 @pytest.mark.parametrize(("name", "hub"), [("fan-out", "lb"), ("fan-in", "agg")])

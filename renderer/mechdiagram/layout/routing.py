@@ -540,14 +540,20 @@ def _faults_count(routes: Mapping[str, Route], frames: Mapping[str, GroupFrame] 
     return count
 
 
+#: Two jogs in one slot of a channel keep at least this far apart along their line, in user units: twice
+#: :data:`~mechdiagram.layout.sizes.NEAR`.  A fan's two middle jogs, one up and one down from neighbouring ports,
+#: shared a slot 14 units apart and read as one line through the fan (a designer's review).
+SLOT_GAP = 2 * NEAR
+
+
 def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxes: Mapping[str, Rect],
              walls: Sequence[Rect], down: bool, frames: Mapping[str, GroupFrame], centred: bool = False) -> None:
     """The jogs of the routes between two layers put in slots (ELK Layered's orthogonal routing of the segments
     between layers): routes of one jog (:func:`_jog`) whose runs along the flow share a channel are ordered so
     that none crosses another where an order avoids it (of two routes whose spans across overlap, the order of
     their jogs that crosses less comes first: a dependency), in a topological order of those dependencies; each
-    takes the first slot after those it depends on where its jog keeps :data:`~mechdiagram.layout.sizes.NEAR`
-    from the jogs beside it; the slots are :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` apart (less where the
+    takes the first slot after those it depends on where its jog keeps :data:`SLOT_GAP` from the jogs before and
+    after it on that line; the slots are :data:`~mechdiagram.layout.sizes.ROUTE_PITCH` apart (less where the
     channel is short, never under NEAR) about the channel's middle.  A channel's new jogs are kept when they hit
     no box or wall and the routes then break fewer rules (:func:`_changed_faults`, the groups' ``frames``
     included), else its routes stay as they were.  Routing one path at a time leaves such crossings where the
@@ -580,7 +586,7 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
         depends: dict[str, set[str]] = {key: set() for key in channel}  # the jogs that must lie before each
         for first, second in itertools.combinations(channel, 2):
             (a0, a1), (b0, b1) = span(first), span(second)
-            if a1 + NEAR <= b0 or b1 + NEAR <= a0:
+            if a1 + SLOT_GAP <= b0 or b1 + SLOT_GAP <= a0:
                 continue
             pair = {k: routes[k] for k in (first, second)}
             ahead = _faults_count({first: _with_jog(pair[first], middle - 1, down),
@@ -599,8 +605,8 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
                 break
             waiting.remove(ready)
             place = max((slot[k] + 1 for k in depends[ready]), default=0)
-            while any(slot[k] == place and not (span(k)[1] + NEAR <= span(ready)[0] or
-                                               span(ready)[1] + NEAR <= span(k)[0]) for k in slot):
+            while any(slot[k] == place and not (span(k)[1] + SLOT_GAP <= span(ready)[0] or
+                                               span(ready)[1] + SLOT_GAP <= span(k)[0]) for k in slot):
                 place += 1
             slot[ready] = place
         if waiting:
