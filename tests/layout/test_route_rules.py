@@ -63,6 +63,10 @@ def test_two_arrows_on_one_line_a_gap_narrower_than_near_apart_are_a_junction():
     assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (100 + NEAR, 50), (200, 50)))) == []
     assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (99 + NEAR, 50), (200, 50))))
     assert junctions(arrows(arrow("a", (100, 50), (0, 50)), arrow("b", (105, 56), (200, 56)))) == []  # two lines
+    # a pair that also shares a stretch is said to share it, not to stand a gap apart (a break-it review)
+    (both,) = junctions(arrows(arrow("a", (0, 50), (100, 50), (100, 80), (300, 80)),
+                               arrow("b", (110, 50), (200, 50), (200, 80), (250, 80))))
+    assert both.value == 0.0
 
 
 def test_a_line_running_into_another_is_a_junction_but_a_crossing_is_not():

@@ -12,6 +12,7 @@ Sizes are SVG user units.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 
 from mechdiagram.layout.geometry import Arrow, Badge, Box, GroupFrame, Legend, LegendEntry, Message, Point, Rect
@@ -27,6 +28,8 @@ MARK_OFFSET = 5.0
 #: reaches this far each way from its end.
 LOST_SHORT = 26.0
 CROSS = 5.0
+#: The least room between a later mark's disc on a lost message and the message's cross.
+MARK_CLEAR = 2.0
 #: The legend: a line's height, the space between an entry's disc and its word and between two entries.
 LEGEND_LINE = 24.0
 LEGEND_GAP = 6.0
@@ -107,10 +110,16 @@ def marked_row(scenario: Scenario, number: int, key: str) -> int | None:
 
 
 def message_mark(message: Message) -> Point:
-    """The centre of a message's mark (sequence view): on its line a quarter of the way from its end (a lost
+    """The centre of a message's mark (sequence view): on its line a quarter of the way from its end.  A lost
     message's line ends short of its target, in the cross that is its own step's ``lost`` mark; a later step's mark
-    on it is a disc on its line, clear of the cross)."""
-    return _along(message.arrow, 0.75)
+    on it is a disc on its line clear of the cross, at the line's start where the line is too short for that (a
+    phone's lifelines 52 units apart leave a lost line of 16 units: a break-it review found the disc over the
+    cross)."""
+    centre = _along(message.arrow, 0.75)
+    end = message.arrow.points[-1]
+    if message.lost and math.dist(centre, end) < MARK_RADIUS + CROSS + MARK_CLEAR:
+        return message.arrow.points[0]
+    return centre
 
 
 def lost_end(start: Point, end: Point) -> Point:

@@ -149,6 +149,7 @@ def junctions(arrows: dict[str, Arrow]) -> list[Fault]:
     "POST Deployment" 10 units from its end, and read as its continuation): one fault per pair, at the later,
     its ``value`` the gap (0 where they touch)."""
     found: dict[tuple[str, str], Fault] = {}
+    gaps: dict[tuple[str, str], float] = {}  # said only of a pair that does not touch
     for first, second, s, t, _, _ in _pairs(arrows, NEAR):
         if (first, second) in found:
             continue
@@ -162,7 +163,8 @@ def junctions(arrows: dict[str, Arrow]) -> list[Fault]:
                 if not shared and overlap >= -EPSILON:  # end to end
                     touch = next((p for p in s if any(_same(p, q) for q in t)), s[0])
                 elif not shared and overlap > EPSILON - NEAR:  # a gap narrower than NEAR: one broken line
-                    found[(first, second)] = Fault(second, "junction", first, round(-overlap, 1))
+                    gap = round(-overlap, 1)
+                    gaps[(first, second)] = min(gap, gaps.get((first, second), gap))
                     continue
         else:
             meet = _meeting(s, t)
@@ -177,6 +179,8 @@ def junctions(arrows: dict[str, Arrow]) -> list[Fault]:
                           for q in _ports(arrows[second]))
         if not shared_port:
             found[(first, second)] = Fault(second, "junction", first)
+    for (first, second), gap in gaps.items():
+        found.setdefault((first, second), Fault(second, "junction", first, gap))
     return list(found.values())
 
 

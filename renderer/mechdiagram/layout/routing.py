@@ -589,10 +589,13 @@ def _slotted(routes: dict[str, Route], ends: Mapping[str, tuple[str, str]], boxe
             if a1 + SLOT_GAP <= b0 or b1 + SLOT_GAP <= a0:
                 continue
             pair = {k: routes[k] for k in (first, second)}
-            ahead = _faults_count({first: _with_jog(pair[first], middle - 1, down),
-                                   second: _with_jog(pair[second], middle + 1, down)})
-            behind = _faults_count({first: _with_jog(pair[first], middle + 1, down),
-                                    second: _with_jog(pair[second], middle - 1, down)})
+            # the two orders, the jogs a pitch apart (nearer, two runs meeting end to end would be a junction in
+            # both orders, and neither would win: a break-it review)
+            half = ROUTE_PITCH / 2
+            ahead = _faults_count({first: _with_jog(pair[first], middle - half, down),
+                                   second: _with_jog(pair[second], middle + half, down)})
+            behind = _faults_count({first: _with_jog(pair[first], middle + half, down),
+                                    second: _with_jog(pair[second], middle - half, down)})
             if ahead < behind:
                 depends[second].add(first)
             elif behind < ahead:

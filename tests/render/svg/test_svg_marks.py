@@ -291,3 +291,25 @@ def test_a_mark_on_a_message_an_earlier_step_sent_is_drawn_on_that_row_and_one_s
     assert [(f.pointer, f.severity) for f in found] == [("/scenarios/0/steps/0/marks/retry", "warning")]
     assert "not drawn" in found[0].message and found[0].line == text.splitlines().index(
         next(line for line in text.splitlines() if '"retry": "waiting"' in line)) + 1
+
+
+def test_a_later_mark_on_a_short_lost_message_keeps_clear_of_its_cross():
+    """On a phone a lost message between neighbouring lifelines is a short line (a break-it review: 16 units, the
+    disc's centre 4 units from the cross's): the later mark's disc keeps clear of the cross, at the line's start."""
+    import math
+
+    from mechdiagram.layout import diagram
+    from mechdiagram.layout.marks import CROSS, message_mark
+
+    data = sequence_spec()
+    data["targets"].update({f"p{i}": {"id": f"p{i}", "kind": "node", "label": f"P{i}"} for i in range(4)})
+    data["layout"]["order"] = ["c", "s", "p0", "p1", "p2", "p3"]
+    data["scenarios"][0]["steps"][1]["marks"] = {"send": "error"}
+    data["scenarios"][0]["steps"][1]["paths"] = []
+    spec = spec_from_data(data)
+    layout = layout_scenario(spec, spec.scenarios[0], diagram(spec, narrow=True))
+    lost = layout.rows[0].messages[0]
+    assert lost.lost
+    cross_at = lost.arrow.points[-1]
+    assert math.dist(lost.arrow.points[0], cross_at) < 2 * (MARK_RADIUS + CROSS)  # too short for a quarter of it
+    assert math.dist(message_mark(lost), cross_at) >= MARK_RADIUS + CROSS
