@@ -343,3 +343,18 @@ def test_validate_warns_where_a_layout_breaks_a_word_of_an_arrows_label():
     data["targets"]["e0"]["text"] = "code"
     _, laid_out = _laid_out(data)
     assert not [f for f in laid_out.findings if f.rule == "label-word"]
+
+
+def test_two_jogs_in_a_channel_are_ordered_as_drawn_a_pitch_apart():
+    """A break-it review of the gap rule: the routing compared the two orders of two jogs in a channel with the jogs
+    2 units apart, where runs meeting end to end were a junction both ways; neither order won and "fetch" came to
+    run along another arrow for 14 units.  Compared a pitch apart, the graph is drawn without a fault."""
+    from mechdiagram.layout import diagram
+    from mechdiagram.layout.checks import against_flow
+    from mechdiagram.layout.route_rules import faults
+    from mechdiagram.shared.model import spec_from_data
+
+    spec = spec_from_data(with_graph({key: "x" for key in "abcde"},
+                                     [("b", "d", None), ("a", "c", None), ("b", "e", None), ("a", "d", "fetch")]))
+    drawn = diagram(spec)
+    assert faults(drawn.arrows, against_flow(spec, drawn, narrow=False)) == []
