@@ -354,7 +354,7 @@ def test_two_jogs_in_a_channel_are_ordered_as_drawn_a_pitch_apart():
     from mechdiagram.layout.route_rules import faults
     from mechdiagram.shared.model import spec_from_data
 
-    spec = spec_from_data(with_graph({key: "x" for key in "abcde"},
+    spec = spec_from_data(with_graph(dict.fromkeys("abcde", "x"),
                                      [("b", "d", None), ("a", "c", None), ("b", "e", None), ("a", "d", "fetch")]))
     drawn = diagram(spec)
     assert faults(drawn.arrows, against_flow(spec, drawn, narrow=False)) == []
