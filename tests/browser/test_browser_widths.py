@@ -97,7 +97,7 @@ def test_the_layout_fits_the_column_and_no_text_is_below_12_px(site, open_page, 
     assert facts["tabindex"] is None and facts["explorer"] == 1, facts
     # The frame scrolls only where the narrow drawing is wider than the screen holds at 12 px text: a lane grid
     # that keeps its grid (issue 26), one transposed to a 360 px phone's width on a 320 px screen, the narrow
-    # serving stack (344 units: 317.5 px at 12 px) there.
+    # serving stack (339 units: 313 px at 12 px) there.
     narrow = diagram(spec_from_data(site.specs[slug]), narrow=True)
     if width >= 1280 or (width <= 360 and narrow.width <= (NARROW_MIN_WIDTH if width < 360 else
                                                            TRANSPOSED_MAX_WIDTH)):

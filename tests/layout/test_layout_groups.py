@@ -278,3 +278,27 @@ def test_an_arrow_straight_into_a_groups_first_box_keeps_straight_and_the_label_
         frame = drawn.groups["frontend"]
         assert frame.label_box is not None and frame.label_box.x > points[0][0]
         assert not group_faults(drawn.arrows, dict(drawn.groups), {"frontend": frame.label_box})
+
+
+def test_on_a_phone_a_track_outside_a_group_keeps_room_from_its_frame_and_the_tracks_inside():
+    """A designer read the serving stack's phone column, its "logits" track inside the GPU engine's frame, the
+    frame's right edge and the "streamed text" track outside it, 6 units apart each, as one triple rail: an outer
+    track now stands FRAME_TRACK_GAP (24 units) right of the inner tracks, the frame's edge half-way, TRACK_GAP from
+    each."""
+    import json
+
+    from mechdiagram.layout.sizes import TRANSPOSED_MAX_WIDTH
+    from mechdiagram.layout.stacked import TRACK_GAP
+    from support.specs import MECHANISMS
+
+    spec = spec_from_data(json.loads((MECHANISMS / "serving-stack.mechanism.json").read_text("utf-8")))
+    narrow = diagram(spec, narrow=True)
+    frame = narrow.groups["engine"]
+    members = set(spec.groups["engine"].members)
+    track = {key: arrow.points[1][0] for key, arrow in narrow.arrows.items() if len(arrow.points) > 2}
+    inner = [x for key, x in track.items() if {spec.targets[key].source, spec.targets[key].dest} <= members]
+    outer = [x for key, x in track.items() if x > max(inner)]
+    assert inner and outer, track
+    assert frame.right - max(inner) >= TRACK_GAP - 0.05 and min(outer) - frame.right >= TRACK_GAP - 0.05, \
+        (max(inner), frame.right, min(outer))
+    assert narrow.width <= TRANSPOSED_MAX_WIDTH  # still a phone's width

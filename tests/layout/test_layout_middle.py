@@ -29,7 +29,7 @@ def _faults(spec, drawn):
 def test_the_serving_stack_has_a_middle_layout_of_its_wide_cells_with_narrower_boxes():
     """The author's ``layout.positions`` keep their cells; the boxes wrap their text narrower (the widest is
     its longest word's, "Detokenizer:", 129 units); no arrow crosses, meets or bends more than the wide one's, and
-    every route and label is clean.  The phone's column is 327 units; the middle one fills a figure from 592 px."""
+    every route and label is clean.  The phone's column is 339 units; the middle one fills a figure from 592 px."""
     spec = _gallery("serving-stack")
     wide, narrow, middle = diagram(spec), diagram(spec, narrow=True), middle_diagram(spec)
     assert middle is not None

@@ -29,6 +29,12 @@ from mechdiagram.layout.sizes import ARROW_HEAD, CLEARANCE, FONT_SIZE
 
 #: Distance between neighbouring tracks, and from the column to the first track, in user units.
 TRACK_GAP = 12.0
+#: Least distance from a track inside a group's frame (a path between two of its members) to a track right of it
+#: outside the group whose span comes near its own, in user units: the frame's right edge runs half-way between them
+#: (:func:`~mechdiagram.layout.groups.widened`), TRACK_GAP from each.  At TRACK_GAP apart the inner track, the frame
+#: and the outer track stood 6 units apart, and a designer read the three as one rail (the serving stack's phone
+#: column: "logits", the GPU engine's frame and "streamed text").
+FRAME_TRACK_GAP = 2 * TRACK_GAP
 #: Least distance from a track label to any other track, in user units (its own is 6 away).
 LABEL_AIR = 16.0
 #: Least distance, along one track, between the spans of two paths on it, in user units: nearer, they read as one
@@ -358,7 +364,7 @@ def stacked_routes(boxes: dict[str, Box], paths: Sequence[PathEnds], labels: dic
     side_of = track_sides(order, paths, inner, two_sided)
     on_right = [path for path in long if side_of[path.key] == "right"]
     on_left = [path for path in long if side_of[path.key] == "left"]
-    placed = _tracks(boxes, on_right, labels, code, least, keep_off, position, outer["right"])
+    placed = _tracks(boxes, on_right, labels, code, least, keep_off, position, outer["right"], inner)
     routes.update(placed[0])
     labelled = dict(placed[1])
     if on_left:  # the left side's tracks, drawn as the right side's in a mirror
@@ -404,11 +410,12 @@ def _mirror(rect: Rect) -> Rect:
 def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[str, tuple[str, ...]],
             code: frozenset[str], least: Mapping[str, tuple[float, float]] | None,
             keep_off: Sequence[tuple[Rect, frozenset[str]]],
-            position: Mapping[str, int], reserved: Sequence[Rect] = ()) -> tuple[dict[str, Route],
-                                                                               dict[str, PlacedLabel]]:
+            position: Mapping[str, int], reserved: Sequence[Rect] = (),
+            inner: frozenset[str] = frozenset()) -> tuple[dict[str, Route], dict[str, PlacedLabel]]:
     """The routes of the ``long`` paths on tracks right of the column of ``boxes``, and their placed labels (see
     :func:`stacked_routes`; ``position`` is each box's place in the column, top first), clear of the ``reserved``
-    blocks as of a placed label (:func:`_outer_label`)."""
+    blocks as of a placed label (:func:`_outer_label`); a track of a path not in ``inner`` stands
+    :data:`FRAME_TRACK_GAP` or more right of the tracks of those in it, where their spans come near."""
     routes: dict[str, Route] = {}
     port_y = _ports(boxes, long)
     right = max((box.right for box in boxes.values()), default=0.0)
@@ -416,6 +423,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
     pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
     placed_stubs: list[tuple[float, float, float]] = []
     taken: list[tuple[float, tuple[float, float]]] = []
+    taken_keys: list[tuple[float, tuple[float, float], str]] = []  # the same, with their paths' keys
     blocks: list[Rect] = [block for block in reserved if block.right > right]  # those that reach past the column
     placed: dict[str, PlacedLabel] = {}
     tries_left = TRACK_LABEL_BUDGET
@@ -438,8 +446,11 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
         label = _at_stub(ports, ends_of, w, h, taken, avoid, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
         crowded = False  # its label left to the general placement, for want of time
+        beside = [] if path.key in inner else [(tx, tspan) for tx, tspan, key in taken_keys if key in inner]
         for _ in range(TRACK_SEARCH):
-            if _track_free(x, span, taken, blocks, ports, right):
+            if _track_free(x, span, taken, blocks, ports, right) and not any(
+                    tx < x < tx + FRAME_TRACK_GAP and a - TRACK_END_GAP < y1 and y0 < b + TRACK_END_GAP
+                    for tx, (a, b) in beside):
                 found = not text or label is not None
                 if found:
                     break
@@ -460,6 +471,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
                     break
             x = round(x + TRACK_GAP / 2, 1)
         taken.append((x, span))
+        taken_keys.append((x, span, path.key))
         placed_stubs += [(y, right, x) for y in ports]
         if label is not None:
             blocks.append(label)
