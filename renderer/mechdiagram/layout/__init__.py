@@ -465,17 +465,17 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
         return None
     most = min(MIDDLE_GRAPH_WIDTH, MIDDLE_NARROWER * wide.width)
     limit, limit_unclean = _broken(wide.arrows, wide.against, wide.groups)
-    tries: list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool] | None]] = []
+    # each try: its cells, the flow to route them with (None: their own), and whether it is the phone's column folded
+    tries: list[tuple[dict[str, tuple[int, int]], tuple[frozenset[str], bool] | None, bool]] = []
     if wide.width <= MIDDLE_CELLS_WIDTH:
-        tries.append((wide.cells, (wide.against, wide.direction == "down")))
+        tries.append((wide.cells, (wide.against, wide.direction == "down"), False))
     down = _down_the_page(spec)
     if down is not None and down != wide.cells:
-        tries.append((down, None))
-    tries.extend((cells, None) for cells in _wrapped_layer(spec))
-    tries.extend(try_ for try_ in _in_rows(spec) if try_[0] != wide.cells)
-    in_columns = _column_folded(spec)
-    tries.extend(in_columns)
-    for cells, flow in tries:
+        tries.append((down, None, False))
+    tries.extend((cells, None, False) for cells in _wrapped_layer(spec))
+    tries.extend((cells, flow, False) for cells, flow in _in_rows(spec) if cells != wide.cells)
+    tries.extend((cells, flow, True) for cells, flow in _column_folded(spec))
+    for cells, flow, column in tries:
         placed = place(spec, cells, [], box_max=MIDDLE_BOX_MAX_WIDTH, narrow_labels=True)
         if placed.right + MARGIN > most:  # its boxes alone are too wide: not routed (routing takes the time)
             continue
@@ -486,7 +486,7 @@ def _middle_graph(spec: Spec, wide: Diagram) -> Diagram | None:
         faults_, unclean = _broken(middle.arrows, middle.against, middle.groups)
         # a folded column's drawing, not only its canvas (MIN_WIDTH at least), at least MIDDLE_GRAPH_LEAST_WIDTH:
         # a folding of small boxes stood in a 480-unit canvas narrower than the phone's column (a break-it review)
-        least = drawn.right - drawn.left + 2 * MARGIN if any(cells == c for c, _ in in_columns) else middle.width
+        least = drawn.right - drawn.left + 2 * MARGIN if column else middle.width
         if least >= MIDDLE_GRAPH_LEAST_WIDTH and middle.width <= most and unclean <= limit_unclean and \
                 all(count <= limit.get(kind, 0) for kind, count in faults_.items()):
             return middle

@@ -125,12 +125,12 @@ def too_wide_for_a_phone(loaded: LoadedSpec, narrow: Diagram) -> list[Finding]:
                         f"the narrow layout (a phone's) is {math.ceil(narrow.width)} units wide for its "
                         f"{count} participants: it scrolls sideways on a phone, which shows "
                         f"{TRANSPOSED_MAX_WIDTH:.0f} units; {advice}", "route", "warning", line, column)]
-    on_tracks = [key for key, arrow in narrow.arrows.items() if len(arrow.points) > 2]
+    on_tracks = [arrow for arrow in narrow.arrows.values() if len(arrow.points) > 2]
     tracks = len(on_tracks)
     # the labelled ones, the widest label first: theirs are the labels to shorten (a new user could not tell which)
-    labelled = sorted((arrow for key, arrow in narrow.arrows.items() if key in on_tracks and arrow.label_box),
-                      key=lambda arrow: -arrow.label_box.w if arrow.label_box else 0.0)
-    named = ", ".join(quote(arrow.key) for arrow in labelled[:TRACKS_NAMED])
+    labelled = sorted(((arrow.label_box.w, arrow.key) for arrow in on_tracks if arrow.label_box is not None),
+                      key=lambda item: -item[0])
+    named = ", ".join(quote(key) for _, key in labelled[:TRACKS_NAMED])
     if len(labelled) > TRACKS_NAMED:
         named += f" and {len(labelled) - TRACKS_NAMED} more"
     advice = ('messages between a few parties read as a sequence ("layout": {"view": "sequence"}), laid out for a '

@@ -423,7 +423,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
     pending = {(port_y[(p.key, role)], p.key) for p in long for role in ("out", "in")}
     placed_stubs: list[tuple[float, float, float]] = []
     taken: list[tuple[float, tuple[float, float]]] = []
-    taken_keys: list[tuple[float, tuple[float, float], str]] = []  # the same, with their paths' keys
+    inner_taken: list[tuple[float, tuple[float, float]]] = []  # those of the paths in ``inner``
     blocks: list[Rect] = [block for block in reserved if block.right > right]  # those that reach past the column
     placed: dict[str, PlacedLabel] = {}
     tries_left = TRACK_LABEL_BUDGET
@@ -446,7 +446,7 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
         label = _at_stub(ports, ends_of, w, h, taken, avoid, stubs, right) if text else None
         found = False  # a place for the track (and its label) within TRACK_SEARCH steps
         crowded = False  # its label left to the general placement, for want of time
-        beside = [] if path.key in inner else [(tx, tspan) for tx, tspan, key in taken_keys if key in inner]
+        beside = [] if path.key in inner else inner_taken
         for _ in range(TRACK_SEARCH):
             if _track_free(x, span, taken, blocks, ports, right) and not any(
                     tx < x < tx + FRAME_TRACK_GAP and a - TRACK_END_GAP < y1 and y0 < b + TRACK_END_GAP
@@ -471,7 +471,8 @@ def _tracks(boxes: Mapping[str, Box], long: Sequence[PathEnds], labels: Mapping[
                     break
             x = round(x + TRACK_GAP / 2, 1)
         taken.append((x, span))
-        taken_keys.append((x, span, path.key))
+        if path.key in inner:
+            inner_taken.append((x, span))
         placed_stubs += [(y, right, x) for y in ports]
         if label is not None:
             blocks.append(label)
